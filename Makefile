@@ -1,0 +1,89 @@
+# ecs.h - build, run and test.
+#   make run          build and run the examples
+#   make test         build every test and run it (last line: "N passed, N failed")
+#   make bench        the benchmark table (-O2; BENCH_CFLAGS="-O3 -march=native" to change)
+#   make bench-quick  the benchmark at a small N (also part of make test)
+#   make clean
+# stb_ds.h is found with pkg-config (Debian/Ubuntu: libstb-dev), or STB_DIR=/path.
+
+CC      ?= cc
+CXX     ?= c++
+CLANG   ?= clang
+CLANGXX ?= clang++
+TCC     ?= tcc
+B       := build
+WARN    := -Wall -Wextra -Wpedantic -Werror
+SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+NPROC   := $(shell nproc 2>/dev/null || echo 2)
+MAKEFLAGS += -j$(NPROC)
+
+ifdef STB_DIR
+STB_CFLAGS := -I$(STB_DIR)
+else
+STB_CFLAGS := $(shell pkg-config --cflags stb 2>/dev/null)
+endif
+ifneq ($(filter clean,$(MAKECMDGOALS)),clean)
+ifneq ($(shell printf '\043include "stb_ds.h"\n' | $(CC) $(STB_CFLAGS) -E -x c - >/dev/null 2>&1 && echo ok),ok)
+$(error stb_ds.h not found: install it with 'sudo apt-get install libstb-dev' (Debian/Ubuntu) or pass STB_DIR=/path/to/dir/with/stb_ds.h)
+endif
+endif
+CFLAGS_COMMON := $(STB_CFLAGS) -I. -g
+
+# ---- examples -------------------------------------------------------------
+EXAMPLES := quickstart
+run: $(EXAMPLES:%=$(B)/ex/%)
+	@for e in $(EXAMPLES); do echo "== examples/$$e.c"; ./$(B)/ex/$$e || exit 1; echo; done
+$(B)/ex/%: examples/%.c ecs.h | $(B)/ex
+	$(CC) -std=c99 $(WARN) -O2 $(CFLAGS_COMMON) $< -o $@ -lm
+
+# ---- tests ----------------------------------------------------------------
+# Every tests/test_*.c is one program. Each is built and run as
+#   gcc C99 + ASan/UBSan, clang C11 + ASan/UBSan, and plain under valgrind;
+# tests/cpp_test.cpp is built by g++ and clang++; tests/twotu_*.c link the
+# implementation, a plain user of the header and an stb_ds user together.
+TESTS   := $(basename $(notdir $(wildcard tests/test_*.c)))
+GCC_T   := $(TESTS:%=$(B)/gcc-c99/%)
+CLANG_T := $(TESTS:%=$(B)/clang-c11/%)
+PLAIN_T := $(TESTS:%=$(B)/plain/%)
+CPP_T   := $(B)/cpp/gxx $(B)/cpp/clangxx
+TWOTU_T := $(B)/twotu/impl-defines-stb $(B)/twotu/links-libstb
+HAVE_TCC      := $(shell command -v $(TCC) >/dev/null 2>&1 && echo yes)
+HAVE_VALGRIND := $(shell command -v valgrind >/dev/null 2>&1 && echo yes)
+TCC_T   := $(if $(HAVE_TCC),$(TESTS:%=$(B)/tcc/%))
+VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all
+
+TEST_CMDS := $(GCC_T) $(CLANG_T) $(CPP_T) $(TWOTU_T) $(TCC_T) \
+             $(if $(HAVE_VALGRIND),$(PLAIN_T:%='$(VALGRIND) %'))
+
+test: $(GCC_T) $(CLANG_T) $(CPP_T) $(TWOTU_T) $(TCC_T) $(if $(HAVE_VALGRIND),$(PLAIN_T))
+	@sh tests/run.sh $(TEST_CMDS)
+
+$(B)/gcc-c99/%: tests/%.c tests/test.h ecs.h | $(B)/gcc-c99
+	$(CC) -std=c99 $(WARN) -O1 $(SAN) $(CFLAGS_COMMON) $< -o $@ -lm -lpthread
+$(B)/clang-c11/%: tests/%.c tests/test.h ecs.h | $(B)/clang-c11
+	$(CLANG) -std=c11 $(WARN) -O1 $(SAN) $(CFLAGS_COMMON) $< -o $@ -lm -lpthread
+$(B)/plain/%: tests/%.c tests/test.h ecs.h | $(B)/plain
+	$(CC) -std=c99 $(WARN) -O1 $(CFLAGS_COMMON) $< -o $@ -lm -lpthread
+$(B)/tcc/%: tests/%.c tests/test.h ecs.h | $(B)/tcc
+	$(TCC) -Wall -Werror $(CFLAGS_COMMON) $< -o $@ -lm -lpthread
+$(B)/cpp/gxx: tests/cpp_test.cpp tests/test.h ecs.h | $(B)/cpp
+	$(CXX) -std=c++11 $(WARN) -O1 $(SAN) $(CFLAGS_COMMON) $< -o $@
+$(B)/cpp/clangxx: tests/cpp_test.cpp tests/test.h ecs.h | $(B)/cpp
+	$(CLANGXX) -std=c++17 $(WARN) -O1 $(SAN) $(CFLAGS_COMMON) $< -o $@
+TWOTU_SRC := tests/twotu_impl.c tests/twotu_user.c tests/twotu_stb_user.c
+$(B)/twotu/impl-defines-stb: $(TWOTU_SRC) tests/twotu.h ecs.h | $(B)/twotu
+	$(CC) -std=c99 $(WARN) $(SAN) $(CFLAGS_COMMON) $(TWOTU_SRC) -o $@
+$(B)/twotu/links-libstb: tests/twotu_impl.c tests/twotu_user.c tests/twotu.h ecs.h | $(B)/twotu
+	$(CC) -std=c99 $(WARN) $(CFLAGS_COMMON) -DTWOTU_LINK_LIBSTB tests/twotu_impl.c tests/twotu_user.c \
+	    -o $@ $(shell pkg-config --libs stb 2>/dev/null || echo -lstb)
+
+$(B)/%/:
+	@mkdir -p $@
+$(B)/ex $(B)/gcc-c99 $(B)/clang-c11 $(B)/plain $(B)/tcc $(B)/cpp $(B)/twotu $(B)/bench:
+	@mkdir -p $@
+
+clean:
+	rm -rf $(B)
+
+.PHONY: run test clean bench bench-quick
+.SECONDARY:

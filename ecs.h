@@ -1,0 +1,1208 @@
+/* ecs.h - v0.1 - sparse-set Entity Component System in one C header
+
+   Do this:
+      #define ECS_IMPLEMENTATION
+   before you include this file in *one* C or C++ file to create the
+   implementation. Every other file just includes "ecs.h".
+
+   ecs.h uses stb_ds.h (Debian: libstb-dev, `pkg-config --cflags --libs stb`)
+   for its name index. Exactly one translation unit of your program must
+   contain the stb_ds implementation: either link `-lstb`, or define
+   ECS_STB_DS_IMPLEMENTATION next to ECS_IMPLEMENTATION, or define
+   STB_DS_IMPLEMENTATION in a file of your own. ecs.h never defines it by
+   itself, so a game that already uses stb_ds keeps working.
+
+      // one .c file:
+      #define ECS_IMPLEMENTATION
+      #define ECS_STB_DS_IMPLEMENTATION   // or link -lstb
+      #include "ecs.h"
+
+   QUICK START
+
+      typedef struct { float x, y; } Pos;
+      typedef struct { float x, y; } Vel;
+
+      ecs_world *w = ecs_world_new(NULL);
+      ecs_component pos = ECS_COMPONENT(w, Pos), vel = ECS_COMPONENT(w, Vel);
+      ecs_entity e = ecs_create(w);
+      ECS_ADD(w, e, pos, Pos, {0, 0});            // add or replace
+      ECS_ADD(w, e, vel, Vel, {1, 2});
+      const Pos *p = ECS_GET(w, e, pos, Pos);     // NULL if absent or e is stale
+      Pos out; ecs_remove(w, e, pos, &out);       // takes it out
+      ecs_destroy(w, e);
+      ecs_world_free(w);
+
+   TABLE OF CONTENTS
+
+      1. Options
+      2. World
+      3. Entities
+      4. Components and storages
+      5. Component operations
+      6. Errors and bad input
+      7. Pointer validity
+      8. Revision history
+      (License at the end of the file.)
+
+   ---------------------------------------------------------------------------
+   1. OPTIONS  (define before including ecs.h; the same in every file)
+
+      ECS_ASSERT(cond, msg)  Called on programmer errors (see section 6) with a
+                             message naming the call, the entity and the
+                             component. Default: print msg to stderr and
+                             abort(), or nothing when NDEBUG is defined.
+                             The failing call still returns its documented
+                             failure value when ECS_ASSERT returns.
+      ECS_DEBUG              Non-zero enables the cheap debug checks in the
+                             inline functions and typed macros (sizeof(T)
+                             against the registered size). Default: on
+                             unless NDEBUG. Never changes any struct layout.
+      ECS_MALLOC(size, ctx)  Default allocator of every world whose desc has
+      ECS_FREE(p, size, ctx) no allocator. Define both or neither.
+                             Default: malloc / free.
+      ECS_MAX_ALIGN          Largest component alignment the allocator
+                             guarantees (default 2 * sizeof(void *), what
+                             malloc guarantees). Larger alignments are
+                             refused at registration.
+      ECS_VERSION_MAX        Largest entity version (default 0x7fffffff).
+                             A slot reaching it is retired, never wrapped.
+      ECS_API                Linkage of the public functions (default extern).
+      ECS_STATIC             Make the implementation static to its TU (use
+                             when ecs.h is only needed in one file).
+      ECS_STB_DS_INCLUDE     How to include stb_ds (default "stb_ds.h").
+      ECS_STB_DS_IMPLEMENTATION
+                             Also compile the stb_ds implementation here.
+
+   ---------------------------------------------------------------------------
+   2. WORLD
+
+      ecs_world *ecs_world_new(const ecs_desc *desc)
+          Creates a world. desc may be NULL; a zeroed ecs_desc is the default
+          configuration. Returns NULL if the world cannot be allocated.
+      void ecs_world_free(ecs_world *w)
+          Frees the world and everything in it. NULL is ignored.
+
+      All memory of a world comes from desc->allocator (alloc/free with a
+      user context) or, if that is zeroed, from ECS_MALLOC/ECS_FREE. The
+      one exception is the component-name index, an stb_ds string hash map
+      that allocates through STBDS_REALLOC and is only touched when a
+      component is registered.
+
+      A world is not thread-safe for writes. Any number of threads may read
+      it (get, has, alive, read-only views) while nobody writes it.
+
+   ---------------------------------------------------------------------------
+   3. ENTITIES
+
+      An ecs_entity is a 64-bit id: the low 32 bits are a slot index, the
+      high 32 bits a version. 0 is ECS_NULL, the null entity, so zeroed
+      structs hold "no entity". Every call checks the version in O(1), so a
+      stale id (its entity was destroyed) never reaches the entity that
+      reuses its slot. Freed slots are reused first-in first-out; a slot
+      whose version reaches ECS_VERSION_MAX is retired instead of wrapping.
+
+      ecs_entity ecs_create(ecs_world *w)
+          A new entity with no components. Returns ECS_NULL when out of
+          memory or when desc.max_entities slots are in use (error set).
+      bool ecs_destroy(ecs_world *w, ecs_entity e)
+          Deletes every component of e, then e. Returns false (no assert) if
+          e is not alive, so destroying twice is harmless.
+      bool ecs_alive(const ecs_world *w, ecs_entity e)      [inline]
+      uint32_t ecs_count(const ecs_world *w)       number of live entities
+      uint32_t ECS_ENTITY_INDEX(e), ECS_ENTITY_VERSION(e)
+      const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR])
+          Formats e as "index:version" (or "null") for messages.
+
+   ---------------------------------------------------------------------------
+   4. COMPONENTS AND STORAGES
+
+      ecs_component ecs_register(ecs_world *w, const char *name,
+                                 size_t size, size_t align)
+          Registers a component type and returns its id: a small integer,
+          1 for the first type, 2 for the next... (0 is "no component").
+          Registering the same name again with the same size and alignment
+          returns the same id; a different size or alignment is an error.
+          size 0 registers a tag: membership only, no data.
+          There is no compile-time limit on the number of types.
+      ECS_COMPONENT(w, T)   ecs_register(w, "T", sizeof(T), alignof(T))
+      ECS_TAG(w, name)      ecs_register(w, name, 0, 0)
+      ecs_component ecs_lookup(const ecs_world *w, const char *name)
+          The id registered under name, or 0.
+      const char *ecs_component_name(const ecs_world *w, ecs_component c)
+      size_t ecs_component_size(const ecs_world *w, ecs_component c)
+      uint32_t ecs_component_count(const ecs_world *w)
+
+      Each component type has its own sparse set: a paged sparse array
+      (sparse[index] = row; pages of ECS_PAGE_SIZE entries are allocated on
+      first use, so an entity with index 10,000,000 costs one page, not 10M
+      slots), a packed dense array of entity ids and a packed data array
+      parallel to it. Removing swaps the last row into the hole.
+      Read access for your own loops:
+
+      uint32_t ecs_storage_count(const ecs_world *w, ecs_component c)
+      const ecs_entity *ecs_storage_entities(const ecs_world *w, ecs_component c)
+      void *ecs_storage_data(const ecs_world *w, ecs_component c)
+          Row i of the storage holds entities[i] and its value at
+          (char *)data + i * size. data is NULL for tags.
+
+   ---------------------------------------------------------------------------
+   5. COMPONENT OPERATIONS  (Shipyard's vocabulary)
+
+      void *ecs_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value)
+          Inserts c on e, or replaces the value e already has. value NULL
+          means zeroed. Returns a pointer to the stored value (for a tag, a
+          non-NULL pointer that must not be dereferenced), or NULL on
+          failure: e not alive (assert), unknown c (assert), out of memory.
+      const void *ecs_get(const ecs_world *w, ecs_entity e, ecs_component c)  [inline]
+      void *ecs_get_mut(ecs_world *w, ecs_entity e, ecs_component c)         [inline]
+          The value, or NULL when e is not alive or lacks c. get returns
+          non-NULL exactly when has is true (tags included).
+      bool ecs_has(const ecs_world *w, ecs_entity e, ecs_component c)        [inline]
+      bool ecs_remove(ecs_world *w, ecs_entity e, ecs_component c, void *out)
+          Takes c out of e and copies the value to out (out may be NULL).
+          Returns false if e is not alive or lacks c.
+      bool ecs_delete(ecs_world *w, ecs_entity e, ecs_component c)
+          Like remove, but discards the value.
+      uint32_t ecs_strip(ecs_world *w, ecs_entity e)
+          Deletes every component of e and keeps e alive. Returns how many.
+
+      Several at once. comps[i] gets *values[i]; values or values[i] may be
+      NULL (zeroed). These are all-or-nothing: when one step fails nothing
+      is changed.
+      bool ecs_add_n(ecs_world *w, ecs_entity e, uint32_t n,
+                     const ecs_component *comps, const void *const *values)
+      ecs_entity ecs_create_with(ecs_world *w, uint32_t n,
+                     const ecs_component *comps, const void *const *values)
+          A new entity with a bundle of components.
+      bool ecs_create_bulk(ecs_world *w, uint32_t count, uint32_t n,
+                     const ecs_component *comps, const void *const *values,
+                     ecs_entity *out)
+          count new entities with the same bundle; their ids go to out
+          (may be NULL).
+
+      Typed macros: each evaluates its arguments once, casts once, and
+      under ECS_DEBUG asserts sizeof(T) == the registered size.
+      ECS_ADD(w, e, c, T, {init...})   -> T *      (braces: any initializer)
+      ECS_SET(w, e, c, T, value)       -> T *      (value: an lvalue of T)
+      ECS_GET(w, e, c, T)              -> const T *
+      ECS_GET_MUT(w, e, c, T)          -> T *
+      ECS_REMOVE(w, e, c, T, out)      -> bool     (out: T *)
+
+   ---------------------------------------------------------------------------
+   6. ERRORS AND BAD INPUT
+
+      Failing calls return false / NULL / 0 / ECS_NULL and record why:
+      ecs_error ecs_last_error(const ecs_world *w)
+      const char *ecs_last_error_msg(const ecs_world *w)
+          Set by every failing call (successful calls leave them alone), e.g.
+          "ecs_add(entity 3:2, Pos): entity is not alive".
+      void ecs_clear_error(ecs_world *w)
+
+      Programmer errors also go through ECS_ASSERT with the same message;
+      runtime conditions (out of memory, exhausted ids) do not assert.
+
+      input                 answer
+      --------------------  -----------------------------------------------
+      null / stale entity   get/get_mut/has/alive: NULL/false, no error.
+                            remove/delete/strip/destroy: false/0, no error.
+                            add/add_n/set: NULL/false, ECS_ERR_DEAD_ENTITY,
+                            assert (the value would be lost silently).
+      unknown component     every call: failure value, ECS_ERR_UNKNOWN_COMPONENT,
+                            assert (get/has: assert only under ECS_DEBUG).
+      size mismatch         typed macros: failure value, ECS_ERR_SIZE_MISMATCH,
+                            assert. Re-registering a name with a different
+                            size: 0, ECS_ERR_INVALID, assert.
+      out of memory         failure value, ECS_ERR_OUT_OF_MEMORY, no assert;
+                            nothing was changed. (destroy cannot fail: if the
+                            free-slot queue cannot grow, the slot is retired.)
+      exhausted ids         ecs_create*: ECS_NULL/false, ECS_ERR_EXHAUSTED.
+      NULL world            undefined (not checked).
+
+   ---------------------------------------------------------------------------
+   7. POINTER VALIDITY
+
+      A pointer returned by add/get/get_mut (or ecs_storage_data) points
+      into the storage's packed data array. It stays valid until the next
+      structural change of *that* storage:
+        - adding a component of that type to any entity (the array may
+          grow and move),
+        - removing/deleting one from any entity, strip or destroy of an
+          entity that has one (the last row is swapped into the hole).
+      Replacing a value in place (add on an entity that already has it)
+      and changes to other storages never move it. ecs_storage_entities
+      follows the same rule. Component ids and names stay valid for the
+      life of the world.
+
+   ---------------------------------------------------------------------------
+   8. REVISION HISTORY
+
+      0.1  (2026-11-21)  world, versioned entities, paged sparse-set
+                         storages, component operations, bundles.
+*/
+
+#ifndef ECS_H
+#define ECS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
+
+#ifndef ECS_API
+#if defined(ECS_STATIC) && (defined(__GNUC__) || defined(__clang__))
+#define ECS_API __attribute__((unused)) static
+#elif defined(ECS_STATIC)
+#define ECS_API static
+#else
+#define ECS_API extern
+#endif
+#endif
+
+#if defined(_MSC_VER) && !defined(__cplusplus)
+#define ECS_INLINE static __inline
+#else
+#define ECS_INLINE static inline
+#endif
+
+#ifndef ECS_DEBUG
+#ifdef NDEBUG
+#define ECS_DEBUG 0
+#else
+#define ECS_DEBUG 1
+#endif
+#endif
+
+#ifndef ECS_ASSERT
+#ifdef NDEBUG
+#define ECS_ASSERT(cond, msg) ((void)0)
+#else
+#define ECS_ASSERT(cond, msg) ((cond) ? (void)0 : ecs__assert_fail((msg), __FILE__, __LINE__))
+#define ECS__DEFAULT_ASSERT
+#endif
+#endif
+
+#ifndef ECS_MAX_ALIGN
+#define ECS_MAX_ALIGN (2 * sizeof(void *))
+#endif
+#ifndef ECS_VERSION_MAX
+#define ECS_VERSION_MAX 0x7fffffffu
+#endif
+
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define ECS_ALIGNOF(T) alignof(T)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define ECS_ALIGNOF(T) _Alignof(T)
+#elif defined(__GNUC__) || defined(__clang__) || defined(__TINYC__)
+#define ECS_ALIGNOF(T) __alignof__(T)
+#elif defined(_MSC_VER)
+#define ECS_ALIGNOF(T) __alignof(T)
+#else
+#define ECS_ALIGNOF(T) offsetof(struct { char c_; T t_; }, t_)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef uint64_t ecs_entity;
+typedef uint32_t ecs_component;
+typedef struct ecs_world ecs_world;
+
+#define ECS_NULL ((ecs_entity)0)
+#define ECS_ENTITY_INDEX(e) ((uint32_t)(e))
+#define ECS_ENTITY_VERSION(e) ((uint32_t)((ecs_entity)(e) >> 32))
+#define ECS_ENTITY_STR 24
+
+typedef enum ecs_error {
+    ECS_OK = 0,
+    ECS_ERR_DEAD_ENTITY,        /* the entity is null, stale or never created */
+    ECS_ERR_UNKNOWN_COMPONENT,  /* component id 0 or never registered */
+    ECS_ERR_SIZE_MISMATCH,      /* sizeof(T) differs from the registered size */
+    ECS_ERR_OUT_OF_MEMORY,      /* the allocator returned NULL; nothing changed */
+    ECS_ERR_EXHAUSTED,          /* no entity slot left (desc.max_entities) */
+    ECS_ERR_INVALID             /* any other bad argument; see the message */
+} ecs_error;
+
+typedef struct ecs_allocator {
+    void *(*alloc)(size_t size, void *ctx);           /* like malloc: NULL on failure */
+    void (*free)(void *ptr, size_t size, void *ctx);  /* size as passed to alloc */
+    void *ctx;                                        /* passed to both */
+} ecs_allocator;
+
+typedef struct ecs_desc {
+    ecs_allocator allocator;  /* zeroed: ECS_MALLOC / ECS_FREE */
+    uint32_t max_entities;    /* slot limit; 0: 0xfffffffe (every 32-bit index but ~0) */
+} ecs_desc;
+
+/* --- world ------------------------------------------------------------- */
+ECS_API ecs_world *ecs_world_new(const ecs_desc *desc);
+ECS_API void ecs_world_free(ecs_world *w);
+
+/* --- entities ---------------------------------------------------------- */
+ECS_API ecs_entity ecs_create(ecs_world *w);
+ECS_API bool ecs_destroy(ecs_world *w, ecs_entity e);
+ECS_API uint32_t ecs_count(const ecs_world *w);
+ECS_API const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]);
+
+/* --- components -------------------------------------------------------- */
+ECS_API ecs_component ecs_register(ecs_world *w, const char *name, size_t size, size_t align);
+ECS_API ecs_component ecs_lookup(const ecs_world *w, const char *name);
+ECS_API const char *ecs_component_name(const ecs_world *w, ecs_component c);
+ECS_API size_t ecs_component_size(const ecs_world *w, ecs_component c);
+ECS_API uint32_t ecs_component_count(const ecs_world *w);
+#define ECS_COMPONENT(w, T) ecs_register((w), #T, sizeof(T), ECS_ALIGNOF(T))
+#define ECS_TAG(w, name) ecs_register((w), (name), 0, 0)
+
+/* --- component operations ---------------------------------------------- */
+ECS_API void *ecs_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value);
+ECS_API bool ecs_remove(ecs_world *w, ecs_entity e, ecs_component c, void *out);
+ECS_API bool ecs_delete(ecs_world *w, ecs_entity e, ecs_component c);
+ECS_API uint32_t ecs_strip(ecs_world *w, ecs_entity e);
+ECS_API bool ecs_add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps,
+                       const void *const *values);
+ECS_API ecs_entity ecs_create_with(ecs_world *w, uint32_t n, const ecs_component *comps,
+                                   const void *const *values);
+ECS_API bool ecs_create_bulk(ecs_world *w, uint32_t count, uint32_t n, const ecs_component *comps,
+                             const void *const *values, ecs_entity *out);
+
+/* --- errors ------------------------------------------------------------ */
+ECS_API ecs_error ecs_last_error(const ecs_world *w);
+ECS_API const char *ecs_last_error_msg(const ecs_world *w);
+ECS_API void ecs_clear_error(ecs_world *w);
+
+/* --- private: used by the inline functions and macros below ------------- */
+ECS_API void ecs__assert_fail(const char *msg, const char *file, int line);
+ECS_API void *ecs__add_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
+                             size_t size);
+ECS_API bool ecs__remove_sized(ecs_world *w, ecs_entity e, ecs_component c, void *out, size_t size);
+ECS_API void ecs__bad_access(const ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+                             size_t size);
+
+/* The layout below is visible only so that the hot paths can be inline.
+   It is not API: it changes between versions. */
+#define ECS_PAGE_BITS 12
+#define ECS_PAGE_SIZE (1u << ECS_PAGE_BITS)
+#define ECS__PAGE_MASK (ECS_PAGE_SIZE - 1u)
+#define ECS__NO_ROW 0xffffffffu
+
+typedef struct ecs__storage {
+    /* sparse[i] = pages[i >> ECS_PAGE_BITS][i & mask]: the row of the entity
+       with index i, or ECS__NO_ROW. dense[row] is that entity (with its
+       version) and its value is at data + row * size. Rows 0..count-1 are
+       packed; removal moves the last row into the hole. */
+    ecs_entity *dense;
+    unsigned char *data;   /* NULL for tags */
+    uint32_t **pages;      /* pages[p] NULL until an entity of that page is added */
+    uint32_t npages;
+    uint32_t count;
+    uint32_t cap;
+    uint32_t size;
+    uint32_t align;
+    ecs_component id;
+    char *name;
+} ecs__storage;
+
+struct ecs_world {
+    ecs__storage **storages;  /* storages[c] for c in 1..ncomponents; [0] unused */
+    uint32_t ncomponents;
+    uint32_t storages_cap;
+    /* entity slots: versions[i] is the version of the live entity in slot i,
+       or ECS__DEAD | the version its next entity will get. */
+    uint32_t *versions;
+    uint32_t nslots, slots_cap, max_slots, alive;
+    uint32_t *freeq;          /* FIFO ring of free slots */
+    uint32_t fq_head, fq_len, fq_cap;
+    ecs_allocator alloc;
+    void *names;              /* stb_ds string map: name -> component */
+    char tag_dummy;           /* what add/get return for tags */
+    ecs_error err;
+    char err_msg[160];
+};
+
+#define ECS__DEAD 0x80000000u
+
+/* --- inline hot paths -------------------------------------------------- */
+ECS_INLINE bool ecs_alive(const ecs_world *w, ecs_entity e) {
+    uint32_t i = (uint32_t)e;
+    return i < w->nslots && w->versions[i] == (uint32_t)(e >> 32);
+}
+
+/* Row of e in s, or ECS__NO_ROW. The dense check rejects stale versions. */
+ECS_INLINE uint32_t ecs__row(const ecs__storage *s, ecs_entity e) {
+    uint32_t i = (uint32_t)e, p = i >> ECS_PAGE_BITS, row;
+    if (p >= s->npages || !s->pages[p]) return ECS__NO_ROW;
+    row = s->pages[p][i & ECS__PAGE_MASK];
+    if (row == ECS__NO_ROW || s->dense[row] != e) return ECS__NO_ROW;
+    return row;
+}
+
+ECS_INLINE const ecs__storage *ecs__storage_of(const ecs_world *w, const char *call, ecs_entity e,
+                                               ecs_component c, size_t size) {
+    if (c - 1u >= w->ncomponents) {
+        ecs__bad_access(w, call, e, c, size);
+        return NULL;
+    }
+#if ECS_DEBUG
+    if (size != (size_t)-1 && size != w->storages[c]->size) {
+        ecs__bad_access(w, call, e, c, size);
+        return NULL;
+    }
+#else
+    (void)size;
+#endif
+    return w->storages[c];
+}
+
+ECS_INLINE void *ecs__get(const ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+                          size_t size) {
+    const ecs__storage *s = ecs__storage_of(w, call, e, c, size);
+    uint32_t row;
+    if (!s || (row = ecs__row(s, e)) == ECS__NO_ROW) return NULL;
+    return s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&w->tag_dummy;
+}
+
+ECS_INLINE bool ecs_has(const ecs_world *w, ecs_entity e, ecs_component c) {
+    const ecs__storage *s = ecs__storage_of(w, "ecs_has", e, c, (size_t)-1);
+    return s && ecs__row(s, e) != ECS__NO_ROW;
+}
+ECS_INLINE const void *ecs_get(const ecs_world *w, ecs_entity e, ecs_component c) {
+    return ecs__get(w, "ecs_get", e, c, (size_t)-1);
+}
+ECS_INLINE void *ecs_get_mut(ecs_world *w, ecs_entity e, ecs_component c) {
+    return ecs__get(w, "ecs_get_mut", e, c, (size_t)-1);
+}
+
+ECS_INLINE uint32_t ecs_storage_count(const ecs_world *w, ecs_component c) {
+    const ecs__storage *s = ecs__storage_of(w, "ecs_storage_count", ECS_NULL, c, (size_t)-1);
+    return s ? s->count : 0;
+}
+ECS_INLINE const ecs_entity *ecs_storage_entities(const ecs_world *w, ecs_component c) {
+    const ecs__storage *s = ecs__storage_of(w, "ecs_storage_entities", ECS_NULL, c, (size_t)-1);
+    return s ? s->dense : NULL;
+}
+ECS_INLINE void *ecs_storage_data(const ecs_world *w, ecs_component c) {
+    const ecs__storage *s = ecs__storage_of(w, "ecs_storage_data", ECS_NULL, c, (size_t)-1);
+    return s ? s->data : NULL;
+}
+
+/* --- typed macros ------------------------------------------------------ */
+#if ECS_DEBUG
+#define ECS__SIZE(T) sizeof(T)
+#else
+#define ECS__SIZE(T) ((size_t)-1)
+#endif
+
+#define ECS_GET(w, e, c, T) ((const T *)ecs__get((w), "ECS_GET", (e), (c), ECS__SIZE(T)))
+#define ECS_GET_MUT(w, e, c, T) ((T *)ecs__get((w), "ECS_GET_MUT", (e), (c), ECS__SIZE(T)))
+/* (1 ? p : (T *)0) type-checks p as a T pointer without casting it away */
+#define ECS_REMOVE(w, e, c, T, out) ecs__remove_sized((w), (e), (c), (1 ? (out) : (T *)0), sizeof(T))
+#ifdef __cplusplus
+#define ECS_ADD(w, e, c, T, ...) ((T *)ecs__add_sized((w), (e), (c), &ecs__lvalue(T __VA_ARGS__), sizeof(T)))
+#else
+#define ECS_ADD(w, e, c, T, ...) ((T *)ecs__add_sized((w), (e), (c), &(T)__VA_ARGS__, sizeof(T)))
+#endif
+#define ECS_SET(w, e, c, T, value) \
+    ((T *)ecs__add_sized((w), (e), (c), (1 ? &(value) : (const T *)0), sizeof(T)))
+
+#ifdef __cplusplus
+} /* extern "C" */
+/* C++ has no compound literals; this gives a braced temporary an address
+   that lives until the end of the full expression. */
+template <typename T> static inline const T &ecs__lvalue(const T &v) { return v; }
+#endif
+
+#endif /* ECS_H */
+
+/* ========================================================================= */
+/*                              IMPLEMENTATION                               */
+/* ========================================================================= */
+#ifdef ECS_IMPLEMENTATION
+#ifndef ECS_IMPLEMENTATION_ONCE
+#define ECS_IMPLEMENTATION_ONCE
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#ifndef ECS_STB_DS_INCLUDE
+#define ECS_STB_DS_INCLUDE "stb_ds.h"
+#endif
+/* stb_ds's hash-map macros spell `typeof`, which gcc only accepts as
+   __typeof__ in strict -std=c99/c11 (stb issue #1735). */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__cplusplus) && !defined(typeof)
+#define typeof __typeof__
+#define ECS__UNDEF_TYPEOF
+#endif
+#ifdef ECS_STB_DS_IMPLEMENTATION
+#define STB_DS_IMPLEMENTATION
+#endif
+/* stb_ds's implementation is not -Wextra clean in C++; keep its warnings
+   out of the user's build without hiding any of ours. */
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#endif
+#include ECS_STB_DS_INCLUDE
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+#ifdef ECS_STATIC
+#define ECS__FN ECS_API
+#else
+#define ECS__FN
+#endif
+
+#if defined(ECS_MALLOC) != defined(ECS_FREE)
+#error "ecs.h: define both ECS_MALLOC and ECS_FREE, or neither"
+#endif
+#ifndef ECS_MALLOC
+#define ECS_MALLOC(size, ctx) ((void)(ctx), malloc(size))
+#define ECS_FREE(p, size, ctx) ((void)(ctx), (void)(size), free(p))
+#endif
+
+/* ------------------------------------------------------------------------- */
+/* Memory and errors                                                         */
+/* ------------------------------------------------------------------------- */
+
+static void *ecs__default_alloc(size_t size, void *ctx) { return ECS_MALLOC(size, ctx); }
+static void ecs__default_free(void *p, size_t size, void *ctx) { ECS_FREE(p, size, ctx); }
+
+static void *ecs__alloc(ecs_world *w, size_t size) { return w->alloc.alloc(size, w->alloc.ctx); }
+static void ecs__free(ecs_world *w, void *p, size_t size) {
+    if (p) w->alloc.free(p, size, w->alloc.ctx);
+}
+
+/* Capacity policy of every growable array: doubling, at least 8. */
+static uint32_t ecs__next_cap(uint32_t cap, uint32_t need) {
+    uint32_t n = cap ? cap : 8;
+    while (n < need) n = n > 0x7fffffffu ? 0xffffffffu : n * 2;
+    return n;
+}
+
+static void *ecs__alloc_n(ecs_world *w, uint32_t n, size_t elem) {
+    if (elem && (size_t)n > (size_t)-1 / elem) return NULL;
+    return ecs__alloc(w, (size_t)n * elem);
+}
+
+/* Grows one array from *cap to at least need items, keeping the first
+   `used`: allocate the new block, copy, free the old. On failure nothing
+   changes. */
+static bool ecs__grow(ecs_world *w, void **arr, uint32_t *cap, uint32_t need, uint32_t used,
+                      size_t elem) {
+    uint32_t ncap;
+    void *p;
+    if (need <= *cap) return true;
+    ncap = ecs__next_cap(*cap, need);
+    if (!(p = ecs__alloc_n(w, ncap, elem))) return false;
+    if (used) memcpy(p, *arr, (size_t)used * elem);
+    ecs__free(w, *arr, (size_t)*cap * elem);
+    *arr = p;
+    *cap = ncap;
+    return true;
+}
+
+ECS__FN void ecs__assert_fail(const char *msg, const char *file, int line) {
+    fprintf(stderr, "%s:%d: ecs.h: %s\n", file, line, msg);
+    abort();
+}
+
+ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
+    if (e == ECS_NULL)
+        snprintf(buf, ECS_ENTITY_STR, "null");
+    else
+        snprintf(buf, ECS_ENTITY_STR, "%lu:%lu", (unsigned long)ECS_ENTITY_INDEX(e),
+                 (unsigned long)ECS_ENTITY_VERSION(e));
+    return buf;
+}
+
+/* Records an error as "call(entity I:V, Comp): what". */
+static void ecs__seterr(const ecs_world *cw, ecs_error code, const char *call, ecs_entity e,
+                        ecs_component c, const char *what) {
+    ecs_world *w = (ecs_world *)cw; /* worlds are never const objects */
+    char eb[ECS_ENTITY_STR], cb[32];
+    const char *cname = cb;
+    if (c - 1u < w->ncomponents)
+        cname = w->storages[c]->name;
+    else if (c)
+        snprintf(cb, sizeof cb, "component #%lu", (unsigned long)c);
+    else
+        cname = "no component";
+    if (e != ECS_NULL || c)
+        snprintf(w->err_msg, sizeof w->err_msg, "%s(entity %s, %s): %s", call,
+                 ecs_entity_str(e, eb), cname, what);
+    else
+        snprintf(w->err_msg, sizeof w->err_msg, "%s: %s", call, what);
+    w->err = code;
+}
+
+/* A programmer error: record it, then ECS_ASSERT with the same message. */
+static void ecs__fail(const ecs_world *w, ecs_error code, const char *call, ecs_entity e,
+                      ecs_component c, const char *what) {
+    ecs__seterr(w, code, call, e, c, what);
+    ECS_ASSERT(0, w->err_msg);
+}
+
+ECS__FN void ecs__bad_access(const ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+                             size_t size) {
+    if (c - 1u >= w->ncomponents)
+        ecs__fail(w, ECS_ERR_UNKNOWN_COMPONENT, call, e, c, "unknown component");
+    else {
+        char what[96];
+        snprintf(what, sizeof what, "sizeof(T) is %lu but the component was registered with %lu",
+                 (unsigned long)size, (unsigned long)w->storages[c]->size);
+        ecs__fail(w, ECS_ERR_SIZE_MISMATCH, call, e, c, what);
+    }
+}
+
+ECS__FN ecs_error ecs_last_error(const ecs_world *w) { return w->err; }
+ECS__FN const char *ecs_last_error_msg(const ecs_world *w) { return w->err ? w->err_msg : ""; }
+ECS__FN void ecs_clear_error(ecs_world *w) {
+    w->err = ECS_OK;
+    w->err_msg[0] = 0;
+}
+
+/* ------------------------------------------------------------------------- */
+/* World                                                                     */
+/* ------------------------------------------------------------------------- */
+
+typedef struct ecs__name {
+    char *key;
+    ecs_component value;
+} ecs__name;
+
+ECS__FN ecs_world *ecs_world_new(const ecs_desc *desc) {
+    ecs_desc d;
+    ecs_world *w;
+    if (desc)
+        d = *desc;
+    else
+        memset(&d, 0, sizeof d);
+    if (!d.allocator.alloc != !d.allocator.free) {
+        ECS_ASSERT(0, "ecs_world_new: desc.allocator needs both alloc and free, or neither");
+        return NULL;
+    }
+    if (!d.allocator.alloc) {
+        d.allocator.alloc = ecs__default_alloc;
+        d.allocator.free = ecs__default_free;
+    }
+    w = (ecs_world *)d.allocator.alloc(sizeof *w, d.allocator.ctx);
+    if (!w) return NULL;
+    memset(w, 0, sizeof *w);
+    w->alloc = d.allocator;
+    w->max_slots = d.max_entities && d.max_entities < 0xfffffffeu ? d.max_entities : 0xfffffffeu;
+    return w;
+}
+
+static void ecs__storage_free(ecs_world *w, ecs__storage *s) {
+    uint32_t p;
+    for (p = 0; p < s->npages; p++) ecs__free(w, s->pages[p], ECS_PAGE_SIZE * sizeof(uint32_t));
+    ecs__free(w, s->pages, (size_t)s->npages * sizeof *s->pages);
+    ecs__free(w, s->dense, (size_t)s->cap * sizeof *s->dense);
+    ecs__free(w, s->data, (size_t)s->cap * s->size);
+    ecs__free(w, s->name, strlen(s->name) + 1);
+    ecs__free(w, s, sizeof *s);
+}
+
+ECS__FN void ecs_world_free(ecs_world *w) {
+    uint32_t c;
+    ecs__name *names;
+    if (!w) return;
+    for (c = 1; c <= w->ncomponents; c++) ecs__storage_free(w, w->storages[c]);
+    ecs__free(w, w->storages, (size_t)w->storages_cap * sizeof *w->storages);
+    ecs__free(w, w->versions, (size_t)w->slots_cap * sizeof *w->versions);
+    ecs__free(w, w->freeq, (size_t)w->fq_cap * sizeof *w->freeq);
+    names = (ecs__name *)w->names;
+    stbds_shfree(names);
+    w->alloc.free(w, sizeof *w, w->alloc.ctx);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Entities                                                                  */
+/* ------------------------------------------------------------------------- */
+/* Slot i is alive when versions[i] has no ECS__DEAD bit; the live entity is
+   (version << 32 | i). Destroying bumps the version and sets ECS__DEAD, so
+   every old id mismatches, and queues the slot at the tail of freeq (a ring
+   whose capacity is a power of two). Creation takes the head of freeq, or a
+   fresh slot when the queue is empty. */
+
+ECS__FN uint32_t ecs_count(const ecs_world *w) { return w->alive; }
+
+static ecs_entity ecs__make(uint32_t index, uint32_t version) {
+    return ((ecs_entity)version << 32) | index;
+}
+
+/* Makes sure `n` more entities can be created without allocating. */
+static bool ecs__reserve_slots(ecs_world *w, const char *call, uint32_t n) {
+    uint32_t fresh = n > w->fq_len ? n - w->fq_len : 0;
+    if (fresh > w->max_slots - w->nslots) {
+        ecs__seterr(w, ECS_ERR_EXHAUSTED, call, ECS_NULL, 0, "no entity slot left");
+        return false;
+    }
+    if (!ecs__grow(w, (void **)&w->versions, &w->slots_cap, w->nslots + fresh, w->nslots,
+                   sizeof *w->versions)) {
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, ECS_NULL, 0, "out of memory");
+        return false;
+    }
+    return true;
+}
+
+/* Index the next ecs__take_slot will return; needs a reserved slot. */
+static uint32_t ecs__peek_slot(const ecs_world *w, uint32_t k) {
+    return k < w->fq_len ? w->freeq[(w->fq_head + k) & (w->fq_cap - 1)] : w->nslots + (k - w->fq_len);
+}
+
+static ecs_entity ecs__take_slot(ecs_world *w) {
+    uint32_t i;
+    if (w->fq_len) {
+        i = w->freeq[w->fq_head];
+        w->fq_head = (w->fq_head + 1) & (w->fq_cap - 1);
+        w->fq_len--;
+        w->versions[i] &= ~ECS__DEAD;
+    } else {
+        i = w->nslots++;
+        w->versions[i] = 1;
+    }
+    w->alive++;
+    return ecs__make(i, w->versions[i]);
+}
+
+static void ecs__release_slot(ecs_world *w, ecs_entity e) {
+    uint32_t i = ECS_ENTITY_INDEX(e), v = ECS_ENTITY_VERSION(e);
+    w->alive--;
+    if (v >= ECS_VERSION_MAX) { /* retire: never reused, never wrapped */
+        w->versions[i] = ECS__DEAD | v;
+        return;
+    }
+    w->versions[i] = ECS__DEAD | (v + 1);
+    if (w->fq_len == w->fq_cap) { /* grow the ring, unrolling it */
+        uint32_t ncap = w->fq_cap ? w->fq_cap * 2 : 64, k;
+        uint32_t *q = (uint32_t *)ecs__alloc(w, (size_t)ncap * sizeof *q);
+        if (!q) return; /* out of memory: the slot is retired (documented) */
+        for (k = 0; k < w->fq_len; k++) q[k] = w->freeq[(w->fq_head + k) & (w->fq_cap - 1)];
+        ecs__free(w, w->freeq, (size_t)w->fq_cap * sizeof *q);
+        w->freeq = q;
+        w->fq_cap = ncap;
+        w->fq_head = 0;
+    }
+    w->freeq[(w->fq_head + w->fq_len) & (w->fq_cap - 1)] = i;
+    w->fq_len++;
+}
+
+ECS__FN ecs_entity ecs_create(ecs_world *w) {
+    if (!ecs__reserve_slots(w, "ecs_create", 1)) return ECS_NULL;
+    return ecs__take_slot(w);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Components and storages                                                   */
+/* ------------------------------------------------------------------------- */
+
+ECS__FN ecs_component ecs_lookup(const ecs_world *w, const char *name) {
+    ecs__name *names = (ecs__name *)w->names;
+    ptrdiff_t i;
+    if (!name || !names) return 0; /* stb_ds would allocate an empty map */
+    i = stbds_shgeti(names, name);
+    return i < 0 ? 0 : names[i].value;
+}
+
+ECS__FN ecs_component ecs_register(ecs_world *w, const char *name, size_t size, size_t align) {
+    ecs_component c;
+    ecs__storage *s;
+    ecs__name *names;
+    size_t len;
+    if (!name || !*name) {
+        ecs__fail(w, ECS_ERR_INVALID, "ecs_register", ECS_NULL, 0, "a component needs a name");
+        return 0;
+    }
+    if (size == 0) align = 0;
+    if (size > 0xffffffffu || (size && (align == 0 || (align & (align - 1)) || align > ECS_MAX_ALIGN ||
+                                        size % align))) {
+        char what[120];
+        snprintf(what, sizeof what, "%s: size %lu / alignment %lu not supported (max alignment %lu)",
+                 name, (unsigned long)size, (unsigned long)align, (unsigned long)ECS_MAX_ALIGN);
+        ecs__fail(w, ECS_ERR_INVALID, "ecs_register", ECS_NULL, 0, what);
+        return 0;
+    }
+    c = ecs_lookup(w, name);
+    if (c) {
+        s = w->storages[c];
+        if (s->size != size || s->align != align) {
+            char what[120];
+            snprintf(what, sizeof what, "already registered with size %lu, align %lu (now %lu, %lu)",
+                     (unsigned long)s->size, (unsigned long)s->align, (unsigned long)size,
+                     (unsigned long)align);
+            ecs__fail(w, ECS_ERR_INVALID, "ecs_register", ECS_NULL, c, what);
+            return 0;
+        }
+        return c;
+    }
+    if (w->ncomponents >= 0xfffffffeu ||
+        !ecs__grow(w, (void **)&w->storages, &w->storages_cap, w->ncomponents + 2,
+                   w->storages ? w->ncomponents + 1 : 0, sizeof *w->storages)) {
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_register", ECS_NULL, 0, "out of memory");
+        return 0;
+    }
+    len = strlen(name) + 1;
+    s = (ecs__storage *)ecs__alloc(w, sizeof *s);
+    if (s) {
+        memset(s, 0, sizeof *s);
+        s->name = (char *)ecs__alloc(w, len);
+    }
+    if (!s || !s->name) {
+        ecs__free(w, s, sizeof *s);
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_register", ECS_NULL, 0, "out of memory");
+        return 0;
+    }
+    memcpy(s->name, name, len);
+    s->size = (uint32_t)size;
+    s->align = (uint32_t)align;
+    c = ++w->ncomponents;
+    s->id = c;
+    w->storages[0] = NULL;
+    w->storages[c] = s;
+    names = (ecs__name *)w->names;
+    stbds_shput(names, s->name, c); /* stb_ds: aborts rather than fail */
+    w->names = names;
+    return c;
+}
+
+ECS__FN const char *ecs_component_name(const ecs_world *w, ecs_component c) {
+    if (c - 1u >= w->ncomponents) {
+        ecs__bad_access(w, "ecs_component_name", ECS_NULL, c, 0);
+        return NULL;
+    }
+    return w->storages[c]->name;
+}
+
+ECS__FN size_t ecs_component_size(const ecs_world *w, ecs_component c) {
+    if (c - 1u >= w->ncomponents) {
+        ecs__bad_access(w, "ecs_component_size", ECS_NULL, c, 0);
+        return 0;
+    }
+    return w->storages[c]->size;
+}
+
+ECS__FN uint32_t ecs_component_count(const ecs_world *w) { return w->ncomponents; }
+
+/* The arrays parallel to dense (data, and later per-row state) and their
+   element sizes; 0 = absent. Row moves and growth go through this list. */
+#define ECS__ROW_ARRAYS 2
+static void ecs__row_arrays(ecs__storage *s, void **arr[ECS__ROW_ARRAYS], size_t size[ECS__ROW_ARRAYS]) {
+    arr[0] = (void **)&s->dense;
+    size[0] = sizeof *s->dense;
+    arr[1] = (void **)&s->data;
+    size[1] = s->size;
+}
+
+/* Makes room for `extra` more rows, so inserting cannot fail. Every row
+   array grows to the same capacity, or none does. */
+static bool ecs__reserve_rows(ecs_world *w, ecs__storage *s, uint32_t extra) {
+    void **arr[ECS__ROW_ARRAYS], *fresh[ECS__ROW_ARRAYS];
+    size_t size[ECS__ROW_ARRAYS];
+    uint32_t need = s->count + extra, cap, i;
+    if (need < s->count) return false; /* overflow */
+    if (need <= s->cap) return true;
+    cap = ecs__next_cap(s->cap, need);
+    ecs__row_arrays(s, arr, size);
+    for (i = 0; i < ECS__ROW_ARRAYS; i++) {
+        fresh[i] = size[i] ? ecs__alloc_n(w, cap, size[i]) : NULL;
+        if (size[i] && !fresh[i]) {
+            while (i--) ecs__free(w, fresh[i], (size_t)cap * size[i]);
+            return false;
+        }
+    }
+    for (i = 0; i < ECS__ROW_ARRAYS; i++) {
+        if (!size[i]) continue;
+        if (s->count) memcpy(fresh[i], *arr[i], (size_t)s->count * size[i]);
+        ecs__free(w, *arr[i], (size_t)s->cap * size[i]);
+        *arr[i] = fresh[i];
+    }
+    s->cap = cap;
+    return true;
+}
+
+/* Makes sure the sparse page holding `index` exists. */
+static bool ecs__reserve_page(ecs_world *w, ecs__storage *s, uint32_t index) {
+    uint32_t p = index >> ECS_PAGE_BITS;
+    if (p >= s->npages) {
+        uint32_t n = s->npages, cap = s->npages;
+        void *pages = s->pages;
+        if (!ecs__grow(w, &pages, &cap, p + 1, n, sizeof *s->pages)) return false;
+        s->pages = (uint32_t **)pages;
+        memset(s->pages + n, 0, (size_t)(cap - n) * sizeof *s->pages);
+        s->npages = cap;
+    }
+    if (!s->pages[p]) {
+        uint32_t *page = (uint32_t *)ecs__alloc(w, ECS_PAGE_SIZE * sizeof *page);
+        if (!page) return false;
+        memset(page, 0xff, ECS_PAGE_SIZE * sizeof *page); /* all ECS__NO_ROW */
+        s->pages[p] = page;
+    }
+    return true;
+}
+
+#define ECS__SPARSE(s, i) ((s)->pages[(i) >> ECS_PAGE_BITS][(i)&ECS__PAGE_MASK])
+
+/* Appends e with value (NULL: zeroed). Space must be reserved. */
+static uint32_t ecs__push(ecs__storage *s, ecs_entity e, const void *value) {
+    uint32_t row = s->count++;
+    s->dense[row] = e;
+    ECS__SPARSE(s, ECS_ENTITY_INDEX(e)) = row;
+    if (s->size) {
+        if (value)
+            memcpy(s->data + (size_t)row * s->size, value, s->size);
+        else
+            memset(s->data + (size_t)row * s->size, 0, s->size);
+    }
+    return row;
+}
+
+/* Swap-remove: the last row moves into `row`. */
+static void ecs__erase(ecs__storage *s, uint32_t row) {
+    uint32_t last = s->count - 1;
+    ECS__SPARSE(s, ECS_ENTITY_INDEX(s->dense[row])) = ECS__NO_ROW;
+    if (row != last) {
+        s->dense[row] = s->dense[last];
+        ECS__SPARSE(s, ECS_ENTITY_INDEX(s->dense[row])) = row;
+        if (s->size) memcpy(s->data + (size_t)row * s->size, s->data + (size_t)last * s->size, s->size);
+    }
+    s->count = last;
+}
+
+static void *ecs__value(ecs_world *w, ecs__storage *s, uint32_t row) {
+    return s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&w->tag_dummy;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Component operations                                                      */
+/* ------------------------------------------------------------------------- */
+
+/* Checks that e is alive and c registered (and of `size` unless -1). */
+static ecs__storage *ecs__check(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+                                size_t size) {
+    if (c - 1u >= w->ncomponents || (size != (size_t)-1 && size != w->storages[c]->size)) {
+        ecs__bad_access(w, call, e, c, size);
+        return NULL;
+    }
+    if (!ecs_alive(w, e)) {
+        ecs__fail(w, ECS_ERR_DEAD_ENTITY, call, e, c, "entity is not alive");
+        return NULL;
+    }
+    return w->storages[c];
+}
+
+static void *ecs__add(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+                      const void *value, size_t size) {
+    ecs__storage *s = ecs__check(w, call, e, c, size);
+    uint32_t row;
+    if (!s) return NULL;
+    row = ecs__row(s, e);
+    if (row != ECS__NO_ROW) { /* replace in place */
+        if (s->size) {
+            void *dst = s->data + (size_t)row * s->size;
+            if (!value)
+                memset(dst, 0, s->size);
+            else if (value != dst)
+                memmove(dst, value, s->size);
+        }
+        return ecs__value(w, s, row);
+    }
+    if (!ecs__reserve_page(w, s, ECS_ENTITY_INDEX(e)) || !ecs__reserve_rows(w, s, 1)) {
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, c, "out of memory");
+        return NULL;
+    }
+    return ecs__value(w, s, ecs__push(s, e, value));
+}
+
+ECS__FN void *ecs_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value) {
+    return ecs__add(w, "ecs_add", e, c, value, (size_t)-1);
+}
+
+ECS__FN void *ecs__add_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
+                             size_t size) {
+    return ecs__add(w, "ECS_ADD", e, c, value, size);
+}
+
+static bool ecs__take(ecs_world *w, const char *call, ecs_entity e, ecs_component c, void *out,
+                      size_t size) {
+    ecs__storage *s;
+    uint32_t row;
+    if (c - 1u >= w->ncomponents || (size != (size_t)-1 && size != w->storages[c]->size)) {
+        ecs__bad_access(w, call, e, c, size);
+        return false;
+    }
+    s = w->storages[c];
+    row = ecs__row(s, e); /* a stale e never matches the dense entry */
+    if (row == ECS__NO_ROW) return false;
+    if (out && s->size) memcpy(out, s->data + (size_t)row * s->size, s->size);
+    ecs__erase(s, row);
+    return true;
+}
+
+ECS__FN bool ecs_remove(ecs_world *w, ecs_entity e, ecs_component c, void *out) {
+    return ecs__take(w, "ecs_remove", e, c, out, (size_t)-1);
+}
+ECS__FN bool ecs__remove_sized(ecs_world *w, ecs_entity e, ecs_component c, void *out, size_t size) {
+    return ecs__take(w, "ECS_REMOVE", e, c, out, size);
+}
+ECS__FN bool ecs_delete(ecs_world *w, ecs_entity e, ecs_component c) {
+    return ecs__take(w, "ecs_delete", e, c, NULL, (size_t)-1);
+}
+
+ECS__FN uint32_t ecs_strip(ecs_world *w, ecs_entity e) {
+    uint32_t c, n = 0, row;
+    if (!ecs_alive(w, e)) return 0;
+    for (c = 1; c <= w->ncomponents; c++) {
+        ecs__storage *s = w->storages[c];
+        if ((row = ecs__row(s, e)) != ECS__NO_ROW) {
+            ecs__erase(s, row);
+            n++;
+        }
+    }
+    return n;
+}
+
+ECS__FN bool ecs_destroy(ecs_world *w, ecs_entity e) {
+    if (!ecs_alive(w, e)) return false;
+    ecs_strip(w, e);
+    ecs__release_slot(w, e);
+    return true;
+}
+
+/* Validates a bundle: every component registered, none twice. */
+static bool ecs__check_bundle(ecs_world *w, const char *call, ecs_entity e, uint32_t n,
+                              const ecs_component *comps) {
+    uint32_t i, j;
+    if (n && !comps) {
+        ecs__fail(w, ECS_ERR_INVALID, call, e, 0, "comps is NULL");
+        return false;
+    }
+    for (i = 0; i < n; i++) {
+        if (comps[i] - 1u >= w->ncomponents) {
+            ecs__bad_access(w, call, e, comps[i], (size_t)-1);
+            return false;
+        }
+        for (j = 0; j < i; j++)
+            if (comps[j] == comps[i]) {
+                ecs__fail(w, ECS_ERR_INVALID, call, e, comps[i], "component listed twice");
+                return false;
+            }
+    }
+    return true;
+}
+
+/* Reserves rows in every storage of a bundle and the sparse pages of the
+   `count` slots about to be handed out (slots k0.. of ecs__peek_slot), or
+   of entity e when it is not null. */
+static bool ecs__reserve_bundle(ecs_world *w, const char *call, ecs_entity e, uint32_t count,
+                                uint32_t n, const ecs_component *comps) {
+    uint32_t i, k;
+    for (i = 0; i < n; i++) {
+        ecs__storage *s = w->storages[comps[i]];
+        bool ok = ecs__reserve_rows(w, s, count);
+        if (e != ECS_NULL)
+            ok = ok && ecs__reserve_page(w, s, ECS_ENTITY_INDEX(e));
+        else
+            for (k = 0; ok && k < count; k++) {
+                uint32_t idx = ecs__peek_slot(w, k);
+                /* fresh slots are consecutive: one check per page suffices */
+                if (k >= w->fq_len && k + 1 < count && ((idx + 1) & ECS__PAGE_MASK)) continue;
+                ok = ecs__reserve_page(w, s, idx);
+            }
+        if (!ok) {
+            ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, comps[i], "out of memory");
+            return false;
+        }
+    }
+    return true;
+}
+
+ECS__FN bool ecs_add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps,
+                       const void *const *values) {
+    uint32_t i;
+    if (!ecs_alive(w, e)) {
+        ecs__fail(w, ECS_ERR_DEAD_ENTITY, "ecs_add_n", e, n && comps ? comps[0] : 0,
+                  "entity is not alive");
+        return false;
+    }
+    if (!ecs__check_bundle(w, "ecs_add_n", e, n, comps) ||
+        !ecs__reserve_bundle(w, "ecs_add_n", e, 1, n, comps))
+        return false;
+    for (i = 0; i < n; i++) /* cannot fail now: everything is reserved */
+        ecs__add(w, "ecs_add_n", e, comps[i], values ? values[i] : NULL, (size_t)-1);
+    return true;
+}
+
+ECS__FN bool ecs_create_bulk(ecs_world *w, uint32_t count, uint32_t n, const ecs_component *comps,
+                             const void *const *values, ecs_entity *out) {
+    uint32_t k, i;
+    if (!ecs__check_bundle(w, "ecs_create_bulk", ECS_NULL, n, comps) ||
+        !ecs__reserve_slots(w, "ecs_create_bulk", count) ||
+        !ecs__reserve_bundle(w, "ecs_create_bulk", ECS_NULL, count, n, comps))
+        return false;
+    for (k = 0; k < count; k++) {
+        ecs_entity e = ecs__take_slot(w);
+        for (i = 0; i < n; i++) ecs__push(w->storages[comps[i]], e, values ? values[i] : NULL);
+        if (out) out[k] = e;
+    }
+    return true;
+}
+
+ECS__FN ecs_entity ecs_create_with(ecs_world *w, uint32_t n, const ecs_component *comps,
+                                   const void *const *values) {
+    ecs_entity e;
+    return ecs_create_bulk(w, 1, n, comps, values, &e) ? e : ECS_NULL;
+}
+
+#ifdef ECS__UNDEF_TYPEOF
+#undef typeof
+#undef ECS__UNDEF_TYPEOF
+#endif
+
+#endif /* ECS_IMPLEMENTATION_ONCE */
+#endif /* ECS_IMPLEMENTATION */
+
+/*
+------------------------------------------------------------------------------
+This software is available under 2 licenses -- choose whichever you prefer.
+------------------------------------------------------------------------------
+ALTERNATIVE A - MIT License
+Copyright (c) 2026 the ecs.h authors
+Permission is hereby granted, free of charge, to any person obtaining a copy of
+this software and associated documentation files (the "Software"), to deal in
+the Software without restriction, including without limitation the rights to
+use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies
+of the Software, and to permit persons to whom the Software is furnished to do
+so, subject to the following conditions:
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+------------------------------------------------------------------------------
+ALTERNATIVE B - Public Domain (www.unlicense.org)
+This is free and unencumbered software released into the public domain.
+Anyone is free to copy, modify, publish, use, compile, sell, or distribute this
+software, either in source code form or as a compiled binary, for any purpose,
+commercial or non-commercial, and by any means.
+In jurisdictions that recognize copyright laws, the author or authors of this
+software dedicate any and all copyright interest in the software to the public
+domain. We make this dedication in perpetuity for the benefit of current and
+future generations of society and to the detriment of all copyright interest in
+the software under copyright law.
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+------------------------------------------------------------------------------
+*/
