@@ -53,9 +53,11 @@ TCC_T   := $(if $(HAVE_TCC),$(TESTS:%=$(B)/tcc/%))
 VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all
 
 TEST_CMDS := $(GCC_T) $(CLANG_T) $(CPP_T) $(TWOTU_T) $(TCC_T) \
-             $(if $(HAVE_VALGRIND),$(PLAIN_T:%='$(VALGRIND) %'))
+             $(if $(HAVE_VALGRIND),$(PLAIN_T:%='$(VALGRIND) %')) \
+             '$(B)/bench/bench-quick --quick'
 
-test: $(GCC_T) $(CLANG_T) $(CPP_T) $(TWOTU_T) $(TCC_T) $(if $(HAVE_VALGRIND),$(PLAIN_T))
+test: $(GCC_T) $(CLANG_T) $(CPP_T) $(TWOTU_T) $(TCC_T) $(if $(HAVE_VALGRIND),$(PLAIN_T)) \
+      $(B)/bench/bench-quick
 	@sh tests/run.sh $(TEST_CMDS)
 
 $(B)/gcc-c99/%: tests/%.c tests/test.h ecs.h | $(B)/gcc-c99
@@ -77,6 +79,27 @@ $(B)/twotu/links-libstb: tests/twotu_impl.c tests/twotu_user.c tests/twotu.h ecs
 	$(CC) -std=c99 $(WARN) $(CFLAGS_COMMON) -DTWOTU_LINK_LIBSTB tests/twotu_impl.c tests/twotu_user.c \
 	    -o $@ $(shell pkg-config --libs stb 2>/dev/null || echo -lstb)
 
+# ---- benchmark ------------------------------------------------------------
+# make bench builds bench/bench.c with BENCH_CFLAGS (default -O2; e.g.
+# make bench BENCH_CFLAGS="-O3 -march=native") and prints the table that
+# bench/README.md explains. make bench-quick runs it at N = 1000, built like
+# the tests (-O1, ASan/UBSan): it only checks that every workload runs and its
+# checksum matches (exit status 1 if not), so make test runs it too.
+BENCH_CFLAGS ?= -O2
+$(B)/bench/bench: bench/bench.c ecs.h $(B)/bench/cflags | $(B)/bench
+	$(CC) -std=c99 $(WARN) $(BENCH_CFLAGS) $(CFLAGS_COMMON) \
+	    -DBENCH_BUILD='"$(CC) -std=c99 $(BENCH_CFLAGS)"' $< -o $@ -lm
+$(B)/bench/cflags: FORCE | $(B)/bench
+	@echo '$(CC) $(BENCH_CFLAGS)' | cmp -s - $@ || echo '$(CC) $(BENCH_CFLAGS)' > $@
+$(B)/bench/bench-quick: bench/bench.c ecs.h | $(B)/bench
+	$(CC) -std=c99 $(WARN) -O1 $(SAN) $(CFLAGS_COMMON) \
+	    -DBENCH_BUILD='"$(CC) -std=c99 -O1 -fsanitize=address,undefined"' $< -o $@ -lm
+bench: $(B)/bench/bench
+	./$(B)/bench/bench
+bench-quick: $(B)/bench/bench-quick
+	./$(B)/bench/bench-quick --quick
+FORCE:
+
 $(B)/%/:
 	@mkdir -p $@
 $(B)/ex $(B)/gcc-c99 $(B)/clang-c11 $(B)/plain $(B)/tcc $(B)/cpp $(B)/twotu $(B)/bench:
@@ -85,5 +108,5 @@ $(B)/ex $(B)/gcc-c99 $(B)/clang-c11 $(B)/plain $(B)/tcc $(B)/cpp $(B)/twotu $(B)
 clean:
 	rm -rf $(B)
 
-.PHONY: run test clean bench bench-quick
+.PHONY: run test clean bench bench-quick FORCE
 .SECONDARY:

@@ -1,0 +1,692 @@
+/* bench.c - ecs.h against plain C arrays doing the same work.
+
+   Prints one table: for every workload and entity count N, the time per
+   entity of the ecs.h code and of its raw baseline (plain C arrays indexed
+   0..N-1), as the minimum and the median over R repetitions after one
+   warm-up run, and their ratio; then the memory per entity. How to read it:
+   bench/README.md.
+
+       bench [--quick] [--n N] [--reps R] [--only TEXT]
+
+   --quick (or BENCH_QUICK=1 in the environment): N = 1000, 3 repetitions,
+   to check that every workload runs and its checksum matches (make test
+   runs it). --n: one N only; --reps: repetitions; --only: the rows whose
+   name contains TEXT (handy under valgrind --tool=callgrind).
+
+   Every workload returns a checksum of the work it did (entities handled,
+   sum of the values read or stored), computed by the code under test; it
+   must equal its raw baseline's. A mismatch prints an error and the program
+   exits with status 1, so a workload that skips work cannot pass. Missed
+   performance targets are printed, but do not change the exit status.
+
+   Adding a workload is one function and one row of ROWS:
+       static bench_sum ecs_my_work(bench_run *r)
+   builds its input for r->n entities (untimed), brackets the measured part
+   with bench_start(r) / bench_stop(r), frees what it built and returns the
+   checksum. Add a raw function and a BASELINES row only if no existing
+   baseline does the same work. */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime in strict C99 */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define ECS_IMPLEMENTATION
+#define ECS_STB_DS_IMPLEMENTATION
+#include "../ecs.h"
+
+#ifndef BENCH_BUILD /* the Makefile passes the compile command */
+#define BENCH_BUILD "(built outside the Makefile; flags unknown)"
+#endif
+
+typedef struct { float x, y; } Position;
+typedef struct { float x, y; } Velocity;
+typedef struct { int value; } Data;
+
+/* What the create workloads store in every entity. Integer-valued floats,
+   so sums of them are exact whatever the order. */
+#define POS0 {1.0f, 2.0f}
+#define VEL0 {3.0f, 4.0f}
+static const Position pos0 = POS0;
+static const Velocity vel0 = VEL0;
+
+/* ------------------------------------------------------------------------- */
+/* Harness                                                                   */
+/* ------------------------------------------------------------------------- */
+
+/* The checksum of one run: how many entities the work reached, and the sum
+   of the values it read or stored. */
+typedef struct bench_sum {
+    uint64_t count, sum;
+} bench_sum;
+
+/* One timed run of a workload. */
+typedef struct bench_run {
+    uint32_t n;            /* entities to work on */
+    const uint32_t *perm;  /* 0..n-1 shuffled; the same order for ecs and raw */
+    uint64_t t0, ns;       /* set by bench_start / bench_stop */
+    int started, stopped;
+} bench_run;
+
+typedef bench_sum (*bench_fn)(bench_run *r);
+
+static int bench_failed; /* a checksum mismatched: exit status 1 */
+
+static uint64_t bench_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+static void bench_start(bench_run *r) {
+    r->started = 1;
+    r->t0 = bench_now();
+}
+static void bench_stop(bench_run *r) {
+    r->ns = bench_now() - r->t0;
+    r->stopped = r->started;
+}
+
+static void bench_die(const char *what) {
+    fprintf(stderr, "bench: %s\n", what);
+    exit(2);
+}
+
+static void *bench_alloc(size_t size) {
+    void *p = malloc(size ? size : 1);
+    if (!p) bench_die("out of memory");
+    return p;
+}
+
+/* splitmix64: a fixed, portable sequence, so every run shuffles alike. */
+static uint64_t bench_rand(uint64_t *state) {
+    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+static uint32_t *bench_shuffled(uint32_t n) {
+    uint32_t *p = (uint32_t *)bench_alloc((size_t)n * sizeof *p), i;
+    uint64_t seed = 12345;
+    for (i = 0; i < n; i++) p[i] = i;
+    for (i = n; i > 1; i--) { /* Fisher-Yates */
+        uint32_t j = (uint32_t)(bench_rand(&seed) % i), t = p[i - 1];
+        p[i - 1] = p[j];
+        p[j] = t;
+    }
+    return p;
+}
+
+/* ------------------------------------------------------------------------- */
+/* The ecs.h side                                                            */
+/* ------------------------------------------------------------------------- */
+
+/* A world with the three components registered, as every workload uses. */
+typedef struct bench_ecs {
+    ecs_world *w;
+    ecs_component pos, vel, data;
+} bench_ecs;
+
+static bench_ecs bench_ecs_new(const ecs_desc *desc) {
+    bench_ecs b;
+    b.w = ecs_world_new(desc);
+    if (!b.w) bench_die("ecs_world_new failed");
+    b.pos = ECS_COMPONENT(b.w, Position);
+    b.vel = ECS_COMPONENT(b.w, Velocity);
+    b.data = ECS_COMPONENT(b.w, Data);
+    if (!b.pos || !b.vel || !b.data) bench_die("ecs_register failed");
+    return b;
+}
+
+/* Untimed setup: n entities with pos0 and vel0; their ids go to ids. */
+static void bench_ecs_fill(bench_ecs *b, uint32_t n, ecs_entity *ids) {
+    const ecs_component comps[2] = {b->pos, b->vel};
+    const void *const values[2] = {&pos0, &vel0};
+    if (!ecs_create_bulk(b->w, n, 2, comps, values, ids)) bench_die(ecs_last_error_msg(b->w));
+}
+
+/* Untimed check of a world: the live entities that have both Position and
+   Velocity, and the sum of those values. count is 0 if the world holds
+   anything else (an entity or a row without its partner). */
+static bench_sum bench_ecs_sum(const bench_ecs *b) {
+    bench_sum s = {0, 0};
+    uint32_t rows = ecs_storage_count(b->w, b->pos), i;
+    const ecs_entity *ents = ecs_storage_entities(b->w, b->pos);
+    const Position *pos = (const Position *)ecs_storage_data(b->w, b->pos);
+    for (i = 0; i < rows; i++) {
+        const Velocity *v = ECS_GET(b->w, ents[i], b->vel, Velocity);
+        if (!ecs_alive(b->w, ents[i]) || !v) continue;
+        s.count++;
+        s.sum += (uint64_t)pos[i].x + (uint64_t)pos[i].y + (uint64_t)v->x + (uint64_t)v->y;
+    }
+    if (s.count != ecs_count(b->w) || s.count != ecs_storage_count(b->w, b->vel)) s.count = 0;
+    return s;
+}
+
+/* a) create one at a time: ecs_create, then ECS_ADD twice. */
+static bench_sum ecs_create_add(bench_run *r) {
+    bench_ecs b = bench_ecs_new(NULL);
+    uint32_t k, ok = 0;
+    bench_sum s;
+    bench_start(r);
+    for (k = 0; k < r->n; k++) {
+        ecs_entity e = ecs_create(b.w);
+        ok += ECS_ADD(b.w, e, b.pos, Position, POS0) != NULL;
+        ok += ECS_ADD(b.w, e, b.vel, Velocity, VEL0) != NULL;
+    }
+    bench_stop(r);
+    s = bench_ecs_sum(&b);
+    if (ok != 2 * r->n) s.count = 0;
+    ecs_world_free(b.w);
+    return s;
+}
+
+/* a) create one at a time with the bundle call. */
+static bench_sum ecs_create_with_each(bench_run *r) {
+    bench_ecs b = bench_ecs_new(NULL);
+    const ecs_component comps[2] = {b.pos, b.vel};
+    const void *const values[2] = {&pos0, &vel0};
+    uint32_t k, ok = 0;
+    bench_sum s;
+    bench_start(r);
+    for (k = 0; k < r->n; k++) ok += ecs_create_with(b.w, 2, comps, values) != ECS_NULL;
+    bench_stop(r);
+    s = bench_ecs_sum(&b);
+    if (ok != r->n) s.count = 0;
+    ecs_world_free(b.w);
+    return s;
+}
+
+/* a) create all N in one bundle call. */
+static bench_sum ecs_create_bulk_all(bench_run *r) {
+    bench_ecs b = bench_ecs_new(NULL);
+    const ecs_component comps[2] = {b.pos, b.vel};
+    const void *const values[2] = {&pos0, &vel0};
+    bool ok;
+    bench_sum s;
+    bench_start(r);
+    ok = ecs_create_bulk(b.w, r->n, 2, comps, values, NULL);
+    bench_stop(r);
+    s = bench_ecs_sum(&b);
+    if (!ok) s.count = 0;
+    ecs_world_free(b.w);
+    return s;
+}
+
+/* b) destroy all N in creation order. The checksum is what was destroyed:
+   the world's checksum taken before, if every destroy succeeded and the
+   world is empty after. */
+static bench_sum ecs_destroy_all(bench_run *r) {
+    bench_ecs b = bench_ecs_new(NULL);
+    ecs_entity *ids = (ecs_entity *)bench_alloc((size_t)r->n * sizeof *ids);
+    uint32_t k, destroyed = 0;
+    bench_sum s;
+    bench_ecs_fill(&b, r->n, ids);
+    s = bench_ecs_sum(&b);
+    bench_start(r);
+    for (k = 0; k < r->n; k++) destroyed += ecs_destroy(b.w, ids[k]);
+    bench_stop(r);
+    if (destroyed != s.count || ecs_count(b.w) || ecs_storage_count(b.w, b.pos) ||
+        ecs_storage_count(b.w, b.vel))
+        s.count = 0;
+    free(ids);
+    ecs_world_free(b.w);
+    return s;
+}
+
+/* c) get Position of every entity in shuffled order, summing its fields. */
+static bench_sum ecs_get_shuffled(bench_run *r) {
+    bench_ecs b = bench_ecs_new(NULL);
+    ecs_entity *ids = (ecs_entity *)bench_alloc((size_t)r->n * sizeof *ids);
+    ecs_entity *order = (ecs_entity *)bench_alloc((size_t)r->n * sizeof *order);
+    uint32_t k;
+    uint64_t count = 0;
+    double sum = 0;
+    bench_sum s;
+    bench_ecs_fill(&b, r->n, ids);
+    for (k = 0; k < r->n; k++) { /* distinct values: a wrong entity shows in the sum */
+        Position *p = ECS_GET_MUT(b.w, ids[k], b.pos, Position);
+        p->x = (float)k;
+        p->y = (float)(k & 1023);
+    }
+    for (k = 0; k < r->n; k++) order[k] = ids[r->perm[k]];
+    bench_start(r);
+    for (k = 0; k < r->n; k++) {
+        const Position *p = ECS_GET(b.w, order[k], b.pos, Position);
+        if (p) {
+            count++;
+            sum += (double)p->x + (double)p->y;
+        }
+    }
+    bench_stop(r);
+    s.count = count;
+    s.sum = (uint64_t)sum;
+    free(order);
+    free(ids);
+    ecs_world_free(b.w);
+    return s;
+}
+
+/* d) add Data to every entity, then remove it from every entity (both in
+   creation order); the removed values are summed. */
+static bench_sum ecs_add_remove(bench_run *r) {
+    bench_ecs b = bench_ecs_new(NULL);
+    ecs_entity *ids = (ecs_entity *)bench_alloc((size_t)r->n * sizeof *ids);
+    uint32_t k, added = 0;
+    bench_sum s = {0, 0};
+    bench_ecs_fill(&b, r->n, ids);
+    bench_start(r);
+    for (k = 0; k < r->n; k++) added += ECS_ADD(b.w, ids[k], b.data, Data, {(int)k}) != NULL;
+    for (k = 0; k < r->n; k++) {
+        Data d;
+        if (ECS_REMOVE(b.w, ids[k], b.data, Data, &d)) {
+            s.count++;
+            s.sum += (uint64_t)d.value;
+        }
+    }
+    bench_stop(r);
+    if (added != r->n || ecs_storage_count(b.w, b.data)) s.count = 0;
+    free(ids);
+    ecs_world_free(b.w);
+    return s;
+}
+
+/* ------------------------------------------------------------------------- */
+/* The raw side: plain C arrays indexed 0..N-1                               */
+/* ------------------------------------------------------------------------- */
+
+/* Entities as a C programmer keeps them without a library: one growable
+   array per component, index = entity, grown by realloc doubling. held and
+   peak count the bytes requested, peak as if realloc copied (old and new
+   block both held), which is what ecs.h's allocator interface must do. */
+typedef struct raw_world {
+    Position *pos;
+    Velocity *vel;
+    uint32_t count, cap;
+    size_t held, peak;
+} raw_world;
+
+static void *raw_grow(raw_world *rw, void *p, size_t old_size, size_t new_size) {
+    p = realloc(p, new_size);
+    if (!p) bench_die("out of memory");
+    if (rw->held + new_size > rw->peak) rw->peak = rw->held + new_size;
+    rw->held += new_size - old_size;
+    return p;
+}
+
+static void raw_push(raw_world *rw, Position p, Velocity v) {
+    if (rw->count == rw->cap) {
+        uint32_t cap = rw->cap ? rw->cap * 2 : 8;
+        rw->pos = (Position *)raw_grow(rw, rw->pos, rw->cap * sizeof *rw->pos, cap * sizeof *rw->pos);
+        rw->vel = (Velocity *)raw_grow(rw, rw->vel, rw->cap * sizeof *rw->vel, cap * sizeof *rw->vel);
+        rw->cap = cap;
+    }
+    rw->pos[rw->count] = p;
+    rw->vel[rw->count] = v;
+    rw->count++;
+}
+
+static bench_sum raw_sum(const raw_world *rw) {
+    bench_sum s = {0, 0};
+    uint32_t i;
+    for (i = 0; i < rw->count; i++) {
+        s.count++;
+        s.sum += (uint64_t)rw->pos[i].x + (uint64_t)rw->pos[i].y + (uint64_t)rw->vel[i].x +
+                 (uint64_t)rw->vel[i].y;
+    }
+    return s;
+}
+
+static void raw_free(raw_world *rw) {
+    free(rw->pos);
+    free(rw->vel);
+}
+
+/* Baseline of every create and of destroy: push N entities. */
+static bench_sum raw_create(bench_run *r) {
+    raw_world rw = {0};
+    uint32_t k;
+    bench_sum s;
+    bench_start(r);
+    for (k = 0; k < r->n; k++) raw_push(&rw, pos0, vel0);
+    bench_stop(r);
+    s = raw_sum(&rw);
+    raw_free(&rw);
+    return s;
+}
+
+/* Baseline of get: index the Position array with the shuffled index. */
+static bench_sum raw_get_shuffled(bench_run *r) {
+    raw_world rw = {0};
+    uint32_t *order = (uint32_t *)bench_alloc((size_t)r->n * sizeof *order), k;
+    uint64_t count = 0;
+    double sum = 0;
+    bench_sum s;
+    for (k = 0; k < r->n; k++) raw_push(&rw, pos0, vel0);
+    for (k = 0; k < r->n; k++) {
+        rw.pos[k].x = (float)k;
+        rw.pos[k].y = (float)(k & 1023);
+    }
+    for (k = 0; k < r->n; k++) order[k] = r->perm[k];
+    bench_start(r);
+    for (k = 0; k < r->n; k++) {
+        const Position *p = &rw.pos[order[k]];
+        count++;
+        sum += (double)p->x + (double)p->y;
+    }
+    bench_stop(r);
+    s.count = count;
+    s.sum = (uint64_t)sum;
+    free(order);
+    raw_free(&rw);
+    return s;
+}
+
+/* Baseline of add+remove: an optional component without a library is a
+   column of values plus a presence flag, both sized for every entity.
+   Adding writes the value and sets the flag; removing checks the flag,
+   reads the value out and clears the flag. */
+static bench_sum raw_add_remove(bench_run *r) {
+    raw_world rw = {0};
+    Data *data = (Data *)bench_alloc((size_t)r->n * sizeof *data);
+    unsigned char *has = (unsigned char *)calloc(r->n ? r->n : 1, 1);
+    uint32_t k;
+    bench_sum s = {0, 0};
+    if (!has) bench_die("out of memory");
+    for (k = 0; k < r->n; k++) raw_push(&rw, pos0, vel0);
+    bench_start(r);
+    for (k = 0; k < r->n; k++) {
+        data[k].value = (int)k;
+        has[k] = 1;
+    }
+    for (k = 0; k < r->n; k++) {
+        if (has[k]) {
+            s.count++;
+            s.sum += (uint64_t)data[k].value;
+            has[k] = 0;
+        }
+    }
+    bench_stop(r);
+    free(has);
+    free(data);
+    raw_free(&rw);
+    return s;
+}
+
+/* ------------------------------------------------------------------------- */
+/* The table                                                                 */
+/* ------------------------------------------------------------------------- */
+
+typedef struct bench_baseline {
+    const char *name;
+    bench_fn fn;
+} bench_baseline;
+
+enum { RAW_CREATE, RAW_GET, RAW_ADD_REMOVE, NBASELINES, NO_TARGET = -1 };
+
+static const bench_baseline BASELINES[NBASELINES] = {
+    {"raw create", raw_create},
+    {"raw get", raw_get_shuffled},
+    {"raw add+rm", raw_add_remove},
+};
+
+typedef struct bench_row {
+    const char *name;
+    bench_fn ecs;
+    int raw;         /* BASELINES[raw] does the same work with plain arrays */
+    int target_raw;  /* the target is stated against BASELINES[target_raw] */
+    double target;   /* as ecs min / raw min at N = 1M: at most this */
+} bench_row;
+
+#define TARGET_N 1000000u
+
+static const bench_row ROWS[] = {
+    {"create + 2x ECS_ADD", ecs_create_add, RAW_CREATE, RAW_CREATE, 2.5},
+    {"create_with, one by one", ecs_create_with_each, RAW_CREATE, NO_TARGET, 0},
+    {"create_bulk, all at once", ecs_create_bulk_all, RAW_CREATE, NO_TARGET, 0},
+    {"destroy, creation order", ecs_destroy_all, RAW_CREATE, RAW_CREATE, 1.0},
+    {"get Position, shuffled", ecs_get_shuffled, RAW_GET, RAW_GET, 1.6},
+    {"add+remove Data", ecs_add_remove, RAW_ADD_REMOVE, RAW_CREATE, 1.2},
+};
+#define NROWS (sizeof ROWS / sizeof ROWS[0])
+
+#define MEMORY_TARGET 48.0 /* bytes per entity with Position+Velocity at N = 1M */
+
+#define MAX_REPS 101
+
+typedef struct bench_result {
+    double min, med; /* ns per entity */
+    bench_sum sum;
+    int done;
+} bench_result;
+
+static int bench_cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* One warm-up run, then `reps` timed runs. Every run must give the same
+   checksum. */
+static bench_result bench_measure(const char *name, bench_fn fn, uint32_t n, const uint32_t *perm,
+                                  int reps) {
+    bench_result res;
+    double t[MAX_REPS];
+    int i;
+    for (i = -1; i < reps; i++) {
+        bench_run r;
+        bench_sum s;
+        memset(&r, 0, sizeof r);
+        r.n = n;
+        r.perm = perm;
+        s = fn(&r);
+        if (!r.stopped) bench_die("a workload did not call bench_start and bench_stop");
+        if (i < 0) {
+            res.sum = s;
+            continue;
+        }
+        if (s.count != res.sum.count || s.sum != res.sum.sum) {
+            fprintf(stderr, "ERROR: %s at N=%lu: checksum changed between runs\n", name,
+                    (unsigned long)n);
+            bench_failed = 1;
+        }
+        t[i] = (double)r.ns / (n ? n : 1);
+    }
+    qsort(t, (size_t)reps, sizeof t[0], bench_cmp_double);
+    res.min = t[0];
+    res.med = reps % 2 ? t[reps / 2] : (t[reps / 2 - 1] + t[reps / 2]) / 2;
+    res.done = 1;
+    return res;
+}
+
+/* Counting allocator for ecs_desc.allocator: bytes held now and at most. */
+typedef struct bench_mem {
+    size_t held, peak;
+} bench_mem;
+
+static void *bench_mem_alloc(size_t size, void *ctx) {
+    bench_mem *m = (bench_mem *)ctx;
+    void *p = malloc(size);
+    if (p) {
+        m->held += size;
+        if (m->held > m->peak) m->peak = m->held;
+    }
+    return p;
+}
+static void bench_mem_free(void *p, size_t size, void *ctx) {
+    ((bench_mem *)ctx)->held -= size;
+    free(p);
+}
+
+/* e) memory of n entities with Position and Velocity, created one by one,
+   counted through the allocator hook; and of the raw arrays. */
+static int bench_memory(uint32_t n) {
+    bench_mem m = {0, 0};
+    ecs_desc desc;
+    bench_ecs b;
+    raw_world rw = {0};
+    bench_sum es, rs;
+    double held, peak;
+    uint32_t k;
+    int met = 1;
+    memset(&desc, 0, sizeof desc);
+    desc.allocator.alloc = bench_mem_alloc;
+    desc.allocator.free = bench_mem_free;
+    desc.allocator.ctx = &m;
+    b = bench_ecs_new(&desc);
+    for (k = 0; k < n; k++) {
+        ecs_entity e = ecs_create(b.w);
+        ECS_ADD(b.w, e, b.pos, Position, POS0);
+        ECS_ADD(b.w, e, b.vel, Velocity, VEL0);
+    }
+    held = (double)m.held / n;
+    peak = (double)m.peak / n;
+    for (k = 0; k < n; k++) raw_push(&rw, pos0, vel0);
+    es = bench_ecs_sum(&b);
+    rs = raw_sum(&rw);
+    printf("memory %-18s %8lu  ecs held %6.2f B/entity, peak %6.2f | raw arrays held %6.2f, peak %6.2f",
+           "Position+Velocity", (unsigned long)n, held, peak, (double)rw.held / n,
+           (double)rw.peak / n);
+    if (n == TARGET_N) {
+        met = held <= MEMORY_TARGET;
+        printf("   target held <= %.0f: %s", MEMORY_TARGET, met ? "ok" : "MISS");
+    }
+    printf("\n");
+    if (es.count != rs.count || es.sum != rs.sum) {
+        fprintf(stderr, "ERROR: memory workload at N=%lu: checksum %llu/%llu, raw %llu/%llu\n",
+                (unsigned long)n, (unsigned long long)es.count, (unsigned long long)es.sum,
+                (unsigned long long)rs.count, (unsigned long long)rs.sum);
+        bench_failed = 1;
+    }
+    raw_free(&rw);
+    ecs_world_free(b.w);
+    if (m.held != 0) {
+        fprintf(stderr, "ERROR: ecs_world_free left %lu bytes allocated\n", (unsigned long)m.held);
+        bench_failed = 1;
+    }
+    return met;
+}
+
+static int bench_reps_for(uint32_t n) { return n <= 100000 ? 11 : n <= 1000000 ? 5 : 3; }
+
+static void bench_print_header(const uint32_t *ns, int nn, int reps_override) {
+    int i;
+    printf("ecs.h benchmark: ecs.h against plain C arrays doing the same work\n");
+    printf("build:    %s\n", BENCH_BUILD);
+#ifdef __VERSION__
+    printf("compiler: %s\n", __VERSION__);
+#endif
+    printf("ECS_DEBUG=%d (typed macros check sizeof(T); -DNDEBUG turns it off)\n", ECS_DEBUG);
+#if defined(__SANITIZE_ADDRESS__)
+    printf("sanitizers on: the times below say nothing about speed\n");
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    printf("sanitizers on: the times below say nothing about speed\n");
+#endif
+#endif
+    printf("N:        ");
+    for (i = 0; i < nn; i++) printf("%s%lu", i ? ", " : "", (unsigned long)ns[i]);
+    printf("\nruns:     1 warm-up, then ");
+    for (i = 0; i < nn; i++)
+        printf("%s%d", i ? "/" : "", reps_override ? reps_override : bench_reps_for(ns[i]));
+    printf(" repetitions\n");
+    printf("times in ns per entity; ratio = ecs / raw, from the minima and from the medians;\n");
+    printf("targets are ecs min / the named baseline's min, judged at N = %lu\n\n",
+           (unsigned long)TARGET_N);
+    printf("%-26s %8s %8s %8s  %-10s %8s %8s %10s %10s  %s\n", "workload", "N", "ecs min",
+           "ecs med", "baseline", "raw min", "raw med", "ratio(min)", "ratio(med)", "target");
+}
+
+int main(int argc, char **argv) {
+    static const uint32_t full_ns[] = {10000, 100000, 1000000, 2000000};
+    static const uint32_t quick_ns[] = {1000};
+    const char *env = getenv("BENCH_QUICK");
+    const char *only = NULL;
+    const uint32_t *ns = full_ns;
+    uint32_t one_n;
+    int nn = 4, reps_override = 0, quick = env && *env && strcmp(env, "0") != 0;
+    int i, misses = 0, judged = 0;
+    size_t row;
+
+    for (i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick")) {
+            quick = 1;
+        } else if (!strcmp(argv[i], "--n") && i + 1 < argc) {
+            one_n = (uint32_t)strtoul(argv[++i], NULL, 10);
+            ns = &one_n;
+            nn = 1;
+        } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
+            reps_override = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
+            only = argv[++i];
+        } else {
+            fprintf(stderr, "usage: %s [--quick] [--n N] [--reps R] [--only TEXT]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (quick) {
+        if (ns == full_ns) {
+            ns = quick_ns;
+            nn = 1;
+        }
+        if (!reps_override) reps_override = 3;
+    }
+    if (reps_override < 0 || reps_override > MAX_REPS) bench_die("--reps: 1 to 101");
+    for (i = 0; i < nn; i++)
+        if (ns[i] == 0) bench_die("--n: at least 1");
+
+    bench_print_header(ns, nn, reps_override);
+    for (i = 0; i < nn; i++) {
+        uint32_t n = ns[i];
+        int reps = reps_override ? reps_override : bench_reps_for(n), b;
+        uint32_t *perm = bench_shuffled(n);
+        bench_result raw[NBASELINES];
+        memset(raw, 0, sizeof raw);
+        for (row = 0; row < NROWS; row++) {
+            const bench_row *rw = &ROWS[row];
+            bench_result e;
+            if (only && !strstr(rw->name, only)) continue;
+            /* each baseline runs once per N, before its first use */
+            for (b = 0; b < NBASELINES; b++)
+                if ((b == rw->raw || b == rw->target_raw) && !raw[b].done)
+                    raw[b] = bench_measure(BASELINES[b].name, BASELINES[b].fn, n, perm, reps);
+            e = bench_measure(rw->name, rw->ecs, n, perm, reps);
+            printf("%-26s %8lu %8.2f %8.2f  %-10s %8.2f %8.2f %9.2fx %9.2fx", rw->name,
+                   (unsigned long)n, e.min, e.med, BASELINES[rw->raw].name, raw[rw->raw].min,
+                   raw[rw->raw].med, e.min / raw[rw->raw].min, e.med / raw[rw->raw].med);
+            if (rw->target_raw != NO_TARGET) {
+                double ratio = e.min / raw[rw->target_raw].min;
+                printf("  <= %.1fx %s: %.2fx", rw->target, BASELINES[rw->target_raw].name, ratio);
+                if (n == TARGET_N) {
+                    judged++;
+                    misses += ratio > rw->target;
+                    printf(" %s", ratio > rw->target ? "MISS" : "ok");
+                }
+            }
+            printf("\n");
+            if (e.sum.count != raw[rw->raw].sum.count || e.sum.sum != raw[rw->raw].sum.sum) {
+                fprintf(stderr,
+                        "ERROR: %s at N=%lu: checksum %llu entities / sum %llu, but %s gives "
+                        "%llu / %llu\n",
+                        rw->name, (unsigned long)n, (unsigned long long)e.sum.count,
+                        (unsigned long long)e.sum.sum, BASELINES[rw->raw].name,
+                        (unsigned long long)raw[rw->raw].sum.count,
+                        (unsigned long long)raw[rw->raw].sum.sum);
+                bench_failed = 1;
+            }
+            fflush(stdout);
+        }
+        if (!only || strstr("memory", only)) {
+            if (n == TARGET_N) judged++;
+            misses += !bench_memory(n);
+        }
+        printf("\n");
+        free(perm);
+    }
+    if (judged)
+        printf("targets at N = %lu: %d of %d met%s\n", (unsigned long)TARGET_N, judged - misses,
+               judged, misses ? " (MISS rows above)" : "");
+    else
+        printf("targets are judged at N = %lu, not run here\n", (unsigned long)TARGET_N);
+    if (bench_failed) printf("FAILED: a checksum did not match (see the errors above)\n");
+    return bench_failed ? 1 : 0;
+}
