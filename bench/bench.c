@@ -6,12 +6,13 @@
    warm-up run, and their ratio; then the memory per entity. How to read it:
    bench/README.md.
 
-       bench [--quick] [--n N] [--reps R] [--only TEXT]
+       bench [--quick] [--cold] [--n N] [--reps R] [--only TEXT]
 
    --quick (or BENCH_QUICK=1 in the environment): N = 1000, 3 repetitions,
    to check that every workload runs and its checksum matches (make test
-   runs it). --n: one N only; --reps: repetitions; --only: the rows whose
-   name contains TEXT (handy under valgrind --tool=callgrind).
+   runs it). --cold: every run gets fresh pages from the OS (see
+   bench_memory_policy). --n: one N only; --reps: repetitions; --only: the
+   rows whose name contains TEXT (handy under valgrind --tool=callgrind).
 
    Every workload returns a checksum of the work it did (entities handled,
    sum of the values read or stored), computed by the code under test; it
@@ -30,6 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__GLIBC__)
+#include <malloc.h> /* mallopt: see bench_memory_policy */
+#endif
 
 #define ECS_IMPLEMENTATION
 #define ECS_STB_DS_IMPLEMENTATION
@@ -566,9 +570,38 @@ static int bench_memory(uint32_t n) {
     return met;
 }
 
-static int bench_reps_for(uint32_t n) { return n <= 100000 ? 11 : n <= 1000000 ? 5 : 3; }
+static int bench_reps_for(uint32_t n) { return n <= 100000 ? 21 : n <= 1000000 ? 11 : 7; }
 
-static void bench_print_header(const uint32_t *ns, int nn, int reps_override) {
+/* Where the memory of a run comes from. glibc by default maps big blocks
+   fresh from the OS and moves its threshold with the history of frees, so
+   whether a run pays page faults (several us each in a VM) depends on what
+   ran before it: raw create at 1M varied 12-20 ns/entity that way. Both
+   policies below are deterministic:
+   warm (default): malloc never maps or trims, so after the warm-up run
+       every run reuses memory the process already touched, and the times
+       are what the code costs, the same for ecs.h and raw;
+   cold (--cold): every block of 128 KiB or more is mapped fresh and
+       unmapped on free, so every run pays the first-touch page faults of
+       all it allocates, like a program's first create of that many
+       entities; realloc then grows raw arrays by remapping, without
+       copying (ecs.h's allocator interface has no realloc). */
+static const char *bench_memory_policy(int cold) {
+#if defined(__GLIBC__)
+    if (cold) {
+        mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+        mallopt(M_TRIM_THRESHOLD, 128 * 1024);
+        return "cold (--cold): blocks >= 128 KiB come fresh from the OS in every run";
+    }
+    mallopt(M_MMAP_MAX, 0);
+    mallopt(M_TRIM_THRESHOLD, 0x7fffffff);
+    return "warm: every run reuses memory touched before (no page faults after warm-up)";
+#else
+    (void)cold;
+    return "the C library's default (not glibc: --cold has no effect)";
+#endif
+}
+
+static void bench_print_header(const uint32_t *ns, int nn, int reps_override, const char *policy) {
     int i;
     printf("ecs.h benchmark: ecs.h against plain C arrays doing the same work\n");
     printf("build:    %s\n", BENCH_BUILD);
@@ -576,6 +609,7 @@ static void bench_print_header(const uint32_t *ns, int nn, int reps_override) {
     printf("compiler: %s\n", __VERSION__);
 #endif
     printf("ECS_DEBUG=%d (typed macros check sizeof(T); -DNDEBUG turns it off)\n", ECS_DEBUG);
+    printf("memory:   %s\n", policy);
 #if defined(__SANITIZE_ADDRESS__)
     printf("sanitizers on: the times below say nothing about speed\n");
 #elif defined(__has_feature)
@@ -603,13 +637,15 @@ int main(int argc, char **argv) {
     const char *only = NULL;
     const uint32_t *ns = full_ns;
     uint32_t one_n;
-    int nn = 4, reps_override = 0, quick = env && *env && strcmp(env, "0") != 0;
+    int nn = 4, reps_override = 0, cold = 0, quick = env && *env && strcmp(env, "0") != 0;
     int i, misses = 0, judged = 0;
     size_t row;
 
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) {
             quick = 1;
+        } else if (!strcmp(argv[i], "--cold")) {
+            cold = 1;
         } else if (!strcmp(argv[i], "--n") && i + 1 < argc) {
             one_n = (uint32_t)strtoul(argv[++i], NULL, 10);
             ns = &one_n;
@@ -619,7 +655,7 @@ int main(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
             only = argv[++i];
         } else {
-            fprintf(stderr, "usage: %s [--quick] [--n N] [--reps R] [--only TEXT]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--cold] [--n N] [--reps R] [--only TEXT]\n", argv[0]);
             return 2;
         }
     }
@@ -634,7 +670,7 @@ int main(int argc, char **argv) {
     for (i = 0; i < nn; i++)
         if (ns[i] == 0) bench_die("--n: at least 1");
 
-    bench_print_header(ns, nn, reps_override);
+    bench_print_header(ns, nn, reps_override, bench_memory_policy(cold));
     for (i = 0; i < nn; i++) {
         uint32_t n = ns[i];
         int reps = reps_override ? reps_override : bench_reps_for(n), b;
