@@ -367,6 +367,78 @@ ECS_API ecs_entity ecs_create_with(ecs_world *w, uint32_t n, const ecs_component
 ECS_API bool ecs_create_bulk(ecs_world *w, uint32_t count, uint32_t n, const ecs_component *comps,
                              const void *const *values, ecs_entity *out);
 
+
+/* --- views --------------------------------------------------------------- */
+#define ECS_MAX_TERMS 16
+
+/* Term flags. 0 = required, read. */
+enum {
+    ECS_WRITE = 1u << 0,    /* the loop writes this field (marks it modified when tracked) */
+    ECS_NOT = 1u << 1,      /* the entity must not have it; field NULL */
+    ECS_OPTIONAL = 1u << 2, /* field NULL when absent */
+    ECS_ANY = 1u << 3       /* at least one ECS_ANY term present; field NULL when absent */
+};
+
+typedef struct ecs_term {
+    ecs_component c;
+    uint32_t flags;   /* ECS_WRITE, ECS_NOT, ECS_OPTIONAL, ECS_ANY */
+} ecs_term;
+
+typedef struct ecs_view_desc {
+    ecs_term terms[ECS_MAX_TERMS];  /* in order, up to the first term with c == 0 */
+    ecs_component lead;             /* walk this required term's storage; 0: the shortest */
+} ecs_view_desc;
+
+typedef struct ecs__storage ecs__storage;
+
+enum { ECS__IT_DONE, ECS__IT_VIEW, ECS__IT_UNION };
+
+typedef struct ecs_iter {
+    ecs_entity entity;            /* the current entity (ecs_iter_next) */
+    /* ecs_iter_next_block only: per term an array of `count` values, or
+       NULL (ECS_NOT, absent optional/any); use ECS_FIELD after ecs_iter_next */
+    void *fields[ECS_MAX_TERMS];
+    uint32_t count;
+    const ecs_entity *entities;   /* the block's entities (ecs_iter_next_block) */
+    /* private: the current block is lead rows lo..row-1, in which every
+       term is either at the same row as the lead (stride = its size) or
+       absent (base NULL), or the block is one row (stride 0). */
+    ecs_world *world;
+    const uint32_t *world_epoch;  /* &world->epoch */
+    ecs__storage *lead;
+    const ecs_entity *dense;      /* lead->dense when the block was found */
+    uint32_t row, lo, end;        /* end: lowest row of the walk (a chunk's start) */
+    uint32_t epoch;               /* world->epoch when the block was found */
+    uint32_t scan;                /* most rows the next block may span */
+    uint32_t nterms, nany, lead_term, mode, shuffles;
+    uintptr_t base[ECS_MAX_TERMS];  /* as integers: absent = 0 + row * 0 = NULL, no branch */
+    uintptr_t stride[ECS_MAX_TERMS];
+    ecs__storage *st[ECS_MAX_TERMS];
+    uint32_t flags[ECS_MAX_TERMS];
+} ecs_iter;
+
+ECS_API ecs_iter ecs_view(ecs_world *w, const ecs_view_desc *desc);
+ECS_API ecs_iter ecs_view_of(ecs_world *w, uint32_t n, const ecs_component *comps);
+ECS_API bool ecs_iter_chunk(ecs_iter *it, uint32_t k, uint32_t nchunks);
+ECS_API bool ecs_iter_next_block(ecs_iter *it);
+ECS_API uint32_t ecs_each(ecs_world *w, const ecs_view_desc *desc,
+                          void (*fn)(ecs_iter *it, void *ctx), void *ctx);
+/* ECS_FIELD(&it, i, T) -> T *   and   bool ecs_iter_next(ecs_iter *it)  below */
+
+/* --- command buffer ------------------------------------------------------ */
+ECS_API ecs_entity ecs_defer_create(ecs_world *w);
+ECS_API bool ecs_defer_destroy(ecs_world *w, ecs_entity e);
+ECS_API bool ecs_defer_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value);
+ECS_API bool ecs_defer_remove(ecs_world *w, ecs_entity e, ecs_component c);
+ECS_API bool ecs_defer_delete(ecs_world *w, ecs_entity e, ecs_component c);
+ECS_API uint32_t ecs_defer_count(const ecs_world *w);
+ECS_API uint32_t ecs_flush(ecs_world *w);
+
+/* --- sorting ------------------------------------------------------------- */
+typedef int (*ecs_sort_fn)(ecs_entity a, const void *va, ecs_entity b, const void *vb, void *ctx);
+ECS_API bool ecs_sort(ecs_world *w, ecs_component c, ecs_sort_fn cmp, void *ctx);
+ECS_API bool ecs_sort_as(ecs_world *w, ecs_component c, ecs_component order);
+
 /* --- errors ------------------------------------------------------------ */
 ECS_API ecs_error ecs_last_error(const ecs_world *w);
 ECS_API const char *ecs_last_error_msg(const ecs_world *w);
@@ -379,6 +451,10 @@ ECS_API void *ecs__add_sized(ecs_world *w, ecs_entity e, ecs_component c, const 
 ECS_API bool ecs__remove_sized(ecs_world *w, ecs_entity e, ecs_component c, void *out, size_t size);
 ECS_API void ecs__bad_access(const ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                              size_t size);
+ECS_API bool ecs__iter_refill(ecs_iter *it);
+ECS_API void ecs__bad_field(const ecs_iter *it, uint32_t i, size_t size);
+ECS_API bool ecs__defer_add_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
+                                  size_t size);
 
 /* The layout below is visible only so that the hot paths can be inline.
    It is not API: it changes between versions. */
@@ -387,7 +463,7 @@ ECS_API void ecs__bad_access(const ecs_world *w, const char *call, ecs_entity e,
 #define ECS__PAGE_MASK (ECS_PAGE_SIZE - 1u)
 #define ECS__NO_ROW 0xffffffffu
 
-typedef struct ecs__storage {
+struct ecs__storage {
     /* sparse[i] = pages[i >> ECS_PAGE_BITS][i & mask]: the row of the entity
        with index i, or ECS__NO_ROW. dense[row] is that entity (with its
        version) and its value is at data + row * size. Rows 0..count-1 are
@@ -402,7 +478,11 @@ typedef struct ecs__storage {
     uint32_t align;
     ecs_component id;
     char *name;
-} ecs__storage;
+    /* Bumped by every removal (+1) and reorder (+2), with the call's name:
+       lets a view notice, under ECS_DEBUG, that its lead storage changed. */
+    uint32_t shuffles;
+    const char *shuffled_by;
+};
 
 struct ecs_world {
     ecs__storage **storages;  /* storages[c] for c in 1..ncomponents; [0] unused */
@@ -415,7 +495,10 @@ struct ecs_world {
     uint32_t *freeq;          /* FIFO ring of free slots */
     uint32_t fq_head, fq_len, fq_cap;
     ecs_allocator alloc;
+    uint32_t epoch;           /* bumped by every change that moves rows: views re-check */
     void *names;              /* stb_ds string map: name -> component */
+    unsigned char *cmds;      /* command buffer: records of ecs__cmd + value */
+    uint32_t cmds_head, cmds_len, cmds_cap;
     char tag_dummy;           /* what add/get return for tags */
     ecs_error err;
     char err_msg[160];
@@ -487,6 +570,33 @@ ECS_INLINE void *ecs_storage_data(const ecs_world *w, ecs_component c) {
     return s ? s->data : NULL;
 }
 
+
+/* --- view iteration ------------------------------------------------------ */
+/* Advances to the next matching entity; false when the view is exhausted.
+   Inside a block this is a few loads; at a block's end, or after any change
+   that moved rows (world->epoch), ecs__iter_refill finds the next block. */
+ECS_INLINE bool ecs_iter_next(ecs_iter *it) {
+    if (it->row > it->lo && it->epoch == *it->world_epoch) {
+        it->entity = it->dense[--it->row];
+        return true;
+    }
+    return ecs__iter_refill(it);
+}
+
+/* Term i's value for the current entity (computed on access: the walk
+   itself touches no field). NULL for ECS_NOT and absent optional/any. */
+ECS_INLINE void *ecs__field(const ecs_iter *it, uint32_t i, size_t size) {
+#if ECS_DEBUG
+    if (i >= it->nterms || (size != (size_t)-1 && size != it->st[i]->size)) {
+        ecs__bad_field(it, i, size);
+        return NULL;
+    }
+#else
+    (void)size;
+#endif
+    return (void *)(it->base[i] + it->row * it->stride[i]);
+}
+
 /* --- typed macros ------------------------------------------------------ */
 #if ECS_DEBUG
 #define ECS__SIZE(T) sizeof(T)
@@ -502,6 +612,13 @@ ECS_INLINE void *ecs_storage_data(const ecs_world *w, ecs_component c) {
 #define ECS_ADD(w, e, c, T, ...) ((T *)ecs__add_sized((w), (e), (c), &ecs__lvalue(T __VA_ARGS__), sizeof(T)))
 #else
 #define ECS_ADD(w, e, c, T, ...) ((T *)ecs__add_sized((w), (e), (c), &(T)__VA_ARGS__, sizeof(T)))
+#endif
+#define ECS_FIELD(it, i, T) ((T *)ecs__field((it), (i), ECS__SIZE(T)))
+#define ecs_field(it, i) ecs__field((it), (i), (size_t)-1)
+#ifdef __cplusplus
+#define ECS_DEFER_ADD(w, e, c, T, ...) ecs__defer_add_sized((w), (e), (c), &ecs__lvalue(T __VA_ARGS__), sizeof(T))
+#else
+#define ECS_DEFER_ADD(w, e, c, T, ...) ecs__defer_add_sized((w), (e), (c), &(T)__VA_ARGS__, sizeof(T))
 #endif
 #define ECS_SET(w, e, c, T, value) \
     ((T *)ecs__add_sized((w), (e), (c), (1 ? &(value) : (const T *)0), sizeof(T)))
@@ -714,6 +831,7 @@ ECS__FN void ecs_world_free(ecs_world *w) {
     ecs__free(w, w->storages, (size_t)w->storages_cap * sizeof *w->storages);
     ecs__free(w, w->versions, (size_t)w->slots_cap * sizeof *w->versions);
     ecs__free(w, w->freeq, (size_t)w->fq_cap * sizeof *w->freeq);
+    ecs__free(w, w->cmds, w->cmds_cap);
     names = (ecs__name *)w->names;
     stbds_shfree(names);
     w->alloc.free(w, sizeof *w, w->alloc.ctx);
@@ -921,6 +1039,7 @@ static bool ecs__reserve_rows(ecs_world *w, ecs__storage *s, uint32_t extra) {
         *arr[i] = fresh[i];
     }
     s->cap = cap;
+    w->epoch++; /* views hold pointers into the old arrays */
     return true;
 }
 
@@ -947,8 +1066,9 @@ static bool ecs__reserve_page(ecs_world *w, ecs__storage *s, uint32_t index) {
 #define ECS__SPARSE(s, i) ((s)->pages[(i) >> ECS_PAGE_BITS][(i)&ECS__PAGE_MASK])
 
 /* Appends e with value (NULL: zeroed). Space must be reserved. */
-static uint32_t ecs__push(ecs__storage *s, ecs_entity e, const void *value) {
+static uint32_t ecs__push(ecs_world *w, ecs__storage *s, ecs_entity e, const void *value) {
     uint32_t row = s->count++;
+    w->epoch++;
     s->dense[row] = e;
     ECS__SPARSE(s, ECS_ENTITY_INDEX(e)) = row;
     if (s->size) {
@@ -960,16 +1080,23 @@ static uint32_t ecs__push(ecs__storage *s, ecs_entity e, const void *value) {
     return row;
 }
 
+/* Copies row src over row dst (every row array) and repoints the sparse
+   entry of the moved entity. */
+static void ecs__move_row(ecs__storage *s, uint32_t dst, uint32_t src) {
+    s->dense[dst] = s->dense[src];
+    ECS__SPARSE(s, ECS_ENTITY_INDEX(s->dense[dst])) = dst;
+    if (s->size) memcpy(s->data + (size_t)dst * s->size, s->data + (size_t)src * s->size, s->size);
+}
+
 /* Swap-remove: the last row moves into `row`. */
-static void ecs__erase(ecs__storage *s, uint32_t row) {
+static void ecs__erase(ecs_world *w, ecs__storage *s, uint32_t row, const char *call) {
     uint32_t last = s->count - 1;
+    w->epoch++;
     ECS__SPARSE(s, ECS_ENTITY_INDEX(s->dense[row])) = ECS__NO_ROW;
-    if (row != last) {
-        s->dense[row] = s->dense[last];
-        ECS__SPARSE(s, ECS_ENTITY_INDEX(s->dense[row])) = row;
-        if (s->size) memcpy(s->data + (size_t)row * s->size, s->data + (size_t)last * s->size, s->size);
-    }
+    if (row != last) ecs__move_row(s, row, last);
     s->count = last;
+    s->shuffles++;
+    s->shuffled_by = call;
 }
 
 static void *ecs__value(ecs_world *w, ecs__storage *s, uint32_t row) {
@@ -1010,11 +1137,19 @@ static void *ecs__add(ecs_world *w, const char *call, ecs_entity e, ecs_componen
         }
         return ecs__value(w, s, row);
     }
-    if (!ecs__reserve_page(w, s, ECS_ENTITY_INDEX(e)) || !ecs__reserve_rows(w, s, 1)) {
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, c, "out of memory");
-        return NULL;
+    {
+        /* value may point into this very storage (cloning a component);
+           growing frees the old array, so follow the value to the new one */
+        uintptr_t v = (uintptr_t)value, d = (uintptr_t)s->data;
+        size_t off = v - d;
+        bool inside = value && s->data && v >= d && off < (size_t)s->count * s->size;
+        if (!ecs__reserve_page(w, s, ECS_ENTITY_INDEX(e)) || !ecs__reserve_rows(w, s, 1)) {
+            ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, c, "out of memory");
+            return NULL;
+        }
+        if (inside) value = s->data + off;
     }
-    return ecs__value(w, s, ecs__push(s, e, value));
+    return ecs__value(w, s, ecs__push(w, s, e, value));
 }
 
 ECS__FN void *ecs_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value) {
@@ -1038,7 +1173,7 @@ static bool ecs__take(ecs_world *w, const char *call, ecs_entity e, ecs_componen
     row = ecs__row(s, e); /* a stale e never matches the dense entry */
     if (row == ECS__NO_ROW) return false;
     if (out && s->size) memcpy(out, s->data + (size_t)row * s->size, s->size);
-    ecs__erase(s, row);
+    ecs__erase(w, s, row, call);
     return true;
 }
 
@@ -1052,22 +1187,25 @@ ECS__FN bool ecs_delete(ecs_world *w, ecs_entity e, ecs_component c) {
     return ecs__take(w, "ecs_delete", e, c, NULL, (size_t)-1);
 }
 
-ECS__FN uint32_t ecs_strip(ecs_world *w, ecs_entity e) {
+static uint32_t ecs__strip(ecs_world *w, ecs_entity e, const char *call) {
     uint32_t c, n = 0, row;
-    if (!ecs_alive(w, e)) return 0;
     for (c = 1; c <= w->ncomponents; c++) {
         ecs__storage *s = w->storages[c];
         if ((row = ecs__row(s, e)) != ECS__NO_ROW) {
-            ecs__erase(s, row);
+            ecs__erase(w, s, row, call);
             n++;
         }
     }
     return n;
 }
 
+ECS__FN uint32_t ecs_strip(ecs_world *w, ecs_entity e) {
+    return ecs_alive(w, e) ? ecs__strip(w, e, "ecs_strip") : 0;
+}
+
 ECS__FN bool ecs_destroy(ecs_world *w, ecs_entity e) {
     if (!ecs_alive(w, e)) return false;
-    ecs_strip(w, e);
+    ecs__strip(w, e, "ecs_destroy");
     ecs__release_slot(w, e);
     return true;
 }
@@ -1120,41 +1258,596 @@ static bool ecs__reserve_bundle(ecs_world *w, const char *call, ecs_entity e, ui
     return true;
 }
 
+/* A bundle's values may point into storages the bundle is about to grow
+   (cloning a prefab's components): growing frees the old arrays, so such
+   values are first copied to a staging block (*staged, to be freed by the
+   caller). Returns the values to read. */
+static const void *const *ecs__stage(ecs_world *w, const char *call, uint32_t count, uint32_t n,
+                                     const ecs_component *comps, const void *const *values,
+                                     void **staged, size_t *staged_size) {
+    uint32_t i, j;
+    size_t total = 0;
+    const void **copy;
+    unsigned char *payload;
+    bool need = false;
+    *staged = NULL;
+    *staged_size = 0;
+    for (i = 0; values && i < n && !need; i++)
+        for (j = 0; values[i] && j < n && !need; j++) {
+            const ecs__storage *s = w->storages[comps[j]];
+            uintptr_t v = (uintptr_t)values[i], d = (uintptr_t)s->data;
+            need = s->data && s->count + (uint64_t)count > s->cap && v >= d &&
+                   v - d < (size_t)s->count * s->size;
+        }
+    if (!need) return values;
+    for (i = 0; i < n; i++) total += ((size_t)w->storages[comps[i]]->size + 7u) & ~(size_t)7u;
+    *staged_size = (size_t)n * sizeof *copy + total;
+    if (!(*staged = ecs__alloc(w, *staged_size))) {
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, ECS_NULL, 0, "out of memory");
+        return NULL;
+    }
+    copy = (const void **)*staged;
+    payload = (unsigned char *)(copy + n);
+    for (i = 0; i < n; i++) {
+        size_t size = w->storages[comps[i]]->size;
+        copy[i] = values[i] ? payload : NULL;
+        if (values[i]) memcpy(payload, values[i], size);
+        payload += (size + 7u) & ~(size_t)7u;
+    }
+    return copy;
+}
+
 ECS__FN bool ecs_add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps,
                        const void *const *values) {
     uint32_t i;
+    void *staged;
+    size_t staged_size;
+    bool ok;
     if (!ecs_alive(w, e)) {
         ecs__fail(w, ECS_ERR_DEAD_ENTITY, "ecs_add_n", e, n && comps ? comps[0] : 0,
                   "entity is not alive");
         return false;
     }
-    if (!ecs__check_bundle(w, "ecs_add_n", e, n, comps) ||
-        !ecs__reserve_bundle(w, "ecs_add_n", e, 1, n, comps))
-        return false;
-    for (i = 0; i < n; i++) /* cannot fail now: everything is reserved */
+    if (!ecs__check_bundle(w, "ecs_add_n", e, n, comps)) return false;
+    values = ecs__stage(w, "ecs_add_n", 1, n, comps, values, &staged, &staged_size);
+    if (staged_size && !staged) return false;
+    ok = ecs__reserve_bundle(w, "ecs_add_n", e, 1, n, comps);
+    for (i = 0; ok && i < n; i++) /* cannot fail now: everything is reserved */
         ecs__add(w, "ecs_add_n", e, comps[i], values ? values[i] : NULL, (size_t)-1);
-    return true;
+    ecs__free(w, staged, staged_size);
+    return ok;
+}
+
+static bool ecs__create_bulk(ecs_world *w, const char *call, uint32_t count, uint32_t n,
+                             const ecs_component *comps, const void *const *values, ecs_entity *out) {
+    uint32_t k, i;
+    void *staged;
+    size_t staged_size;
+    bool ok;
+    if (!ecs__check_bundle(w, call, ECS_NULL, n, comps)) return false;
+    values = ecs__stage(w, call, count, n, comps, values, &staged, &staged_size);
+    if (staged_size && !staged) return false;
+    ok = ecs__reserve_slots(w, call, count) && ecs__reserve_bundle(w, call, ECS_NULL, count, n, comps);
+    for (k = 0; ok && k < count; k++) {
+        ecs_entity e = ecs__take_slot(w);
+        for (i = 0; i < n; i++) ecs__push(w, w->storages[comps[i]], e, values ? values[i] : NULL);
+        if (out) out[k] = e;
+    }
+    ecs__free(w, staged, staged_size);
+    return ok;
 }
 
 ECS__FN bool ecs_create_bulk(ecs_world *w, uint32_t count, uint32_t n, const ecs_component *comps,
                              const void *const *values, ecs_entity *out) {
-    uint32_t k, i;
-    if (!ecs__check_bundle(w, "ecs_create_bulk", ECS_NULL, n, comps) ||
-        !ecs__reserve_slots(w, "ecs_create_bulk", count) ||
-        !ecs__reserve_bundle(w, "ecs_create_bulk", ECS_NULL, count, n, comps))
-        return false;
-    for (k = 0; k < count; k++) {
-        ecs_entity e = ecs__take_slot(w);
-        for (i = 0; i < n; i++) ecs__push(w->storages[comps[i]], e, values ? values[i] : NULL);
-        if (out) out[k] = e;
-    }
-    return true;
+    return ecs__create_bulk(w, "ecs_create_bulk", count, n, comps, values, out);
 }
 
 ECS__FN ecs_entity ecs_create_with(ecs_world *w, uint32_t n, const ecs_component *comps,
                                    const void *const *values) {
     ecs_entity e;
-    return ecs_create_bulk(w, 1, n, comps, values, &e) ? e : ECS_NULL;
+    return ecs__create_bulk(w, "ecs_create_with", 1, n, comps, values, &e) ? e : ECS_NULL;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Views                                                                     */
+/* ------------------------------------------------------------------------- */
+/* A view walks one storage, its lead, from the last row down to row 0, and
+   tests each entity against the other terms. Walking downwards makes
+   removing the current entity safe: the swap-remove moves the last row,
+   already visited, into the current one. The lead is the shortest required
+   term unless the desc names one. A view without required terms but with
+   ECS_ANY terms is a union: it walks each ANY storage in turn and skips
+   entities an earlier ANY storage already produced. */
+
+static void ecs__iter_changed(ecs_iter *it);
+
+static ecs_iter ecs__view_fail(ecs_iter *it, ecs_world *w, ecs_error code, ecs_component c,
+                               const char *what) {
+    ecs__fail(w, code, "ecs_view", ECS_NULL, c, what);
+    memset(it, 0, sizeof *it);
+    it->world = w;
+    it->world_epoch = &w->epoch;
+    return *it;
+}
+
+ECS__FN ecs_iter ecs_view(ecs_world *w, const ecs_view_desc *d) {
+    ecs_iter it;
+    uint32_t k, j, nreq = 0;
+    int lead = -1;
+    memset(&it, 0, sizeof it);
+    it.world = w;
+    it.world_epoch = &w->epoch;
+    for (k = 0; k < ECS_MAX_TERMS && d->terms[k].c; k++) {
+        ecs_component c = d->terms[k].c;
+        uint32_t f = d->terms[k].flags;
+        if (c - 1u >= w->ncomponents) {
+            ecs__bad_access(w, "ecs_view", ECS_NULL, c, (size_t)-1);
+            memset(&it, 0, sizeof it);
+            it.world = w;
+            it.world_epoch = &w->epoch;
+            return it;
+        }
+        for (j = 0; j < k; j++)
+            if (d->terms[j].c == c) return ecs__view_fail(&it, w, ECS_ERR_INVALID, c, "component listed twice");
+        if ((f & ~(uint32_t)(ECS_WRITE | ECS_NOT | ECS_OPTIONAL | ECS_ANY)) ||
+            ((f & ECS_NOT) && (f & ~(uint32_t)ECS_NOT)) || ((f & ECS_OPTIONAL) && (f & ECS_ANY)))
+            return ecs__view_fail(&it, w, ECS_ERR_INVALID, c, "invalid combination of term flags");
+        it.st[k] = w->storages[c];
+        it.flags[k] = f;
+        if (f & ECS_ANY) it.nany++;
+        if (f & (ECS_NOT | ECS_OPTIONAL | ECS_ANY)) continue;
+        nreq++;
+        if (d->lead ? c == d->lead : lead < 0 || it.st[k]->count < it.st[lead]->count) lead = (int)k;
+    }
+    it.nterms = k;
+    if (d->lead && lead < 0)
+        return ecs__view_fail(&it, w, ECS_ERR_INVALID, d->lead, "desc.lead is not a required term");
+    if (lead < 0) {
+        if (!it.nany) return ecs__view_fail(&it, w, ECS_ERR_INVALID, 0, "a view needs a required or ECS_ANY term");
+        for (k = 0; !(it.flags[k] & ECS_ANY); k++) {}
+        lead = (int)k;
+        it.mode = ECS__IT_UNION;
+    } else {
+        it.mode = ECS__IT_VIEW;
+    }
+    it.lead_term = (uint32_t)lead;
+    it.lead = it.st[lead];
+    it.row = it.lo = it.lead->count; /* an empty, used-up block */
+    it.epoch = w->epoch - 1;
+    it.scan = 0xffffffffu;
+    return it;
+}
+
+ECS__FN ecs_iter ecs_view_of(ecs_world *w, uint32_t n, const ecs_component *comps) {
+    ecs_view_desc d;
+    uint32_t k;
+    memset(&d, 0, sizeof d);
+    if (n > ECS_MAX_TERMS) {
+        ecs_iter it;
+        return ecs__view_fail(&it, w, ECS_ERR_INVALID, 0, "more than ECS_MAX_TERMS terms");
+    }
+    for (k = 0; k < n; k++) d.terms[k].c = comps[k];
+    return ecs_view(w, &d);
+}
+
+/* Row of term k's entity e, when the lead holds e at row r. */
+static uint32_t ecs__term_row(const ecs__storage *s, uint32_t r, ecs_entity e) {
+    return r < s->count && s->dense[r] == e ? r : ecs__row(s, e);
+}
+
+/* Does the entity e at lead row r match? rows[k] receives its row in each
+   term's storage (ECS__NO_ROW when absent). */
+static bool ecs__iter_match(const ecs_iter *it, uint32_t r, ecs_entity e, uint32_t *rows) {
+    uint32_t k, any = 0;
+    for (k = 0; k < it->nterms; k++) {
+        uint32_t f = it->flags[k];
+        rows[k] = ecs__term_row(it->st[k], r, e);
+        if (rows[k] == ECS__NO_ROW) {
+            if (!(f & (ECS_NOT | ECS_OPTIONAL | ECS_ANY))) return false;
+        } else if (f & ECS_NOT) {
+            return false;
+        } else if (f & ECS_ANY) {
+            /* a union view produced e already while walking an earlier ANY term */
+            if (it->mode == ECS__IT_UNION && k < it->lead_term) return false;
+            any++;
+        }
+    }
+    return any || !it->nany;
+}
+
+/* Lowest lo >= end such that, at every row of lo..top-1, each term that
+   holds the lead's entity at row top-1 holds the lead's entity of that row:
+   the rows over which fields are at the lead's row. One pass over the lead,
+   256 rows at a time, each compared with every such term by memcmp. */
+static uint32_t ecs__aligned_down(const ecs_iter *it, const uint32_t *rows, uint32_t top,
+                                  uint32_t end) {
+    const ecs_entity *a = it->lead->dense;
+    uint32_t j = top, k;
+    while (j > end) {
+        uint32_t n = j - end < 256 ? j - end : 256, lo = j - n;
+        for (k = 0; k < it->nterms; k++) {
+            const ecs_entity *b = it->st[k]->dense;
+            uint32_t x = j;
+            if (it->st[k] == it->lead || rows[k] == ECS__NO_ROW) continue;
+            if (memcmp(a + lo, b + lo, n * sizeof *a) == 0) continue;
+            while (x > lo && a[x - 1] == b[x - 1]) x--;
+            if (x > lo) lo = x; /* this term leaves the lead's order at row x - 1 */
+        }
+        if (lo > j - n) return lo;
+        j = lo;
+    }
+    return end;
+}
+
+/* Finds the next block below it->row: its top row is the first matching
+   one, and it extends down while every term keeps its relation to the lead
+   (at the same row, or absent). A term present at another row makes a
+   one-row block. Sets lo, row (= the block's top + 1), base, stride. */
+static bool ecs__iter_block(ecs_iter *it) {
+    uint32_t rows[ECS_MAX_TERMS], k;
+    ecs_world *w = it->world;
+    if (it->mode == ECS__IT_DONE) return false;
+    /* A change in the middle of a block (say, the loop removes the current
+       entity) makes the rest of it unverified; rescanning everything below
+       after each change would be quadratic, so the next block is short and
+       doubles again while nothing changes. */
+    if (it->epoch != w->epoch && it->row > it->lo)
+        it->scan = 64;
+    else if (it->scan < 0x80000000u)
+        it->scan *= 2;
+    if (it->entity && it->lead->shuffles != it->shuffles) ecs__iter_changed(it);
+    for (;;) {
+        ecs__storage *lead = it->lead;
+        if (it->row > lead->count) it->row = lead->count; /* rows were removed */
+        while (it->row > it->end) {
+            uint32_t r = it->row - 1, lo;
+            bool single = false;
+            if (!ecs__iter_match(it, r, lead->dense[r], rows)) {
+                it->row = r;
+                continue;
+            }
+            for (k = 0; k < it->nterms; k++) {
+                ecs__storage *s = it->st[k];
+                unsigned char *data = s->data ? s->data : (unsigned char *)&w->tag_dummy;
+                if (rows[k] == ECS__NO_ROW) {
+                    it->base[k] = 0;
+                    it->stride[k] = 0;
+                } else if (rows[k] == r) {
+                    it->base[k] = (uintptr_t)data;
+                    it->stride[k] = s->data ? s->size : 0;
+                } else {
+                    it->base[k] = (uintptr_t)(s->data ? data + (size_t)rows[k] * s->size : data);
+                    it->stride[k] = 0;
+                    single = true;
+                }
+            }
+            /* the block is rows lo..r: start from the floor of the walk and
+               let each term raise lo, aligned terms by comparing dense
+               arrays, absent ones by lookup */
+            lo = r + 1 - it->end > it->scan ? r + 1 - it->scan : it->end;
+            lo = single ? r : ecs__aligned_down(it, rows, r + 1, lo);
+            for (k = 0; k < it->nterms && lo < r; k++) {
+                uint32_t j = r;
+                if (rows[k] != ECS__NO_ROW || it->st[k] == lead) continue;
+                while (j > lo && ecs__row(it->st[k], lead->dense[j - 1]) == ECS__NO_ROW) j--;
+                lo = j;
+            }
+            it->lo = lo;
+            it->row = r + 1;
+            it->dense = lead->dense;
+            it->epoch = w->epoch;
+            it->shuffles = lead->shuffles;
+            return true;
+        }
+        /* the lead is exhausted: a union view moves on to its next ANY term */
+        for (k = it->lead_term + 1; it->mode == ECS__IT_UNION && k < it->nterms; k++)
+            if (it->flags[k] & ECS_ANY) break;
+        if (it->mode != ECS__IT_UNION || k >= it->nterms) {
+            it->mode = ECS__IT_DONE;
+            it->entity = ECS_NULL;
+            it->row = it->lo = it->end = 0;
+            return false;
+        }
+        it->lead_term = k;
+        it->lead = it->st[k];
+        it->row = it->lead->count;
+        it->shuffles = it->lead->shuffles;
+    }
+}
+
+ECS__FN bool ecs__iter_refill(ecs_iter *it) {
+    /* resume below the row last yielded, not below the stale block */
+    if (!ecs__iter_block(it)) return false;
+    return ecs_iter_next(it);
+}
+
+ECS__FN bool ecs_iter_next_block(ecs_iter *it) {
+    uint32_t k;
+    if (!ecs__iter_block(it)) return false;
+    it->count = it->row - it->lo;
+    it->entities = it->dense + it->lo;
+    for (k = 0; k < it->nterms; k++)
+        it->fields[k] = (void *)(it->base[k] + it->lo * it->stride[k]);
+    it->row = it->lo;
+    it->entity = it->entities[0];
+    return true;
+}
+
+ECS__FN bool ecs_iter_chunk(ecs_iter *it, uint32_t k, uint32_t n) {
+    uint64_t count;
+    if (it->mode == ECS__IT_UNION || !n || k >= n || it->entity) {
+        ecs__fail(it->world, ECS_ERR_INVALID, "ecs_iter_chunk", ECS_NULL, 0,
+                  it->mode == ECS__IT_UNION ? "a union view (no required term) cannot be split"
+                                            : "needs k < nchunks, before the first ecs_iter_next");
+        return false;
+    }
+    if (it->mode == ECS__IT_DONE) return true;
+    count = it->lead->count;
+    it->end = (uint32_t)(count * k / n);
+    it->row = it->lo = (uint32_t)(count * (k + 1) / n);
+    return true;
+}
+
+/* The lead storage lost rows, or was reordered, since the block was found.
+   Removing the entity just yielded is fine; anything else may make the
+   walk skip or repeat entities. */
+static void ecs__iter_changed(ecs_iter *it) {
+#if ECS_DEBUG
+    ecs__storage *s = it->lead;
+    if (!(s->shuffles - it->shuffles == 1 && ecs__row(s, it->entity) == ECS__NO_ROW)) {
+        char what[160];
+        snprintf(what, sizeof what,
+                 "%s changed storage %s under a live view (only the current entity may be "
+                 "removed); defer the change with ecs_defer_* and ecs_flush after the loop",
+                 s->shuffled_by ? s->shuffled_by : "a call", s->name);
+        ecs__fail(it->world, ECS_ERR_INVALID, "ecs_iter_next", it->entity, s->id, what);
+    }
+#else
+    (void)it;
+#endif
+}
+
+ECS__FN void ecs__bad_field(const ecs_iter *it, uint32_t i, size_t size) {
+    char what[96];
+    if (i >= it->nterms) {
+        snprintf(what, sizeof what, "field %lu of a view with %lu terms", (unsigned long)i,
+                 (unsigned long)it->nterms);
+        ecs__fail(it->world, ECS_ERR_INVALID, "ECS_FIELD", it->entity, 0, what);
+    } else
+        ecs__bad_access(it->world, "ECS_FIELD", it->entity, it->st[i]->id, size);
+}
+
+ECS__FN uint32_t ecs_each(ecs_world *w, const ecs_view_desc *desc,
+                          void (*fn)(ecs_iter *it, void *ctx), void *ctx) {
+    ecs_iter it = ecs_view(w, desc);
+    uint32_t n = 0;
+    while (ecs_iter_next(&it)) {
+        fn(&it, ctx);
+        n++;
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Command buffer                                                            */
+/* ------------------------------------------------------------------------- */
+/* One byte array of records: an ecs__cmd header, then `size` value bytes,
+   padded to 8. ecs_flush applies records from cmds_head in order; records
+   added while flushing (by hooks) are applied by the same flush. */
+
+enum { ECS__CMD_DESTROY, ECS__CMD_ADD, ECS__CMD_REMOVE, ECS__CMD_DELETE };
+
+typedef struct ecs__cmd {
+    ecs_entity e;
+    uint32_t op;
+    ecs_component c;
+    uint32_t size;
+    uint32_t pad_;
+} ecs__cmd;
+
+static bool ecs__record(ecs_world *w, const char *call, uint32_t op, ecs_entity e, ecs_component c,
+                        const void *value, uint32_t size) {
+    ecs__cmd cmd;
+    uint32_t rec = (uint32_t)sizeof cmd + ((size + 7u) & ~7u);
+    if (w->cmds_len + rec < w->cmds_len ||
+        !ecs__grow(w, (void **)&w->cmds, &w->cmds_cap, w->cmds_len + rec, w->cmds_len, 1)) {
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, c, "out of memory");
+        return false;
+    }
+    memset(&cmd, 0, sizeof cmd);
+    cmd.e = e;
+    cmd.op = op;
+    cmd.c = c;
+    cmd.size = size;
+    memcpy(w->cmds + w->cmds_len, &cmd, sizeof cmd);
+    if (size) {
+        if (value)
+            memcpy(w->cmds + w->cmds_len + sizeof cmd, value, size);
+        else
+            memset(w->cmds + w->cmds_len + sizeof cmd, 0, size);
+    }
+    w->cmds_len += rec;
+    return true;
+}
+
+ECS__FN ecs_entity ecs_defer_create(ecs_world *w) { return ecs_create(w); }
+
+ECS__FN bool ecs_defer_destroy(ecs_world *w, ecs_entity e) {
+    return ecs__record(w, "ecs_defer_destroy", ECS__CMD_DESTROY, e, 0, NULL, 0);
+}
+
+static bool ecs__defer_add(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+                           const void *value, size_t size) {
+    ecs__storage *s = ecs__check(w, call, e, c, size);
+    return s && ecs__record(w, call, ECS__CMD_ADD, e, c, value, s->size);
+}
+ECS__FN bool ecs_defer_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value) {
+    return ecs__defer_add(w, "ecs_defer_add", e, c, value, (size_t)-1);
+}
+ECS__FN bool ecs__defer_add_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
+                                  size_t size) {
+    return ecs__defer_add(w, "ECS_DEFER_ADD", e, c, value, size);
+}
+
+static bool ecs__defer_take(ecs_world *w, const char *call, uint32_t op, ecs_entity e, ecs_component c) {
+    if (c - 1u >= w->ncomponents) {
+        ecs__bad_access(w, call, e, c, (size_t)-1);
+        return false;
+    }
+    return ecs__record(w, call, op, e, c, NULL, 0);
+}
+ECS__FN bool ecs_defer_remove(ecs_world *w, ecs_entity e, ecs_component c) {
+    return ecs__defer_take(w, "ecs_defer_remove", ECS__CMD_REMOVE, e, c);
+}
+ECS__FN bool ecs_defer_delete(ecs_world *w, ecs_entity e, ecs_component c) {
+    return ecs__defer_take(w, "ecs_defer_delete", ECS__CMD_DELETE, e, c);
+}
+
+ECS__FN uint32_t ecs_defer_count(const ecs_world *w) {
+    uint32_t n = 0, at = w->cmds_head;
+    while (at < w->cmds_len) {
+        ecs__cmd cmd;
+        memcpy(&cmd, w->cmds + at, sizeof cmd);
+        at += (uint32_t)sizeof cmd + ((cmd.size + 7u) & ~7u);
+        n++;
+    }
+    return n;
+}
+
+ECS__FN uint32_t ecs_flush(ecs_world *w) {
+    uint32_t applied = 0;
+    while (w->cmds_head < w->cmds_len) {
+        ecs__cmd cmd;
+        bool ok = false;
+        memcpy(&cmd, w->cmds + w->cmds_head, sizeof cmd);
+        switch (cmd.op) {
+        case ECS__CMD_DESTROY: ok = ecs_destroy(w, cmd.e); break;
+        case ECS__CMD_ADD:
+            if (!ecs_alive(w, cmd.e)) break; /* destroyed since it was recorded */
+            if (!ecs__add(w, "ecs_flush", cmd.e, cmd.c, w->cmds + w->cmds_head + sizeof cmd, (size_t)-1))
+                return applied; /* out of memory: this and later records stay queued */
+            ok = true;
+            break;
+        case ECS__CMD_REMOVE: ok = ecs__take(w, "ecs_flush", cmd.e, cmd.c, NULL, (size_t)-1); break;
+        default: ok = ecs__take(w, "ecs_flush", cmd.e, cmd.c, NULL, (size_t)-1); break;
+        }
+        applied += ok;
+        w->cmds_head += (uint32_t)sizeof cmd + ((cmd.size + 7u) & ~7u);
+    }
+    w->cmds_head = w->cmds_len = 0;
+    return applied;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Sorting                                                                   */
+/* ------------------------------------------------------------------------- */
+
+/* Swaps rows a and b of s (every row array) and their sparse entries. */
+static void ecs__swap_rows(ecs__storage *s, uint32_t a, uint32_t b) {
+    ecs_entity t = s->dense[a];
+    s->dense[a] = s->dense[b];
+    s->dense[b] = t;
+    ECS__SPARSE(s, ECS_ENTITY_INDEX(s->dense[a])) = a;
+    ECS__SPARSE(s, ECS_ENTITY_INDEX(s->dense[b])) = b;
+    if (s->size) {
+        unsigned char buf[64], *pa = s->data + (size_t)a * s->size, *pb = s->data + (size_t)b * s->size;
+        size_t left = s->size;
+        while (left) {
+            size_t n = left < sizeof buf ? left : sizeof buf;
+            memcpy(buf, pa, n);
+            memcpy(pa, pb, n);
+            memcpy(pb, buf, n);
+            pa += n;
+            pb += n;
+            left -= n;
+        }
+    }
+}
+
+static void ecs__reordered(ecs_world *w, ecs__storage *s, const char *call) {
+    w->epoch++;
+    s->shuffles += 2;
+    s->shuffled_by = call;
+}
+
+ECS__FN bool ecs_sort(ecs_world *w, ecs_component c, ecs_sort_fn cmp, void *ctx) {
+    ecs__storage *s;
+    uint32_t *perm, *tmp, n, width, i, *src, *dst;
+    if (c - 1u >= w->ncomponents) {
+        ecs__bad_access(w, "ecs_sort", ECS_NULL, c, (size_t)-1);
+        return false;
+    }
+    s = w->storages[c];
+    n = s->count;
+    if (n < 2) return true;
+    perm = (uint32_t *)ecs__alloc_n(w, n, sizeof *perm);
+    tmp = (uint32_t *)ecs__alloc_n(w, n, sizeof *tmp);
+    if (!perm || !tmp) {
+        ecs__free(w, perm, (size_t)n * sizeof *perm);
+        ecs__free(w, tmp, (size_t)n * sizeof *tmp);
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_sort", ECS_NULL, c, "out of memory");
+        return false;
+    }
+    /* stable bottom-up merge sort of row numbers (64-bit bounds: n may be ~2^32) */
+    for (i = 0; i < n; i++) perm[i] = i;
+    src = perm;
+    dst = tmp;
+    for (width = 1; width < n; width *= 2) {
+        uint64_t lo;
+        uint32_t *t;
+        for (lo = 0; lo < n; lo += 2 * (uint64_t)width) {
+            uint32_t mid = (uint32_t)(lo + width < n ? lo + width : n);
+            uint32_t hi = (uint32_t)(lo + 2 * (uint64_t)width < n ? lo + 2 * (uint64_t)width : n);
+            uint32_t x = (uint32_t)lo, y = mid, o = (uint32_t)lo;
+            while (x < mid && y < hi) {
+                uint32_t rx = src[x], ry = src[y];
+                const void *vx = s->data ? s->data + (size_t)rx * s->size : NULL;
+                const void *vy = s->data ? s->data + (size_t)ry * s->size : NULL;
+                dst[o++] = cmp(s->dense[rx], vx, s->dense[ry], vy, ctx) <= 0 ? src[x++] : src[y++];
+            }
+            while (x < mid) dst[o++] = src[x++];
+            while (y < hi) dst[o++] = src[y++];
+        }
+        t = src;
+        src = dst;
+        dst = t;
+        if (width > n / 2) break; /* the next doubling could overflow */
+    }
+    /* src[i] = the old row that goes to row i: follow each cycle, swapping */
+    for (i = 0; i < n; i++) {
+        uint32_t j = i;
+        while (src[j] != i) {
+            uint32_t next = src[j];
+            ecs__swap_rows(s, j, next);
+            src[j] = j;
+            j = next;
+        }
+        src[j] = j;
+    }
+    ecs__free(w, perm, (size_t)n * sizeof *perm);
+    ecs__free(w, tmp, (size_t)n * sizeof *tmp);
+    ecs__reordered(w, s, "ecs_sort");
+    return true;
+}
+
+ECS__FN bool ecs_sort_as(ecs_world *w, ecs_component c, ecs_component order) {
+    ecs__storage *s, *o;
+    uint32_t i, pos = 0;
+    if (c - 1u >= w->ncomponents || order - 1u >= w->ncomponents) {
+        ecs__bad_access(w, "ecs_sort_as", ECS_NULL, c - 1u >= w->ncomponents ? c : order, (size_t)-1);
+        return false;
+    }
+    s = w->storages[c];
+    o = w->storages[order];
+    if (s == o) return true;
+    for (i = 0; i < o->count; i++) {
+        uint32_t r = ecs__row(s, o->dense[i]);
+        if (r == ECS__NO_ROW) continue;
+        if (r != pos) ecs__swap_rows(s, r, pos);
+        pos++;
+    }
+    ecs__reordered(w, s, "ecs_sort_as");
+    return true;
 }
 
 #ifdef ECS__UNDEF_TYPEOF

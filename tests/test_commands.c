@@ -1,0 +1,128 @@
+/* The command buffer: changes recorded during a loop, applied in order by
+   ecs_flush. */
+#include "test.h"
+#define ECS_IMPLEMENTATION
+#define ECS_STB_DS_IMPLEMENTATION
+#include "../ecs.h"
+
+typedef struct { float x, y; } Pos;
+typedef struct { int hp; } Health;
+
+static void test_commands_apply_in_recorded_order_at_flush(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component pos = ECS_COMPONENT(w, Pos);
+    ecs_entity e = ecs_create(w);
+    CHECK(ECS_DEFER_ADD(w, e, pos, Pos, {1, 1}));
+    CHECK(ecs_defer_delete(w, e, pos));
+    CHECK(ECS_DEFER_ADD(w, e, pos, Pos, {3, 3}));
+    CHECK(!ecs_has(w, e, pos)); /* nothing happens before the flush */
+    CHECK(ecs_defer_count(w) == 3);
+    CHECK(ecs_flush(w) == 3);
+    CHECK(ECS_GET(w, e, pos, Pos)->x == 3); /* add, delete, add: the last one wins */
+    CHECK(ecs_defer_count(w) == 0 && ecs_flush(w) == 0);
+    ecs_world_free(w);
+}
+
+static void test_deferred_add_copies_the_value_at_record_time(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component pos = ECS_COMPONENT(w, Pos);
+    ecs_entity e = ecs_create(w);
+    Pos p = {5, 6};
+    CHECK(ecs_defer_add(w, e, pos, &p));
+    p.x = 99;
+    ecs_flush(w);
+    CHECK(ECS_GET(w, e, pos, Pos)->x == 5);
+    ecs_world_free(w);
+}
+
+static void test_deferred_create_gives_a_usable_id_immediately(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component pos = ECS_COMPONENT(w, Pos);
+    ecs_entity e = ecs_defer_create(w);
+    CHECK(e != ECS_NULL && ecs_alive(w, e));
+    CHECK(ECS_DEFER_ADD(w, e, pos, Pos, {7, 0}));
+    CHECK(!ecs_has(w, e, pos));
+    ecs_flush(w);
+    CHECK(ECS_GET(w, e, pos, Pos)->x == 7);
+    ecs_world_free(w);
+}
+
+static void test_commands_on_entities_destroyed_before_flush_are_skipped(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component pos = ECS_COMPONENT(w, Pos), hp = ECS_COMPONENT(w, Health);
+    ecs_entity a = ecs_create(w), b = ecs_create(w);
+    CHECK(ecs_defer_destroy(w, a));
+    CHECK(ECS_DEFER_ADD(w, a, pos, Pos, {1, 1})); /* a dies before this applies */
+    CHECK(ECS_DEFER_ADD(w, b, hp, Health, {3}));
+    CHECK(ecs_defer_remove(w, b, pos)); /* b has no Pos: nothing to do */
+    CHECK(ecs_defer_destroy(w, a));     /* already gone */
+    CHECK(ecs_flush(w) == 2);           /* destroy a, add Health to b */
+    CHECK(!ecs_alive(w, a) && ECS_GET(w, b, hp, Health)->hp == 3);
+    CHECK(ecs_count(w) == 1);
+    ecs_world_free(w);
+}
+
+static void test_destroying_others_during_a_loop_through_the_buffer(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component hp = ECS_COMPONENT(w, Health);
+    ecs_iter it;
+    int i, visited = 0;
+    for (i = 0; i < 100; i++) ECS_ADD(w, ecs_create(w), hp, Health, {i});
+    /* each entity with even hp kills the entity created after it */
+    for (it = ecs_view_of(w, 1, &hp); ecs_iter_next(&it); visited++)
+        if (ECS_FIELD(&it, 0, Health)->hp % 2 == 0) ecs_defer_destroy(w, it.entity + 1);
+    CHECK(visited == 100); /* nothing changed under the loop */
+    CHECK(ecs_flush(w) == 50);
+    CHECK(ecs_count(w) == 50 && ecs_storage_count(w, hp) == 50);
+    for (i = 0; i < 50; i++) CHECK(((const Health *)ecs_storage_data(w, hp))[i].hp % 2 == 0);
+    ecs_world_free(w);
+}
+
+static void test_deferred_add_to_dead_entity_asserts_at_record_time(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component pos = ECS_COMPONENT(w, Pos);
+    ecs_entity e = ecs_create(w);
+    ecs_destroy(w, e);
+    EXPECT_ASSERT(!ECS_DEFER_ADD(w, e, pos, Pos, {1, 1}), "ECS_DEFER_ADD(entity 0:1, Pos): entity is not alive");
+    EXPECT_ASSERT(!ecs_defer_delete(w, e, 42), "unknown component");
+    CHECK(ecs_defer_count(w) == 0);
+    ecs_world_free(w);
+}
+
+/* Counting allocator that can be told to fail. */
+static int fail_now;
+static void *fail_alloc(size_t n, void *ctx) { (void)ctx; return fail_now ? NULL : malloc(n); }
+static void fail_free(void *p, size_t n, void *ctx) { (void)ctx; (void)n; free(p); }
+
+static void test_flush_out_of_memory_keeps_the_rest_queued(void) {
+    ecs_desc d;
+    ecs_world *w;
+    ecs_component pos;
+    ecs_entity e[3];
+    int i;
+    memset(&d, 0, sizeof d);
+    d.allocator.alloc = fail_alloc;
+    d.allocator.free = fail_free;
+    w = ecs_world_new(&d);
+    pos = ECS_COMPONENT(w, Pos);
+    for (i = 0; i < 3; i++) CHECK(ECS_DEFER_ADD(w, e[i] = ecs_create(w), pos, Pos, {(float)i, 0}));
+    fail_now = 1; /* the first add needs the storage's first allocation */
+    CHECK(ecs_flush(w) == 0);
+    CHECK(ecs_last_error(w) == ECS_ERR_OUT_OF_MEMORY);
+    CHECK(ecs_defer_count(w) == 3);
+    fail_now = 0;
+    CHECK(ecs_flush(w) == 3);
+    for (i = 0; i < 3; i++) CHECK(ECS_GET(w, e[i], pos, Pos)->x == (float)i);
+    ecs_world_free(w);
+}
+
+int main(void) {
+    RUN(test_commands_apply_in_recorded_order_at_flush);
+    RUN(test_deferred_add_copies_the_value_at_record_time);
+    RUN(test_deferred_create_gives_a_usable_id_immediately);
+    RUN(test_commands_on_entities_destroyed_before_flush_are_skipped);
+    RUN(test_destroying_others_during_a_loop_through_the_buffer);
+    RUN(test_deferred_add_to_dead_entity_asserts_at_record_time);
+    RUN(test_flush_out_of_memory_keeps_the_rest_queued);
+    return test_summary();
+}

@@ -1,0 +1,399 @@
+/* Views: the lead storage, filters, iteration rules and structural changes
+   during iteration. */
+#include "test.h"
+#define ECS_IMPLEMENTATION
+#define ECS_STB_DS_IMPLEMENTATION
+#include "../ecs.h"
+
+typedef struct { float x, y; } Pos;
+typedef struct { float x, y; } Vel;
+typedef struct { int hp; } Health;
+
+static ecs_world *w;
+static ecs_component pos, vel, hp, frozen;
+
+static void setup(void) {
+    w = ecs_world_new(NULL);
+    pos = ECS_COMPONENT(w, Pos);
+    vel = ECS_COMPONENT(w, Vel);
+    hp = ECS_COMPONENT(w, Health);
+    frozen = ECS_TAG(w, "Frozen");
+}
+
+static ecs_entity spawn(float x, int with_vel, int with_hp, int is_frozen) {
+    ecs_entity e = ecs_create(w);
+    ECS_ADD(w, e, pos, Pos, {x, 0});
+    if (with_vel) ECS_ADD(w, e, vel, Vel, {1, 0});
+    if (with_hp) ECS_ADD(w, e, hp, Health, {(int)x});
+    if (is_frozen) ecs_add(w, e, frozen, NULL);
+    return e;
+}
+
+/* Every entity of `want` (n of them) was visited exactly once by `got`. */
+static int same_set(const ecs_entity *got, int ngot, const ecs_entity *want, int n) {
+    int i, j;
+    if (ngot != n) return 0;
+    for (i = 0; i < n; i++) {
+        int hits = 0;
+        for (j = 0; j < ngot; j++) hits += got[j] == want[i];
+        if (hits != 1) return 0;
+    }
+    return 1;
+}
+
+static void test_view_walks_the_shortest_storage_from_its_last_row(void) {
+    ecs_entity e[6], seen[6];
+    ecs_component both[2];
+    ecs_iter it;
+    int i, n = 0;
+    setup();
+    for (i = 0; i < 6; i++) e[i] = spawn((float)i, 0, 0, 0);
+    /* Vel, the shorter storage, gets e4, e1, e2 in that order */
+    ECS_ADD(w, e[4], vel, Vel, {0, 0});
+    ECS_ADD(w, e[1], vel, Vel, {0, 0});
+    ECS_ADD(w, e[2], vel, Vel, {0, 0});
+    both[0] = pos;
+    both[1] = vel;
+    it = ecs_view_of(w, 2, both);
+    while (ecs_iter_next(&it)) seen[n++] = it.entity;
+    CHECK(n == 3);
+    CHECK(seen[0] == e[2] && seen[1] == e[1] && seen[2] == e[4]); /* Vel's rows, last first */
+    ecs_world_free(w);
+}
+
+static void test_forced_lead_walks_that_storage(void) {
+    ecs_entity e[4], seen[4];
+    ecs_view_desc d;
+    ecs_iter it;
+    int i, n = 0;
+    setup();
+    for (i = 0; i < 4; i++) e[i] = spawn((float)i, 0, 0, 0);
+    ECS_ADD(w, e[3], vel, Vel, {0, 0});
+    ECS_ADD(w, e[0], vel, Vel, {0, 0});
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = vel;
+    d.terms[1].c = pos;
+    d.lead = pos;
+    it = ecs_view(w, &d);
+    while (ecs_iter_next(&it)) seen[n++] = it.entity;
+    CHECK(n == 2 && seen[0] == e[3] && seen[1] == e[0]); /* Pos's order, last first */
+    d.lead = frozen;                                       /* not a required term */
+    EXPECT_ASSERT(!ecs_iter_next((it = ecs_view(w, &d), &it)), "desc.lead is not a required term");
+    ecs_world_free(w);
+}
+
+static void test_fields_point_at_each_terms_value(void) {
+    ecs_component both[2];
+    ecs_iter it;
+    int i, n = 0;
+    setup();
+    for (i = 0; i < 10; i++) spawn((float)i, i % 2, 0, 0);
+    both[0] = pos;
+    both[1] = vel;
+    it = ecs_view_of(w, 2, both);
+    while (ecs_iter_next(&it)) {
+        Pos *p = ECS_FIELD(&it, 0, Pos);
+        const Vel *v = ECS_FIELD(&it, 1, Vel);
+        CHECK(p == ecs_get_mut(w, it.entity, pos) && v == ecs_get(w, it.entity, vel));
+        CHECK((int)p->x % 2 == 1);
+        p->x += v->x; /* writes land in the storage */
+        n++;
+    }
+    CHECK(n == 5);
+    for (i = 0; i < (int)ecs_storage_count(w, pos); i++) {
+        const Pos *p = (const Pos *)ecs_storage_data(w, pos) + i;
+        CHECK((int)p->x % 2 == 0);
+    }
+    ecs_world_free(w);
+}
+
+static void test_not_optional_and_any_terms(void) {
+    ecs_view_desc d;
+    ecs_iter it;
+    ecs_entity a, c, e;
+    int n = 0;
+    setup();
+    a = spawn(1, 1, 0, 0); /* moving */
+    spawn(2, 1, 1, 1);     /* moving, hp, frozen */
+    c = spawn(3, 0, 1, 0); /* hp only */
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = pos;
+    d.terms[1].c = frozen;
+    d.terms[1].flags = ECS_NOT;
+    d.terms[2].c = hp;
+    d.terms[2].flags = ECS_OPTIONAL;
+    it = ecs_view(w, &d);
+    while (ecs_iter_next(&it)) {
+        CHECK(it.entity == a || it.entity == c);
+        CHECK(ecs_field(&it, 1) == NULL);
+        CHECK((ECS_FIELD(&it, 2, Health) != NULL) == (it.entity == c));
+        n++;
+    }
+    CHECK(n == 2);
+    /* any: Vel or Health */
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = pos;
+    d.terms[1].c = vel;
+    d.terms[1].flags = ECS_ANY;
+    d.terms[2].c = hp;
+    d.terms[2].flags = ECS_ANY;
+    e = spawn(4, 0, 0, 0); /* neither */
+    n = 0;
+    for (it = ecs_view(w, &d); ecs_iter_next(&it); n++) {
+        CHECK(it.entity != e);
+        CHECK((ECS_FIELD(&it, 1, Vel) != NULL) == (it.entity != c));
+        CHECK((ECS_FIELD(&it, 2, Health) != NULL) == (it.entity != a));
+    }
+    CHECK(n == 3);
+    ecs_world_free(w);
+}
+
+static void test_union_of_any_terms_visits_each_entity_once(void) {
+    ecs_view_desc d;
+    ecs_iter it;
+    ecs_entity want[3], got[8];
+    int n = 0;
+    setup();
+    want[0] = spawn(1, 1, 0, 0);
+    want[1] = spawn(2, 1, 1, 0);
+    want[2] = spawn(3, 0, 1, 0);
+    spawn(4, 0, 0, 0);
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = vel;
+    d.terms[0].flags = ECS_ANY;
+    d.terms[1].c = hp;
+    d.terms[1].flags = ECS_ANY;
+    for (it = ecs_view(w, &d); ecs_iter_next(&it) && n < 8;) got[n++] = it.entity;
+    CHECK(same_set(got, n, want, 3));
+    EXPECT_ASSERT(!ecs_iter_chunk((it = ecs_view(w, &d), &it), 0, 2), "union view");
+    ecs_world_free(w);
+}
+
+static void test_view_of_one_storage_visits_every_row(void) {
+    ecs_iter it;
+    int i, n = 0;
+    float sum = 0;
+    setup();
+    for (i = 0; i < 1000; i++) spawn((float)i, 0, 0, 0);
+    for (it = ecs_view_of(w, 1, &pos); ecs_iter_next(&it); n++) sum += ECS_FIELD(&it, 0, Pos)->x;
+    CHECK(n == 1000 && sum == 999.0f * 1000.0f / 2.0f);
+    ecs_world_free(w);
+}
+
+static void test_more_than_eight_terms(void) {
+    ecs_component c[12];
+    ecs_entity e[3];
+    ecs_iter it;
+    char name[16];
+    int i, k, n = 0;
+    w = ecs_world_new(NULL);
+    for (k = 0; k < 12; k++) {
+        sprintf(name, "C%d", k);
+        c[k] = ecs_register(w, name, sizeof(int), sizeof(int));
+    }
+    for (i = 0; i < 3; i++) {
+        e[i] = ecs_create(w);
+        for (k = 0; k < 12; k++)
+            if (i != 1 || k != 11) *(int *)ecs_add(w, e[i], c[k], NULL) = i * 100 + k;
+    }
+    for (it = ecs_view_of(w, 12, c); ecs_iter_next(&it); n++) {
+        CHECK(it.entity != e[1]);
+        for (k = 0; k < 12; k++) CHECK(*ECS_FIELD(&it, (uint32_t)k, int) % 100 == k);
+    }
+    CHECK(n == 2);
+    ecs_world_free(w);
+}
+
+static void test_tag_terms_match_without_data(void) {
+    ecs_component t[2];
+    ecs_iter it;
+    int n = 0;
+    setup();
+    spawn(1, 0, 0, 1);
+    spawn(2, 0, 0, 0);
+    t[0] = frozen;
+    t[1] = pos;
+    for (it = ecs_view_of(w, 2, t); ecs_iter_next(&it); n++) {
+        CHECK(ecs_field(&it, 0) != NULL);
+        CHECK(ECS_FIELD(&it, 1, Pos)->x == 1);
+    }
+    CHECK(n == 1);
+    ecs_world_free(w);
+}
+
+/* The rule users rely on most: the loop may remove components from, or
+   destroy, the entity it is on; every other entity is still visited once. */
+static void test_removing_the_current_entity_visits_every_other_once(void) {
+    int mode;
+    for (mode = 0; mode < 4; mode++) {
+        ecs_entity all[300], got[300];
+        ecs_component both[2];
+        ecs_iter it;
+        int i, n = 0;
+        setup();
+        for (i = 0; i < 300; i++) all[i] = spawn((float)i, 1, i % 3 == 0, 0);
+        both[0] = pos;
+        both[1] = vel;
+        for (it = ecs_view_of(w, 2, both); ecs_iter_next(&it);) {
+            ecs_entity e = it.entity;
+            CHECK(n < 300);
+            got[n++] = e;
+            if (ECS_ENTITY_INDEX(e) % 2) continue; /* every other one */
+            if (mode == 0) ecs_destroy(w, e);
+            if (mode == 1) ecs_delete(w, e, pos); /* the lead */
+            if (mode == 2) ecs_delete(w, e, vel);
+            if (mode == 3) ecs_strip(w, e);
+        }
+        CHECK(same_set(got, n, all, 300));
+        CHECK(ecs_storage_count(w, pos) == (mode == 0 || mode == 1 || mode == 3 ? 150u : 300u));
+        ecs_world_free(w);
+    }
+}
+
+static void test_adding_during_iteration_never_visits_new_entities(void) {
+    ecs_iter it;
+    int i, n = 0;
+    setup();
+    for (i = 0; i < 100; i++) spawn((float)i, 0, 0, 0);
+    for (it = ecs_view_of(w, 1, &pos); ecs_iter_next(&it); n++) {
+        CHECK(ECS_FIELD(&it, 0, Pos)->x < 100); /* spawned ones have x >= 1000 */
+        spawn(1000.0f + (float)n, 1, 1, 0);     /* grows Pos: its data moves */
+    }
+    CHECK(n == 100 && ecs_storage_count(w, pos) == 200);
+    ecs_world_free(w);
+}
+
+static void test_entity_gaining_a_match_below_the_cursor_is_visited(void) {
+    ecs_entity e[10];
+    ecs_view_desc d;
+    ecs_iter it;
+    int i, n = 0, saw_e0 = 0;
+    setup();
+    for (i = 0; i < 10; i++) e[i] = spawn((float)i, i != 0, 0, 0);
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = pos;
+    d.terms[1].c = vel;
+    d.lead = pos; /* walk Pos: e0 is its row 0, visited last */
+    for (it = ecs_view(w, &d); ecs_iter_next(&it); n++) {
+        if (it.entity == e[9]) ECS_ADD(w, e[0], vel, Vel, {0, 0});
+        saw_e0 |= it.entity == e[0];
+    }
+    CHECK(n == 10 && saw_e0);
+    ecs_world_free(w);
+}
+
+static void test_forbidden_change_during_iteration_asserts_naming_storage_and_call(void) {
+    ecs_entity e[10];
+    ecs_iter it;
+    int i, n = 0;
+    setup();
+    for (i = 0; i < 10; i++) e[i] = spawn((float)i, 0, 0, 0);
+    it = ecs_view_of(w, 1, &pos);
+    CHECK(ecs_iter_next(&it) && it.entity == e[9]);
+    ecs_destroy(w, e[2]); /* another entity of the walked storage */
+#if ECS_DEBUG
+    EXPECT_ASSERT(ecs_iter_next(&it), "ecs_destroy changed storage Pos under a live view");
+#else
+    CHECK(ecs_iter_next(&it));
+#endif
+    n = 2;
+    while (ecs_iter_next(&it)) n++; /* still memory-safe afterwards */
+    CHECK(n <= 10);
+    ecs_world_free(w);
+}
+
+static void test_block_iteration_hands_out_arrays(void) {
+    ecs_component both[2];
+    ecs_iter it;
+    int i, rows = 0;
+    setup();
+    for (i = 0; i < 1000; i++) spawn((float)i, i % 7 != 0, 0, 0); /* holes in Vel */
+    both[0] = pos;
+    both[1] = vel;
+    for (it = ecs_view_of(w, 2, both); ecs_iter_next_block(&it);) {
+        Pos *p = (Pos *)it.fields[0];
+        const Vel *v = (const Vel *)it.fields[1];
+        uint32_t j;
+        CHECK(it.count > 0);
+        for (j = 0; j < it.count; j++) {
+            CHECK(ecs_get(w, it.entities[j], pos) == &p[j]);
+            CHECK(ecs_get(w, it.entities[j], vel) == &v[j] || it.count == 1);
+            p[j].x = -1;
+        }
+        rows += (int)it.count;
+    }
+    CHECK(rows == 1000 - 143);
+    for (i = 0; i < 1000; i++) {
+        const Pos *p = (const Pos *)ecs_storage_data(w, pos) + i;
+        CHECK((p->x == -1) == ecs_has(w, ecs_storage_entities(w, pos)[i], vel));
+    }
+    ecs_world_free(w);
+}
+
+static void test_field_size_and_index_are_checked(void) {
+    ecs_iter it;
+    setup();
+    spawn(1, 0, 0, 0);
+    it = ecs_view_of(w, 1, &pos);
+    CHECK(ecs_iter_next(&it));
+#if ECS_DEBUG
+    EXPECT_ASSERT(ECS_FIELD(&it, 0, Health) == NULL, "sizeof(T) is 4 but");
+    EXPECT_ASSERT(ECS_FIELD(&it, 1, Pos) == NULL, "field 1 of a view with 1 terms");
+#endif
+    ecs_world_free(w);
+}
+
+static void test_bad_view_descriptions_assert(void) {
+    ecs_view_desc d;
+    ecs_iter it;
+    setup();
+    spawn(1, 1, 0, 0);
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = pos;
+    d.terms[1].c = pos;
+    EXPECT_ASSERT(!ecs_iter_next((it = ecs_view(w, &d), &it)), "listed twice");
+    d.terms[1].c = 99;
+    EXPECT_ASSERT(!ecs_iter_next((it = ecs_view(w, &d), &it)), "unknown component");
+    d.terms[1].c = vel;
+    d.terms[1].flags = ECS_NOT | ECS_WRITE;
+    EXPECT_ASSERT(!ecs_iter_next((it = ecs_view(w, &d), &it)), "invalid combination");
+    d.terms[0].flags = ECS_NOT;
+    d.terms[1].flags = ECS_NOT;
+    EXPECT_ASSERT(!ecs_iter_next((it = ecs_view(w, &d), &it)), "needs a required or ECS_ANY term");
+    ecs_world_free(w);
+}
+
+static void count_cb(ecs_iter *it, void *ctx) { *(float *)ctx += ECS_FIELD(it, 0, Pos)->x; }
+
+static void test_each_calls_back_once_per_match(void) {
+    ecs_view_desc d;
+    float sum = 0;
+    int i;
+    setup();
+    for (i = 1; i <= 4; i++) spawn((float)i, i > 2, 0, 0);
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = pos;
+    d.terms[1].c = vel;
+    CHECK(ecs_each(w, &d, count_cb, &sum) == 2 && sum == 7);
+    ecs_world_free(w);
+}
+
+int main(void) {
+    RUN(test_view_walks_the_shortest_storage_from_its_last_row);
+    RUN(test_forced_lead_walks_that_storage);
+    RUN(test_fields_point_at_each_terms_value);
+    RUN(test_not_optional_and_any_terms);
+    RUN(test_union_of_any_terms_visits_each_entity_once);
+    RUN(test_view_of_one_storage_visits_every_row);
+    RUN(test_more_than_eight_terms);
+    RUN(test_tag_terms_match_without_data);
+    RUN(test_removing_the_current_entity_visits_every_other_once);
+    RUN(test_adding_during_iteration_never_visits_new_entities);
+    RUN(test_entity_gaining_a_match_below_the_cursor_is_visited);
+    RUN(test_forbidden_change_during_iteration_asserts_naming_storage_and_call);
+    RUN(test_block_iteration_hands_out_arrays);
+    RUN(test_field_size_and_index_are_checked);
+    RUN(test_bad_view_descriptions_assert);
+    RUN(test_each_calls_back_once_per_match);
+    return test_summary();
+}
