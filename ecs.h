@@ -35,19 +35,22 @@
    TABLE OF CONTENTS
 
       1. Options
-      2. World
-      3. Entities
-      4. Components and storages
-      5. Component operations
-      6. Errors and bad input
-      7. Pointer validity
-      8. Revision history
+      2. Memory and errors
+      3. World
+      4. Entities
+      5. Components and storages
+      6. Component operations
+      7. Views
+      8. Command buffer
+      9. Sorting
+      10. Pointer validity
+      11. Revision history
       (License at the end of the file.)
 
    ---------------------------------------------------------------------------
    1. OPTIONS  (define before including ecs.h; the same in every file)
 
-      ECS_ASSERT(cond, msg)  Called on programmer errors (see section 6) with a
+      ECS_ASSERT(cond, msg)  Called on programmer errors (see section 2) with a
                              message naming the call, the entity and the
                              component. Default: print msg to stderr and
                              abort(), or nothing when NDEBUG is defined.
@@ -74,7 +77,40 @@
                              Also compile the stb_ds implementation here.
 
    ---------------------------------------------------------------------------
-   2. WORLD
+   2. MEMORY AND ERRORS
+
+      Memory: see ecs_desc.allocator (section 3). Every array ecs.h grows
+      doubles its capacity; nothing shrinks until the world is freed.
+
+      Failing calls return false / NULL / 0 / ECS_NULL and record why:
+      ecs_error ecs_last_error(const ecs_world *w)
+      const char *ecs_last_error_msg(const ecs_world *w)
+          Set by every failing call (successful calls leave them alone), e.g.
+          "ecs_add(entity 3:2, Pos): entity is not alive".
+      void ecs_clear_error(ecs_world *w)
+
+      Programmer errors also go through ECS_ASSERT with the same message;
+      runtime conditions (out of memory, exhausted ids) do not assert.
+
+      input                 answer
+      --------------------  -----------------------------------------------
+      null / stale entity   get/get_mut/has/alive: NULL/false, no error.
+                            remove/delete/strip/destroy: false/0, no error.
+                            add/add_n/set: NULL/false, ECS_ERR_DEAD_ENTITY,
+                            assert (the value would be lost silently).
+      unknown component     every call: failure value, ECS_ERR_UNKNOWN_COMPONENT,
+                            assert.
+      size mismatch         typed macros: failure value, ECS_ERR_SIZE_MISMATCH,
+                            assert. Re-registering a name with a different
+                            size: 0, ECS_ERR_INVALID, assert.
+      out of memory         failure value, ECS_ERR_OUT_OF_MEMORY, no assert;
+                            nothing was changed. (destroy cannot fail: if the
+                            free-slot queue cannot grow, the slot is retired.)
+      exhausted ids         ecs_create*: ECS_NULL/false, ECS_ERR_EXHAUSTED.
+      NULL world            undefined (not checked).
+
+   ---------------------------------------------------------------------------
+   3. WORLD
 
       ecs_world *ecs_world_new(const ecs_desc *desc)
           Creates a world. desc may be NULL; a zeroed ecs_desc is the default
@@ -92,7 +128,7 @@
       it (get, has, alive, read-only views) while nobody writes it.
 
    ---------------------------------------------------------------------------
-   3. ENTITIES
+   4. ENTITIES
 
       An ecs_entity is a 64-bit id: the low 32 bits are a slot index, the
       high 32 bits a version. 0 is ECS_NULL, the null entity, so zeroed
@@ -114,7 +150,7 @@
           Formats e as "index:version" (or "null") for messages.
 
    ---------------------------------------------------------------------------
-   4. COMPONENTS AND STORAGES
+   5. COMPONENTS AND STORAGES
 
       ecs_component ecs_register(ecs_world *w, const char *name,
                                  size_t size, size_t align)
@@ -146,7 +182,7 @@
           (char *)data + i * size. data is NULL for tags.
 
    ---------------------------------------------------------------------------
-   5. COMPONENT OPERATIONS  (Shipyard's vocabulary)
+   6. COMPONENT OPERATIONS  (Shipyard's vocabulary)
 
       void *ecs_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value)
           Inserts c on e, or replaces the value e already has. value NULL
@@ -189,37 +225,127 @@
       ECS_REMOVE(w, e, c, T, out)      -> bool     (out: T *)
 
    ---------------------------------------------------------------------------
-   6. ERRORS AND BAD INPUT
+   7. VIEWS
 
-      Failing calls return false / NULL / 0 / ECS_NULL and record why:
-      ecs_error ecs_last_error(const ecs_world *w)
-      const char *ecs_last_error_msg(const ecs_world *w)
-          Set by every failing call (successful calls leave them alone), e.g.
-          "ecs_add(entity 3:2, Pos): entity is not alive".
-      void ecs_clear_error(ecs_world *w)
+      A view visits every entity that has its required components, lacks
+      its ECS_NOT ones, has at least one of its ECS_ANY ones (if any), and
+      hands out a pointer per term.
 
-      Programmer errors also go through ECS_ASSERT with the same message;
-      runtime conditions (out of memory, exhausted ids) do not assert.
+      ecs_view_desc d = {0};                 // or designated initializers
+      d.terms[0] = (ecs_term){pos, ECS_WRITE};
+      d.terms[1] = (ecs_term){vel, 0};       // 0: required, read
+      d.terms[2] = (ecs_term){frozen, ECS_NOT};
+      for (ecs_iter it = ecs_view(w, &d); ecs_iter_next(&it); ) {
+          Pos *p = ECS_FIELD(&it, 0, Pos);   // term 0's value for it.entity
+          const Vel *v = ECS_FIELD(&it, 1, Vel);
+          p->x += v->x;
+      }
 
-      input                 answer
-      --------------------  -----------------------------------------------
-      null / stale entity   get/get_mut/has/alive: NULL/false, no error.
-                            remove/delete/strip/destroy: false/0, no error.
-                            add/add_n/set: NULL/false, ECS_ERR_DEAD_ENTITY,
-                            assert (the value would be lost silently).
-      unknown component     every call: failure value, ECS_ERR_UNKNOWN_COMPONENT,
-                            assert (get/has: assert only under ECS_DEBUG).
-      size mismatch         typed macros: failure value, ECS_ERR_SIZE_MISMATCH,
-                            assert. Re-registering a name with a different
-                            size: 0, ECS_ERR_INVALID, assert.
-      out of memory         failure value, ECS_ERR_OUT_OF_MEMORY, no assert;
-                            nothing was changed. (destroy cannot fail: if the
-                            free-slot queue cannot grow, the slot is retired.)
-      exhausted ids         ecs_create*: ECS_NULL/false, ECS_ERR_EXHAUSTED.
-      NULL world            undefined (not checked).
+      ecs_iter ecs_view(ecs_world *w, const ecs_view_desc *desc)
+          Terms are read up to the first with c == 0 (at most ECS_MAX_TERMS).
+          Flags per term: 0 required; ECS_WRITE the loop writes it (marks it
+          modified once tracking exists); ECS_NOT must be absent; ECS_OPTIONAL field NULL when
+          absent; ECS_ANY at least one ECS_ANY term present, field NULL when
+          absent. A term listed twice, an unknown component, ECS_NOT with
+          other flags, or no required and no ECS_ANY term: assert, and the
+          view yields nothing.
+      ecs_iter ecs_view_of(ecs_world *w, uint32_t n, const ecs_component *comps)
+          Shorthand: every term required.
+      bool ecs_iter_next(ecs_iter *it)                            [inline]
+          The next matching entity in it.entity; false when done.
+      ECS_FIELD(&it, i, T) -> T *      ecs_field(&it, i) -> void *
+          Term i's value for it.entity; NULL for ECS_NOT terms and absent
+          optional/any terms. For tags: non-NULL, not to be dereferenced.
+      bool ecs_iter_next_block(ecs_iter *it)
+          The next block of it.count matching entities: it.entities[0..count)
+          and, per term, it.fields[i] = an array of count values (or NULL).
+          The fastest loop: the inner loop is a plain array loop.
+      bool ecs_iter_chunk(ecs_iter *it, uint32_t k, uint32_t nchunks)
+          Before the first next: restricts the walk to the k-th of nchunks
+          equal slices of the lead storage, for job systems: thread k walks
+          chunk k with its own iterator. Threads may read anything and write
+          the values of the components they iterate; nothing structural.
+      uint32_t ecs_each(w, desc, void (*fn)(ecs_iter *it, void *ctx), ctx)
+          Calls fn once per match; returns how many.
+
+      How it walks. The lead is the required term with the fewest entities
+      (desc.lead forces one). The walk goes over the lead's rows from the
+      last to the first and tests each entity against the other terms. Rows
+      where every other storage holds the same entity at the same row (the
+      storages were filled together) are found by comparing the dense arrays
+      a block at a time, so the loop reads memory sequentially and does no
+      lookup per entity; other entities cost one sparse lookup per term.
+      A view with no required term but ECS_ANY terms walks each ANY storage
+      in turn and skips entities an earlier one produced.
+
+      Rules of iteration:
+        - Every entity is visited at most once, and every entity yielded
+          matches the view at the moment it is yielded.
+        - The loop may change component values of any entity, add components
+          to any entity, create entities, and remove components from or
+          destroy the *current* entity: no other entity is skipped or
+          repeated. An entity that starts to match during the loop is
+          visited if its lead row is below the current one; entities created
+          during the loop are never visited.
+        - Anything else structural (removing components of other entities,
+          destroying them, sorting) goes through the command buffer and is
+          applied after the loop. Under ECS_DEBUG, the next ecs_iter_next
+          asserts when the walked storage lost another entity or was sorted,
+          naming the storage and the call. Release builds stay memory-safe
+          but may skip or repeat entities.
+        - Breaking out of a loop early is fine: an iterator holds no lock
+          and owns no memory.
+        - Field pointers follow the pointer-validity rules (section 10): an
+          add that grows a storage moves its data, so fetch fields again
+          after such a change instead of keeping them across it.
+        - Block loops (ecs_iter_next_block) must not change the storages of
+          their terms structurally while they use the arrays.
 
    ---------------------------------------------------------------------------
-   7. POINTER VALIDITY
+   8. COMMAND BUFFER
+
+      Changes recorded now, applied in order by ecs_flush: the way to
+      destroy or remove from *other* entities while a view is walking.
+      Usable from any loop, not only from systems. One buffer per world;
+      recording is not thread-safe.
+
+      ecs_entity ecs_defer_create(ecs_world *w)
+          Creates the entity now (alive, no components), so its id can be
+          used at once, in further commands too.
+      bool ecs_defer_destroy(ecs_world *w, ecs_entity e)
+      bool ecs_defer_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value)
+          Copies the value now. A dead e or unknown c asserts at record time,
+          like ecs_add.   ECS_DEFER_ADD(w, e, c, T, {init...})
+      bool ecs_defer_remove(ecs_world *w, ecs_entity e, ecs_component c)
+      bool ecs_defer_delete(ecs_world *w, ecs_entity e, ecs_component c)
+          remove counts as a removal, delete as a deletion (tracking).
+      uint32_t ecs_defer_count(const ecs_world *w)     commands queued
+      uint32_t ecs_flush(ecs_world *w)
+          Applies every queued command in order and returns how many took
+          effect; a command whose entity died (or lost the component) before
+          its turn does nothing. Recording fails only when out of memory
+          (false, nothing recorded). If applying an add runs out of memory,
+          flush stops there: that command and the ones after it stay queued
+          for the next flush.
+
+   ---------------------------------------------------------------------------
+   9. SORTING
+
+      bool ecs_sort(ecs_world *w, ecs_component c, ecs_sort_fn cmp, void *ctx)
+          Stable sort of c's rows by
+          int cmp(ecs_entity a, const void *va, ecs_entity b, const void *vb, void *ctx)
+          (va, vb NULL for tags). Uses 8 bytes per row of scratch memory;
+          out of memory: false, nothing moved.
+      bool ecs_sort_as(ecs_world *w, ecs_component c, ecs_component order)
+          Moves the entities c shares with `order` to c's first rows, in
+          order's order (EnTT's sort_as): a view over both then walks both
+          arrays in step. No allocation. The rest of c follows in no
+          particular order.
+      Both keep every entity's data and sparse entry attached to it, and
+      count as a structural change of c (section 7).
+
+   ---------------------------------------------------------------------------
+   10. POINTER VALIDITY
 
       A pointer returned by add/get/get_mut (or ecs_storage_data) points
       into the storage's packed data array. It stays valid until the next
@@ -228,16 +354,18 @@
           grow and move),
         - removing/deleting one from any entity, strip or destroy of an
           entity that has one (the last row is swapped into the hole).
+        - sorting it (ecs_sort, ecs_sort_as).
       Replacing a value in place (add on an entity that already has it)
       and changes to other storages never move it. ecs_storage_entities
       follows the same rule. Component ids and names stay valid for the
       life of the world.
 
    ---------------------------------------------------------------------------
-   8. REVISION HISTORY
+   11. REVISION HISTORY
 
       0.1  (2026-11-21)  world, versioned entities, paged sparse-set
-                         storages, component operations, bundles.
+                         storages, component operations, bundles; views,
+                         command buffer, sorting.
 */
 
 #ifndef ECS_H
