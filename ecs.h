@@ -122,10 +122,13 @@
       user context) or, if that is zeroed, from ECS_MALLOC/ECS_FREE. The
       one exception is the component-name index, an stb_ds string hash map
       that allocates through STBDS_REALLOC and is only touched when a
-      component is registered.
+      component is registered. stb_ds has no failure path: if that
+      allocation fails, the program crashes inside stb_ds.
 
       A world is not thread-safe for writes. Any number of threads may read
-      it (get, has, alive, read-only views) while nobody writes it.
+      it (get, has, alive, read-only views) while nobody writes it. (A call
+      that fails records its error in the world, so two threads making
+      failing calls at once race on the message.)
 
    ---------------------------------------------------------------------------
    4. ENTITIES
@@ -158,7 +161,10 @@
           1 for the first type, 2 for the next... (0 is "no component").
           Registering the same name again with the same size and alignment
           returns the same id; a different size or alignment is an error.
-          size 0 registers a tag: membership only, no data.
+          size 0 registers a tag: membership only, no data. Otherwise align
+          must be a power of two, at most ECS_MAX_ALIGN, and divide size
+          (as for any C type); anything else is refused (0, ECS_ERR_INVALID,
+          assert).
           There is no compile-time limit on the number of types.
       ECS_COMPONENT(w, T)   ecs_register(w, "T", sizeof(T), alignof(T))
       ECS_TAG(w, name)      ecs_register(w, name, 0, 0)
@@ -216,13 +222,18 @@
           count new entities with the same bundle; their ids go to out
           (may be NULL).
 
-      Typed macros: each evaluates its arguments once, casts once, and
-      under ECS_DEBUG asserts sizeof(T) == the registered size.
+      Typed macros: each evaluates its arguments once and casts once. The
+      ones that copy sizeof(T) bytes (ECS_ADD, ECS_SET, ECS_REMOVE,
+      ECS_DEFER_ADD) always check sizeof(T) against the registered size;
+      the ones that only return a pointer (ECS_GET, ECS_GET_MUT, ECS_FIELD)
+      check under ECS_DEBUG. A mismatch asserts and fails the call.
       ECS_ADD(w, e, c, T, {init...})   -> T *      (braces: any initializer)
       ECS_SET(w, e, c, T, value)       -> T *      (value: an lvalue of T)
       ECS_GET(w, e, c, T)              -> const T *
       ECS_GET_MUT(w, e, c, T)          -> T *
       ECS_REMOVE(w, e, c, T, out)      -> bool     (out: T *)
+      Removing a tag leaves *out untouched. After a failed ecs_create_bulk
+      the contents of out are unspecified (no entity was created).
 
    ---------------------------------------------------------------------------
    7. VIEWS
@@ -461,7 +472,7 @@ typedef struct ecs_allocator {
 
 typedef struct ecs_desc {
     ecs_allocator allocator;  /* zeroed: ECS_MALLOC / ECS_FREE */
-    uint32_t max_entities;    /* slot limit; 0: 0xfffffffe (every 32-bit index but ~0) */
+    uint32_t max_entities;    /* most entity slots ever used; 0: 0xfffffffe (indices 0..0xfffffffd) */
 } ecs_desc;
 
 /* --- world ------------------------------------------------------------- */
@@ -574,8 +585,8 @@ ECS_API void ecs_clear_error(ecs_world *w);
 
 /* --- private: used by the inline functions and macros below ------------- */
 ECS_API void ecs__assert_fail(const char *msg, const char *file, int line);
-ECS_API void *ecs__add_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
-                             size_t size);
+ECS_API void *ecs__add_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+                             const void *value, size_t size);
 ECS_API bool ecs__remove_sized(ecs_world *w, ecs_entity e, ecs_component c, void *out, size_t size);
 ECS_API void ecs__bad_access(const ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                              size_t size);
@@ -737,9 +748,10 @@ ECS_INLINE void *ecs__field(const ecs_iter *it, uint32_t i, size_t size) {
 /* (1 ? p : (T *)0) type-checks p as a T pointer without casting it away */
 #define ECS_REMOVE(w, e, c, T, out) ecs__remove_sized((w), (e), (c), (1 ? (out) : (T *)0), sizeof(T))
 #ifdef __cplusplus
-#define ECS_ADD(w, e, c, T, ...) ((T *)ecs__add_sized((w), (e), (c), &ecs__lvalue(T __VA_ARGS__), sizeof(T)))
+#define ECS_ADD(w, e, c, T, ...) \
+    ((T *)ecs__add_sized((w), "ECS_ADD", (e), (c), &ecs__lvalue(T __VA_ARGS__), sizeof(T)))
 #else
-#define ECS_ADD(w, e, c, T, ...) ((T *)ecs__add_sized((w), (e), (c), &(T)__VA_ARGS__, sizeof(T)))
+#define ECS_ADD(w, e, c, T, ...) ((T *)ecs__add_sized((w), "ECS_ADD", (e), (c), &(T)__VA_ARGS__, sizeof(T)))
 #endif
 #define ECS_FIELD(it, i, T) ((T *)ecs__field((it), (i), ECS__SIZE(T)))
 #define ecs_field(it, i) ecs__field((it), (i), (size_t)-1)
@@ -749,7 +761,7 @@ ECS_INLINE void *ecs__field(const ecs_iter *it, uint32_t i, size_t size) {
 #define ECS_DEFER_ADD(w, e, c, T, ...) ecs__defer_add_sized((w), (e), (c), &(T)__VA_ARGS__, sizeof(T))
 #endif
 #define ECS_SET(w, e, c, T, value) \
-    ((T *)ecs__add_sized((w), (e), (c), (1 ? &(value) : (const T *)0), sizeof(T)))
+    ((T *)ecs__add_sized((w), "ECS_SET", (e), (c), (1 ? &(value) : (const T *)0), sizeof(T)))
 
 #ifdef __cplusplus
 } /* extern "C" */
@@ -1284,9 +1296,9 @@ ECS__FN void *ecs_add(ecs_world *w, ecs_entity e, ecs_component c, const void *v
     return ecs__add(w, "ecs_add", e, c, value, (size_t)-1);
 }
 
-ECS__FN void *ecs__add_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
-                             size_t size) {
-    return ecs__add(w, "ECS_ADD", e, c, value, size);
+ECS__FN void *ecs__add_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+                             const void *value, size_t size) {
+    return ecs__add(w, call, e, c, value, size);
 }
 
 static bool ecs__take(ecs_world *w, const char *call, ecs_entity e, ecs_component c, void *out,

@@ -61,6 +61,7 @@ static void test__run(const char *name, void (*fn)(void)) {
         test__failed = 1;
     }
     printf("%s %s\n", test__failed ? "FAIL" : "ok  ", name);
+    fflush(stdout); /* a sanitizer may end the process before exit flushes */
     if (test__failed)
         test__nfail++;
     else
