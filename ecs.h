@@ -43,8 +43,12 @@
       7. Views
       8. Command buffer
       9. Sorting
-      10. Pointer validity
-      11. Revision history
+      10. Uniques
+      11. Tracking
+      12. Hooks
+      13. Systems and workloads
+      14. Pointer validity
+      15. Revision history
       (License at the end of the file.)
 
    ---------------------------------------------------------------------------
@@ -104,8 +108,11 @@
                             assert. Re-registering a name with a different
                             size: 0, ECS_ERR_INVALID, assert.
       out of memory         failure value, ECS_ERR_OUT_OF_MEMORY, no assert;
-                            nothing was changed. (destroy cannot fail: if the
-                            free-slot queue cannot grow, the slot is retired.)
+                            nothing was changed. (If the free-slot queue
+                            cannot grow, a destroyed slot is retired instead
+                            of queued.)
+      locked                a change a running hook forbids (section 12):
+                            failure value, ECS_ERR_LOCKED, assert.
       exhausted ids         ecs_create*: ECS_NULL/false, ECS_ERR_EXHAUSTED.
       NULL world            undefined (not checked).
 
@@ -255,7 +262,9 @@
       ecs_iter ecs_view(ecs_world *w, const ecs_view_desc *desc)
           Terms are read up to the first with c == 0 (at most ECS_MAX_TERMS).
           Flags per term: 0 required; ECS_WRITE the loop writes it (marks it
-          modified once tracking exists); ECS_NOT must be absent; ECS_OPTIONAL field NULL when
+          modified, section 11); ECS_INSERTED / ECS_MODIFIED only entities
+          whose component changed in desc.since's window (section 11);
+          ECS_NOT must be absent; ECS_OPTIONAL field NULL when
           absent; ECS_ANY at least one ECS_ANY term present, field NULL when
           absent. A term listed twice, an unknown component, ECS_NOT with
           other flags, or no required and no ECS_ANY term: assert, and the
@@ -306,7 +315,7 @@
           but may skip or repeat entities.
         - Breaking out of a loop early is fine: an iterator holds no lock
           and owns no memory.
-        - Field pointers follow the pointer-validity rules (section 10): an
+        - Field pointers follow the pointer-validity rules (section 14): an
           add that grows a storage moves its data, so fetch fields again
           after such a change instead of keeping them across it.
         - Block loops (ecs_iter_next_block) must not change the storages of
@@ -356,7 +365,160 @@
       count as a structural change of c (section 7).
 
    ---------------------------------------------------------------------------
-   10. POINTER VALIDITY
+   10. UNIQUES
+
+      One value per component type, held by the world instead of an entity
+      (Shipyard's uniques, flecs' singletons): time step, input, config.
+
+      void *ecs_unique_add(ecs_world *w, ecs_component c, const void *value)
+          Inserts or replaces (value NULL: zeroed). Returns the value or NULL
+          (out of memory, unknown c).
+      const void *ecs_unique_get(const ecs_world *w, ecs_component c)
+      void *ecs_unique_get_mut(ecs_world *w, ecs_component c)    (marks it modified)
+          NULL and an assert (ECS_ERR_NOT_FOUND) if c has no unique value:
+          a system asking for a unique nobody added is a bug. Use
+          ecs_unique_has to ask.
+      bool ecs_unique_has(const ecs_world *w, ecs_component c)
+      bool ecs_unique_remove(ecs_world *w, ecs_component c, void *out)
+      ECS_UNIQUE_ADD(w, c, T, {init...})  ECS_UNIQUE_GET(w, c, T)  ECS_UNIQUE_GET_MUT(w, c, T)
+      Pointers stay valid until ecs_unique_remove. Uniques are always
+      tracked: ecs_unique_was_inserted / ecs_unique_was_modified (section 11).
+
+   ---------------------------------------------------------------------------
+   11. TRACKING
+
+      Opt-in per storage; an untracked storage pays one NULL test in
+      get_mut and nothing else.
+
+      bool ecs_track(ecs_world *w, ecs_component c, uint32_t flags)
+          flags: ECS_TRACK_INSERTION, _MODIFICATION, _REMOVAL, _DELETION, or
+          ECS_TRACK_ALL; replaces the previous flags. Rows that existed before
+          insertion/modification tracking was turned on count as neither.
+      uint32_t ecs_tracking(const ecs_world *w, ecs_component c)   the flags
+
+      Time. The world has a 64-bit tick (it never wraps). Every change is
+      stamped with the current tick; "changed since S" means stamped after S.
+      ecs_tick ecs_timestamp(ecs_world *w)
+          Returns S and moves time on: every later change is newer than S.
+      Outside workloads, since = 0 means "since the last ecs_clear_tracking
+      of that storage" (or since tracking began). Inside a workload each
+      system gets its own window: ctx->last_run is the tick of its previous
+      run, and ecs_system_view uses it, so a system sees exactly what
+      changed since it last ran, with no clearing (section 13).
+
+      What counts as what (one answer to Shipyard's #67 / #227):
+        inserted  the component was added to an entity that did not have it
+                  (add, add_n, bundles, create_with/bulk, set_if_changed on an
+                  entity without it). Not modified.
+        modified  add over an existing value; get_mut / ECS_GET_MUT; a view
+                  term flagged ECS_WRITE when the loop reaches the entity
+                  (ecs_iter_next_block: the whole block when handed out);
+                  ecs_mark_modified; ecs_set_if_changed when the bytes differ.
+                  ecs_get, ECS_GET and read terms never mark.
+        removed   ecs_remove / ECS_REMOVE / ecs_defer_remove: the entity id
+                  and tick are recorded.
+        deleted   ecs_delete, ecs_strip, ecs_destroy, ecs_defer_delete: the
+                  entity id, tick and a copy of the value are recorded
+                  (destroying an entity deletes each of its components).
+
+      bool ecs_mark_modified(ecs_world *w, ecs_entity e, ecs_component c)
+      bool ecs_set_if_changed(ecs_world *w, ecs_entity e, ecs_component c, const void *value)
+          Writes value and marks modified only if its bytes differ; adds it
+          (inserted) if e lacks c. Returns whether anything changed.
+          ECS_SET_IF_CHANGED(w, e, c, T, value)
+      bool ecs_was_inserted(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since)
+      bool ecs_was_modified(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since)
+      bool ecs_unique_was_inserted / ecs_unique_was_modified(w, c, since)
+      View terms: ECS_INSERTED, ECS_MODIFIED, or both (inserted or
+          modified) keep only entities whose component changed in the
+          view's window (desc.since, or each storage's last clear).
+      const ecs_change *ecs_removed(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *n)
+      const ecs_change *ecs_deleted(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *n)
+          The n entries ({entity, tick}, oldest first) recorded after since
+          and still kept. Valid until the next change of that storage.
+      const void *ecs_deleted_value(const ecs_world *w, ecs_component c, const ecs_change *entry)
+      const ecs_change *ecs_created(const ecs_world *w, ecs_tick since, uint32_t *n)
+      const ecs_change *ecs_destroyed(const ecs_world *w, ecs_tick since, uint32_t *n)
+          With ecs_desc.track_entities: entities created and destroyed.
+      void ecs_clear_tracking(ecs_world *w, ecs_component c, uint32_t flags)
+          c = 0: every storage. INSERTION/MODIFICATION start a new default
+          window; REMOVAL/DELETION empty the lists; ECS_TRACK_ENTITIES
+          empties the created/destroyed lists. (Shipyard's clear_all_inserted
+          ... clear_all_removed_and_deleted are flag combinations.)
+      void ecs_clear_tracking_older_than(ecs_world *w, ecs_component c, uint32_t flags, ecs_tick t)
+          Drops removed/deleted (and entity) entries stamped at or before t,
+          i.e. before the ecs_timestamp call that returned t.
+
+      Memory: insertion and modification cost 8 bytes per row each; a
+      removed entry 16 bytes; a deleted entry 16 bytes + the component size;
+      created/destroyed entries 16 bytes. Lists grow until cleared: clear
+      them (or clear what is older than the oldest window still needed,
+      e.g. once per frame) and their memory is reused, never more than the
+      largest backlog. Recording never fails silently: a remove, delete or
+      destroy that cannot reserve its entry fails with
+      ECS_ERR_OUT_OF_MEMORY and changes nothing.
+
+   ---------------------------------------------------------------------------
+   12. HOOKS
+
+      bool ecs_set_hooks(ecs_world *w, ecs_component c, const ecs_hooks *hooks)
+          hooks->on_insert(w, e, c, value, user) runs after c was added to e
+          (not when a value is replaced); hooks->on_remove runs before c
+          leaves e (remove, delete, strip, destroy), with the value still
+          readable. NULL clears both.
+          For bundles (add_n, create_with, create_bulk) on_insert runs once
+          all components of the bundle are in place, in bundle order.
+      What a hook may do: read anything; change values anywhere; add and
+      remove components of *other* storages, on any entity, including its
+      own; create entities; destroy other entities; record commands.
+      What it may not (asserts with ECS_ERR_LOCKED, and the call fails):
+      insert into or remove from its own storage (defer it), destroy or
+      strip its own entity (defer it), or add components to an entity that
+      is being stripped or destroyed.
+
+   ---------------------------------------------------------------------------
+   13. SYSTEMS AND WORKLOADS
+
+      A system is a function and a user pointer:
+          int my_system(const ecs_system_ctx *ctx)    // 0: ok, else an error
+      ctx has the world, the user pointer, the system's name, last_run (the
+      tick of its previous run; 1 before the first) and now.
+
+      bool ecs_system_add(ecs_world *w, const ecs_system_desc *desc)
+          name (unique), fn, user, run_if (skip this run when it returns
+          false; last_run then stays), and what it touches: reads[] and
+          writes[] (components and uniques, 0-terminated), structural (it
+          creates, destroys, adds, removes or records commands).
+      bool ecs_workload_add(ecs_world *w, const char *name, uint32_t n, const char *const *items)
+          An ordered list of systems and other workloads (nested workloads
+          are expanded in place; they must exist already). The first
+          workload added is the default.
+      int ecs_workload_run(ecs_world *w, const char *name)
+          name NULL: the default. Runs every system in order; returns 0, or
+          the first non-zero value a system returned (the workload stops
+          after that system's batch; ecs_workload_failed_system names it and
+          the error is ECS_ERR_SYSTEM); -1 if the workload does not exist or
+          a workload is already running.
+      bool ecs_workload_set_default(ecs_world *w, const char *name)
+      ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc *desc)
+          ecs_view whose ECS_INSERTED/ECS_MODIFIED window is the system's
+          own: what changed since this system last ran.
+
+      Outer parallelism (Shipyard's rules). The systems of a workload are
+      cut into batches, in declared order: a system joins the current batch
+      unless it writes something a system of the batch reads or writes,
+      reads something one writes, is structural, follows a structural one,
+      or already runs in the batch. Batches run one after the other, each at
+      a new tick; the systems of a batch run through desc.parallel_for (so
+      ecs.h needs no thread library; default: one after another), and the
+      command buffer is flushed after each batch. Systems in a batch may
+      touch only what they declared, and nothing structural.
+      uint32_t ecs_workload_plan(const ecs_world *w, const char *name, ecs_plan_step *out, uint32_t cap)
+          The plan: per step the system, its batch, and why it could not
+          join the previous batch. Returns the number of steps.
+
+   ---------------------------------------------------------------------------
+   14. POINTER VALIDITY
 
       A pointer returned by add/get/get_mut (or ecs_storage_data) points
       into the storage's packed data array. It stays valid until the next
@@ -372,11 +534,12 @@
       life of the world.
 
    ---------------------------------------------------------------------------
-   11. REVISION HISTORY
+   15. REVISION HISTORY
 
       0.1  (2026-11-21)  world, versioned entities, paged sparse-set
                          storages, component operations, bundles; views,
-                         command buffer, sorting.
+                         command buffer, sorting; uniques, tracking, hooks,
+                         systems and workloads.
 */
 
 #ifndef ECS_H
@@ -447,6 +610,7 @@ extern "C" {
 
 typedef uint64_t ecs_entity;
 typedef uint32_t ecs_component;
+typedef uint64_t ecs_tick;
 typedef struct ecs_world ecs_world;
 
 #define ECS_NULL ((ecs_entity)0)
@@ -461,6 +625,9 @@ typedef enum ecs_error {
     ECS_ERR_SIZE_MISMATCH,      /* sizeof(T) differs from the registered size */
     ECS_ERR_OUT_OF_MEMORY,      /* the allocator returned NULL; nothing changed */
     ECS_ERR_EXHAUSTED,          /* no entity slot left (desc.max_entities) */
+    ECS_ERR_NOT_FOUND,          /* no unique value, system or workload of that name */
+    ECS_ERR_LOCKED,             /* the change would pull the rug from under a running hook */
+    ECS_ERR_SYSTEM,             /* a system returned an error (ecs_workload_run) */
     ECS_ERR_INVALID             /* any other bad argument; see the message */
 } ecs_error;
 
@@ -470,9 +637,17 @@ typedef struct ecs_allocator {
     void *ctx;                                        /* passed to both */
 } ecs_allocator;
 
+/* Runs job(arg, 0..n-1), possibly at the same time on several threads,
+   and returns when all are done (see workloads). */
+typedef void (*ecs_parallel_fn)(void (*job)(void *arg, uint32_t i), void *arg, uint32_t n,
+                                void *user);
+
 typedef struct ecs_desc {
-    ecs_allocator allocator;  /* zeroed: ECS_MALLOC / ECS_FREE */
-    uint32_t max_entities;    /* most entity slots ever used; 0: 0xfffffffe (indices 0..0xfffffffd) */
+    ecs_allocator allocator;      /* zeroed: ECS_MALLOC / ECS_FREE */
+    uint32_t max_entities;        /* most entity slots ever used; 0: 0xfffffffe (indices 0..0xfffffffd) */
+    bool track_entities;          /* record created and destroyed entities (ecs_created/ecs_destroyed) */
+    ecs_parallel_fn parallel_for; /* runs a workload batch's systems; NULL: one after another */
+    void *parallel_user;          /* passed to parallel_for */
 } ecs_desc;
 
 /* --- world ------------------------------------------------------------- */
@@ -507,15 +682,64 @@ ECS_API bool ecs_create_bulk(ecs_world *w, uint32_t count, uint32_t n, const ecs
                              const void *const *values, ecs_entity *out);
 
 
+/* --- uniques ------------------------------------------------------------- */
+ECS_API void *ecs_unique_add(ecs_world *w, ecs_component c, const void *value);
+ECS_API const void *ecs_unique_get(const ecs_world *w, ecs_component c);
+ECS_API void *ecs_unique_get_mut(ecs_world *w, ecs_component c);
+ECS_API bool ecs_unique_has(const ecs_world *w, ecs_component c);
+ECS_API bool ecs_unique_remove(ecs_world *w, ecs_component c, void *out);
+
+/* --- tracking ------------------------------------------------------------ */
+enum {
+    ECS_TRACK_INSERTION = 1u << 0,
+    ECS_TRACK_MODIFICATION = 1u << 1,
+    ECS_TRACK_REMOVAL = 1u << 2,
+    ECS_TRACK_DELETION = 1u << 3,
+    ECS_TRACK_ALL = 15u,
+    ECS_TRACK_ENTITIES = 1u << 4 /* ecs_clear_tracking only: the created/destroyed lists */
+};
+typedef struct ecs_change {
+    ecs_entity entity;
+    ecs_tick tick;
+} ecs_change;
+
+ECS_API bool ecs_track(ecs_world *w, ecs_component c, uint32_t flags);
+ECS_API uint32_t ecs_tracking(const ecs_world *w, ecs_component c);
+ECS_API ecs_tick ecs_timestamp(ecs_world *w);
+ECS_API bool ecs_mark_modified(ecs_world *w, ecs_entity e, ecs_component c);
+ECS_API bool ecs_set_if_changed(ecs_world *w, ecs_entity e, ecs_component c, const void *value);
+ECS_API bool ecs_was_inserted(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since);
+ECS_API bool ecs_was_modified(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since);
+ECS_API bool ecs_unique_was_inserted(const ecs_world *w, ecs_component c, ecs_tick since);
+ECS_API bool ecs_unique_was_modified(const ecs_world *w, ecs_component c, ecs_tick since);
+ECS_API const ecs_change *ecs_removed(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *count);
+ECS_API const ecs_change *ecs_deleted(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *count);
+ECS_API const void *ecs_deleted_value(const ecs_world *w, ecs_component c, const ecs_change *entry);
+ECS_API const ecs_change *ecs_created(const ecs_world *w, ecs_tick since, uint32_t *count);
+ECS_API const ecs_change *ecs_destroyed(const ecs_world *w, ecs_tick since, uint32_t *count);
+ECS_API void ecs_clear_tracking(ecs_world *w, ecs_component c, uint32_t flags);
+ECS_API void ecs_clear_tracking_older_than(ecs_world *w, ecs_component c, uint32_t flags, ecs_tick t);
+
+/* --- hooks --------------------------------------------------------------- */
+typedef void (*ecs_hook_fn)(ecs_world *w, ecs_entity e, ecs_component c, void *value, void *user);
+typedef struct ecs_hooks {
+    ecs_hook_fn on_insert;  /* after c was added to e (not when a value is replaced) */
+    ecs_hook_fn on_remove;  /* before c leaves e: remove, delete, strip, destroy */
+    void *user;
+} ecs_hooks;
+ECS_API bool ecs_set_hooks(ecs_world *w, ecs_component c, const ecs_hooks *hooks);
+
 /* --- views --------------------------------------------------------------- */
 #define ECS_MAX_TERMS 16
 
 /* Term flags. 0 = required, read. */
 enum {
-    ECS_WRITE = 1u << 0,    /* the loop writes this field (marks it modified when tracked) */
+    ECS_WRITE = 1u << 0,    /* the loop writes this field: marks it modified (tracking) */
     ECS_NOT = 1u << 1,      /* the entity must not have it; field NULL */
     ECS_OPTIONAL = 1u << 2, /* field NULL when absent */
-    ECS_ANY = 1u << 3       /* at least one ECS_ANY term present; field NULL when absent */
+    ECS_ANY = 1u << 3,      /* at least one ECS_ANY term present; field NULL when absent */
+    ECS_INSERTED = 1u << 4, /* only if inserted after the view's window start */
+    ECS_MODIFIED = 1u << 5  /* only if modified after it; with ECS_INSERTED: either */
 };
 
 typedef struct ecs_term {
@@ -526,6 +750,8 @@ typedef struct ecs_term {
 typedef struct ecs_view_desc {
     ecs_term terms[ECS_MAX_TERMS];  /* in order, up to the first term with c == 0 */
     ecs_component lead;             /* walk this required term's storage; 0: the shortest */
+    ecs_tick since;                 /* ECS_INSERTED/ECS_MODIFIED window start; 0: each
+                                       storage's last ecs_clear_tracking */
 } ecs_view_desc;
 
 typedef struct ecs__storage ecs__storage;
@@ -550,8 +776,13 @@ typedef struct ecs_iter {
     uint32_t epoch;               /* world->epoch when the block was found */
     uint32_t scan;                /* most rows the next block may span */
     uint32_t nterms, nany, lead_term, mode, shuffles;
+    uint32_t nmark;               /* ECS_WRITE terms of tracked storages: mark per entity */
+    ecs_tick tick;                /* the stamp they get */
     uintptr_t base[ECS_MAX_TERMS];  /* as integers: absent = 0 + row * 0 = NULL, no branch */
     uintptr_t stride[ECS_MAX_TERMS];
+    ecs_tick *mark[ECS_MAX_TERMS];  /* modified[] of written terms: mark[m][row * mstride[m]] */
+    uint32_t mstride[ECS_MAX_TERMS];
+    ecs_tick since[ECS_MAX_TERMS][2]; /* filtered terms: window start (inserted, modified) */
     ecs__storage *st[ECS_MAX_TERMS];
     uint32_t flags[ECS_MAX_TERMS];
 } ecs_iter;
@@ -578,6 +809,42 @@ typedef int (*ecs_sort_fn)(ecs_entity a, const void *va, ecs_entity b, const voi
 ECS_API bool ecs_sort(ecs_world *w, ecs_component c, ecs_sort_fn cmp, void *ctx);
 ECS_API bool ecs_sort_as(ecs_world *w, ecs_component c, ecs_component order);
 
+/* --- systems and workloads ----------------------------------------------- */
+typedef struct ecs_system_ctx {
+    ecs_world *world;
+    void *user;          /* ecs_system_desc.user */
+    const char *name;    /* the system's name */
+    ecs_tick last_run;   /* this system's previous run (1 if it never ran) */
+    ecs_tick now;        /* this run's timestamp: its changes carry it */
+} ecs_system_ctx;
+
+typedef int (*ecs_system_fn)(const ecs_system_ctx *ctx); /* 0 = ok; else stops the workload */
+
+typedef struct ecs_system_desc {
+    const char *name;                           /* required, unique */
+    ecs_system_fn fn;
+    void *user;
+    bool (*run_if)(const ecs_system_ctx *ctx);  /* NULL, or false to skip this run */
+    ecs_component reads[ECS_MAX_TERMS];         /* components and uniques read (0-terminated) */
+    ecs_component writes[ECS_MAX_TERMS];        /* ... written */
+    bool structural;                            /* creates/destroys/adds/removes/flushes: runs alone */
+} ecs_system_desc;
+
+typedef struct ecs_plan_step {
+    const char *system;
+    uint32_t batch;       /* systems with the same batch may run at the same time */
+    const char *reason;   /* why it could not join the previous batch ("" if it did) */
+} ecs_plan_step;
+
+ECS_API bool ecs_system_add(ecs_world *w, const ecs_system_desc *desc);
+ECS_API bool ecs_workload_add(ecs_world *w, const char *name, uint32_t n, const char *const *items);
+ECS_API int ecs_workload_run(ecs_world *w, const char *name);
+ECS_API bool ecs_workload_set_default(ecs_world *w, const char *name);
+ECS_API uint32_t ecs_workload_plan(const ecs_world *w, const char *name, ecs_plan_step *out,
+                                   uint32_t cap);
+ECS_API const char *ecs_workload_failed_system(const ecs_world *w);
+ECS_API ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc *desc);
+
 /* --- errors ------------------------------------------------------------ */
 ECS_API ecs_error ecs_last_error(const ecs_world *w);
 ECS_API const char *ecs_last_error_msg(const ecs_world *w);
@@ -594,6 +861,10 @@ ECS_API bool ecs__iter_refill(ecs_iter *it);
 ECS_API void ecs__bad_field(const ecs_iter *it, uint32_t i, size_t size);
 ECS_API bool ecs__defer_add_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
                                   size_t size);
+ECS_API void *ecs__unique_get(const ecs_world *w, const char *call, ecs_component c, size_t size, bool mut);
+ECS_API void *ecs__unique_add_sized(ecs_world *w, ecs_component c, const void *value, size_t size);
+ECS_API bool ecs__set_if_changed_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
+                                       size_t size);
 
 /* The layout below is visible only so that the hot paths can be inline.
    It is not API: it changes between versions. */
@@ -601,6 +872,13 @@ ECS_API bool ecs__defer_add_sized(ecs_world *w, ecs_entity e, ecs_component c, c
 #define ECS_PAGE_SIZE (1u << ECS_PAGE_BITS)
 #define ECS__PAGE_MASK (ECS_PAGE_SIZE - 1u)
 #define ECS__NO_ROW 0xffffffffu
+
+/* A list of changes in tick order; for deletions, with a copy of each value. */
+typedef struct ecs__changes {
+    ecs_change *items;
+    unsigned char *values;
+    uint32_t count, cap;
+} ecs__changes;
 
 struct ecs__storage {
     /* sparse[i] = pages[i >> ECS_PAGE_BITS][i & mask]: the row of the entity
@@ -621,6 +899,19 @@ struct ecs__storage {
        lets a view notice, under ECS_DEBUG, that its lead storage changed. */
     uint32_t shuffles;
     const char *shuffled_by;
+    /* tracking: inserted[row] / modified[row] are the ticks of the row's
+       insertion and last modification (0: never), arrays present only when
+       tracked; changes after clear_* are the default window */
+    ecs_tick *inserted, *modified;
+    uint32_t track;
+    ecs_tick clear_inserted, clear_modified;
+    ecs__changes removed, deleted;
+    /* hooks; locked > 0 while one of them runs */
+    ecs_hooks hooks;
+    uint32_t locked;
+    /* the unique value, if any */
+    void *unique;
+    ecs_tick unique_inserted, unique_modified;
 };
 
 struct ecs_world {
@@ -638,7 +929,21 @@ struct ecs_world {
     void *names;              /* stb_ds string map: name -> component */
     unsigned char *cmds;      /* command buffer: records of ecs__cmd + value */
     uint32_t cmds_head, cmds_len, cmds_cap;
+    bool flushing;
     char tag_dummy;           /* what add/get return for tags */
+    ecs_tick tick;            /* tracking time; changes are stamped with it */
+    ecs__changes created, destroyed;
+    bool track_entities;
+    struct ecs__busy *busy;       /* entities in a hook or being stripped (a stack) */
+    void *systems, *workloads;    /* stb_ds string maps: name -> index */
+    struct ecs__system *sys;
+    uint32_t nsys, sys_cap;
+    struct ecs__workload *wl;
+    uint32_t nwl, wl_cap, default_wl;
+    const char *failed_system;
+    bool running;                 /* a workload is running */
+    ecs_parallel_fn parallel_for;
+    void *parallel_user;
     ecs_error err;
     char err_msg[160];
 };
@@ -677,11 +982,13 @@ ECS_INLINE const ecs__storage *ecs__storage_of(const ecs_world *w, const char *c
     return w->storages[c];
 }
 
+/* mut: the caller may write, so the row counts as modified (if tracked) */
 ECS_INLINE void *ecs__get(const ecs_world *w, const char *call, ecs_entity e, ecs_component c,
-                          size_t size) {
+                          size_t size, bool mut) {
     const ecs__storage *s = ecs__storage_of(w, call, e, c, size);
     uint32_t row;
     if (!s || (row = ecs__row(s, e)) == ECS__NO_ROW) return NULL;
+    if (mut && s->modified) s->modified[row] = w->tick;
     return s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&w->tag_dummy;
 }
 
@@ -690,10 +997,10 @@ ECS_INLINE bool ecs_has(const ecs_world *w, ecs_entity e, ecs_component c) {
     return s && ecs__row(s, e) != ECS__NO_ROW;
 }
 ECS_INLINE const void *ecs_get(const ecs_world *w, ecs_entity e, ecs_component c) {
-    return ecs__get(w, "ecs_get", e, c, (size_t)-1);
+    return ecs__get(w, "ecs_get", e, c, (size_t)-1, false);
 }
 ECS_INLINE void *ecs_get_mut(ecs_world *w, ecs_entity e, ecs_component c) {
-    return ecs__get(w, "ecs_get_mut", e, c, (size_t)-1);
+    return ecs__get(w, "ecs_get_mut", e, c, (size_t)-1, true);
 }
 
 ECS_INLINE uint32_t ecs_storage_count(const ecs_world *w, ecs_component c) {
@@ -716,7 +1023,9 @@ ECS_INLINE void *ecs_storage_data(const ecs_world *w, ecs_component c) {
    that moved rows (world->epoch), ecs__iter_refill finds the next block. */
 ECS_INLINE bool ecs_iter_next(ecs_iter *it) {
     if (it->row > it->lo && it->epoch == *it->world_epoch) {
-        it->entity = it->dense[--it->row];
+        uint32_t m, row = --it->row;
+        it->entity = it->dense[row];
+        for (m = 0; m < it->nmark; m++) it->mark[m][row * it->mstride[m]] = it->tick;
         return true;
     }
     return ecs__iter_refill(it);
@@ -743,8 +1052,8 @@ ECS_INLINE void *ecs__field(const ecs_iter *it, uint32_t i, size_t size) {
 #define ECS__SIZE(T) ((size_t)-1)
 #endif
 
-#define ECS_GET(w, e, c, T) ((const T *)ecs__get((w), "ECS_GET", (e), (c), ECS__SIZE(T)))
-#define ECS_GET_MUT(w, e, c, T) ((T *)ecs__get((w), "ECS_GET_MUT", (e), (c), ECS__SIZE(T)))
+#define ECS_GET(w, e, c, T) ((const T *)ecs__get((w), "ECS_GET", (e), (c), ECS__SIZE(T), false))
+#define ECS_GET_MUT(w, e, c, T) ((T *)ecs__get((w), "ECS_GET_MUT", (e), (c), ECS__SIZE(T), true))
 /* (1 ? p : (T *)0) type-checks p as a T pointer without casting it away */
 #define ECS_REMOVE(w, e, c, T, out) ecs__remove_sized((w), (e), (c), (1 ? (out) : (T *)0), sizeof(T))
 #ifdef __cplusplus
@@ -754,6 +1063,16 @@ ECS_INLINE void *ecs__field(const ecs_iter *it, uint32_t i, size_t size) {
 #define ECS_ADD(w, e, c, T, ...) ((T *)ecs__add_sized((w), "ECS_ADD", (e), (c), &(T)__VA_ARGS__, sizeof(T)))
 #endif
 #define ECS_FIELD(it, i, T) ((T *)ecs__field((it), (i), ECS__SIZE(T)))
+#define ECS_UNIQUE_GET(w, c, T) ((const T *)ecs__unique_get((w), "ECS_UNIQUE_GET", (c), ECS__SIZE(T), false))
+#define ECS_UNIQUE_GET_MUT(w, c, T) ((T *)ecs__unique_get((w), "ECS_UNIQUE_GET_MUT", (c), ECS__SIZE(T), true))
+#ifdef __cplusplus
+#define ECS_UNIQUE_ADD(w, c, T, ...) \
+    ((T *)ecs__unique_add_sized((w), (c), &ecs__lvalue(T __VA_ARGS__), sizeof(T)))
+#else
+#define ECS_UNIQUE_ADD(w, c, T, ...) ((T *)ecs__unique_add_sized((w), (c), &(T)__VA_ARGS__, sizeof(T)))
+#endif
+#define ECS_SET_IF_CHANGED(w, e, c, T, value) \
+    ecs__set_if_changed_sized((w), (e), (c), (1 ? &(value) : (const T *)0), sizeof(T))
 #define ecs_field(it, i) ecs__field((it), (i), (size_t)-1)
 #ifdef __cplusplus
 #define ECS_DEFER_ADD(w, e, c, T, ...) ecs__defer_add_sized((w), (e), (c), &ecs__lvalue(T __VA_ARGS__), sizeof(T))
@@ -861,6 +1180,41 @@ static bool ecs__grow(ecs_world *w, void **arr, uint32_t *cap, uint32_t need, ui
     return true;
 }
 
+/* Makes room for `extra` more entries in a change list (values of vsize
+   bytes each for deletions); both arrays grow, or neither. */
+static bool ecs__changes_reserve(ecs_world *w, ecs__changes *l, uint32_t extra, uint32_t vsize) {
+    uint32_t need = l->count + extra, cap;
+    ecs_change *items;
+    unsigned char *values = NULL;
+    if (need < l->count) return false;
+    if (need <= l->cap) return true;
+    cap = ecs__next_cap(l->cap, need);
+    if (!(items = (ecs_change *)ecs__alloc_n(w, cap, sizeof *items))) return false;
+    if (vsize && !(values = (unsigned char *)ecs__alloc_n(w, cap, vsize))) {
+        ecs__free(w, items, (size_t)cap * sizeof *items);
+        return false;
+    }
+    if (l->count) {
+        memcpy(items, l->items, (size_t)l->count * sizeof *items);
+        if (vsize) memcpy(values, l->values, (size_t)l->count * vsize);
+    }
+    ecs__free(w, l->items, (size_t)l->cap * sizeof *items);
+    ecs__free(w, l->values, (size_t)l->cap * vsize);
+    l->items = items;
+    l->values = values;
+    l->cap = cap;
+    return true;
+}
+
+/* Appends an entry; room must be reserved. */
+static void ecs__changes_push(ecs__changes *l, ecs_entity e, ecs_tick t, const void *value,
+                              uint32_t vsize) {
+    l->items[l->count].entity = e;
+    l->items[l->count].tick = t;
+    if (vsize) memcpy(l->values + (size_t)l->count * vsize, value, vsize);
+    l->count++;
+}
+
 ECS__FN void ecs__assert_fail(const char *msg, const char *file, int line) {
     fprintf(stderr, "%s:%d: ecs.h: %s\n", file, line, msg);
     abort();
@@ -950,18 +1304,39 @@ ECS__FN ecs_world *ecs_world_new(const ecs_desc *desc) {
     memset(w, 0, sizeof *w);
     w->alloc = d.allocator;
     w->max_slots = d.max_entities && d.max_entities < 0xfffffffeu ? d.max_entities : 0xfffffffeu;
+    w->tick = 2; /* 1 is "before anything happened" (ecs_system_ctx.last_run) */
+    w->track_entities = d.track_entities;
+    w->parallel_for = d.parallel_for;
+    w->parallel_user = d.parallel_user;
+    w->default_wl = 0xffffffffu;
     return w;
 }
 
+static void ecs__changes_free(ecs_world *w, ecs__changes *l, uint32_t vsize) {
+    ecs__free(w, l->items, (size_t)l->cap * sizeof *l->items);
+    ecs__free(w, l->values, (size_t)l->cap * vsize);
+    memset(l, 0, sizeof *l);
+}
+
+static void ecs__row_arrays(ecs__storage *s, void **arr[], size_t size[]);
+#define ECS__ROW_ARRAYS 4
+
 static void ecs__storage_free(ecs_world *w, ecs__storage *s) {
-    uint32_t p;
+    void **arr[ECS__ROW_ARRAYS];
+    size_t size[ECS__ROW_ARRAYS];
+    uint32_t p, i;
     for (p = 0; p < s->npages; p++) ecs__free(w, s->pages[p], ECS_PAGE_SIZE * sizeof(uint32_t));
     ecs__free(w, s->pages, (size_t)s->npages * sizeof *s->pages);
-    ecs__free(w, s->dense, (size_t)s->cap * sizeof *s->dense);
-    ecs__free(w, s->data, (size_t)s->cap * s->size);
+    ecs__row_arrays(s, arr, size);
+    for (i = 0; i < ECS__ROW_ARRAYS; i++) ecs__free(w, *arr[i], (size_t)s->cap * size[i]);
+    ecs__changes_free(w, &s->removed, 0);
+    ecs__changes_free(w, &s->deleted, s->size);
+    ecs__free(w, s->unique, s->size ? s->size : 1);
     ecs__free(w, s->name, strlen(s->name) + 1);
     ecs__free(w, s, sizeof *s);
 }
+
+static void ecs__systems_free(ecs_world *w);
 
 ECS__FN void ecs_world_free(ecs_world *w) {
     uint32_t c;
@@ -972,6 +1347,9 @@ ECS__FN void ecs_world_free(ecs_world *w) {
     ecs__free(w, w->versions, (size_t)w->slots_cap * sizeof *w->versions);
     ecs__free(w, w->freeq, (size_t)w->fq_cap * sizeof *w->freeq);
     ecs__free(w, w->cmds, w->cmds_cap);
+    ecs__changes_free(w, &w->created, 0);
+    ecs__changes_free(w, &w->destroyed, 0);
+    ecs__systems_free(w);
     names = (ecs__name *)w->names;
     stbds_shfree(names);
     w->alloc.free(w, sizeof *w, w->alloc.ctx);
@@ -1000,7 +1378,8 @@ static bool ecs__reserve_slots(ecs_world *w, const char *call, uint32_t n) {
         return false;
     }
     if (!ecs__grow(w, (void **)&w->versions, &w->slots_cap, w->nslots + fresh, w->nslots,
-                   sizeof *w->versions)) {
+                   sizeof *w->versions) ||
+        (w->track_entities && !ecs__changes_reserve(w, &w->created, n, 0))) {
         ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, ECS_NULL, 0, "out of memory");
         return false;
     }
@@ -1024,12 +1403,14 @@ static ecs_entity ecs__take_slot(ecs_world *w) {
         w->versions[i] = 1;
     }
     w->alive++;
+    if (w->track_entities) ecs__changes_push(&w->created, ecs__make(i, w->versions[i]), w->tick, NULL, 0);
     return ecs__make(i, w->versions[i]);
 }
 
 static void ecs__release_slot(ecs_world *w, ecs_entity e) {
     uint32_t i = ECS_ENTITY_INDEX(e), v = ECS_ENTITY_VERSION(e);
     w->alive--;
+    if (w->track_entities) ecs__changes_push(&w->destroyed, e, w->tick, NULL, 0); /* reserved */
     if (v >= ECS_VERSION_MAX) { /* retire: never reused, never wrapped */
         w->versions[i] = ECS__DEAD | v;
         return;
@@ -1145,14 +1526,18 @@ ECS__FN size_t ecs_component_size(const ecs_world *w, ecs_component c) {
 
 ECS__FN uint32_t ecs_component_count(const ecs_world *w) { return w->ncomponents; }
 
-/* The arrays parallel to dense (data, and later per-row state) and their
-   element sizes; 0 = absent. Row moves and growth go through this list. */
-#define ECS__ROW_ARRAYS 2
-static void ecs__row_arrays(ecs__storage *s, void **arr[ECS__ROW_ARRAYS], size_t size[ECS__ROW_ARRAYS]) {
+/* The arrays parallel to dense and their element sizes (0 = absent): the
+   data, and the tracking ticks. Growth and freeing go through this list;
+   ecs__move_row and ecs__swap_rows handle the same arrays. */
+static void ecs__row_arrays(ecs__storage *s, void **arr[], size_t size[]) {
     arr[0] = (void **)&s->dense;
     size[0] = sizeof *s->dense;
     arr[1] = (void **)&s->data;
     size[1] = s->size;
+    arr[2] = (void **)&s->inserted;
+    size[2] = s->track & ECS_TRACK_INSERTION ? sizeof(ecs_tick) : 0;
+    arr[3] = (void **)&s->modified;
+    size[3] = s->track & ECS_TRACK_MODIFICATION ? sizeof(ecs_tick) : 0;
 }
 
 /* Makes room for `extra` more rows, so inserting cannot fail. Every row
@@ -1161,6 +1546,7 @@ static bool ecs__reserve_rows(ecs_world *w, ecs__storage *s, uint32_t extra) {
     void **arr[ECS__ROW_ARRAYS], *fresh[ECS__ROW_ARRAYS];
     size_t size[ECS__ROW_ARRAYS];
     uint32_t need = s->count + extra, cap, i;
+    if (s->count + (uint64_t)extra > 0xfffffffeu) return false; /* rows are uint32, ~0 is "none" */
     if (need < s->count) return false; /* overflow */
     if (need <= s->cap) return true;
     cap = ecs__next_cap(s->cap, need);
@@ -1209,6 +1595,8 @@ static bool ecs__reserve_page(ecs_world *w, ecs__storage *s, uint32_t index) {
 static uint32_t ecs__push(ecs_world *w, ecs__storage *s, ecs_entity e, const void *value) {
     uint32_t row = s->count++;
     w->epoch++;
+    if (s->inserted) s->inserted[row] = w->tick; /* inserted, not modified */
+    if (s->modified) s->modified[row] = 0;
     s->dense[row] = e;
     ECS__SPARSE(s, ECS_ENTITY_INDEX(e)) = row;
     if (s->size) {
@@ -1226,6 +1614,8 @@ static void ecs__move_row(ecs__storage *s, uint32_t dst, uint32_t src) {
     s->dense[dst] = s->dense[src];
     ECS__SPARSE(s, ECS_ENTITY_INDEX(s->dense[dst])) = dst;
     if (s->size) memcpy(s->data + (size_t)dst * s->size, s->data + (size_t)src * s->size, s->size);
+    if (s->inserted) s->inserted[dst] = s->inserted[src];
+    if (s->modified) s->modified[dst] = s->modified[src];
 }
 
 /* Swap-remove: the last row moves into `row`. */
@@ -1247,6 +1637,47 @@ static void *ecs__value(ecs_world *w, ecs__storage *s, uint32_t row) {
 /* Component operations                                                      */
 /* ------------------------------------------------------------------------- */
 
+/* Entities inside a hook call, or being stripped, form a stack on the C
+   stack: a hook may not destroy its own entity, and nothing may be added
+   to an entity while it is being stripped. */
+enum { ECS__BUSY_HOOK = 1, ECS__BUSY_STRIP = 2 };
+typedef struct ecs__busy {
+    ecs_entity e;
+    int kind;
+    struct ecs__busy *prev;
+} ecs__busy;
+
+static int ecs__busy_kind(const ecs_world *w, ecs_entity e) {
+    const ecs__busy *b;
+    int kind = 0;
+    for (b = w->busy; b; b = b->prev)
+        if (b->e == e) kind |= b->kind;
+    return kind;
+}
+
+/* Runs a hook with its storage locked (no insertion into or removal from
+   it, so the value pointer stays valid) and its entity marked busy. */
+static void ecs__hook(ecs_world *w, ecs__storage *s, ecs_hook_fn fn, ecs_entity e, uint32_t row) {
+    ecs__busy b;
+    b.e = e;
+    b.kind = ECS__BUSY_HOOK;
+    b.prev = w->busy;
+    w->busy = &b;
+    s->locked++;
+    fn(w, e, s->id, s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&w->tag_dummy,
+       s->hooks.user);
+    s->locked--;
+    w->busy = b.prev;
+}
+
+static bool ecs__locked(ecs_world *w, const char *call, ecs_entity e, const ecs__storage *s) {
+    if (!s->locked) return false;
+    ecs__fail(w, ECS_ERR_LOCKED, call, e, s->id,
+              "a hook of this storage is running: insertions and removals here must be "
+              "deferred (ecs_defer_*)");
+    return true;
+}
+
 /* Checks that e is alive and c registered (and of `size` unless -1). */
 static ecs__storage *ecs__check(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                                 size_t size) {
@@ -1261,22 +1692,37 @@ static ecs__storage *ecs__check(ecs_world *w, const char *call, ecs_entity e, ec
     return w->storages[c];
 }
 
+/* Replaces the value of e's row: a modification. */
+static void *ecs__replace(ecs_world *w, ecs__storage *s, uint32_t row, const void *value) {
+    if (s->size) {
+        void *dst = s->data + (size_t)row * s->size;
+        if (!value)
+            memset(dst, 0, s->size);
+        else if (value != dst)
+            memmove(dst, value, s->size);
+    }
+    if (s->modified) s->modified[row] = w->tick;
+    return ecs__value(w, s, row);
+}
+
+/* An insertion may not hit a locked storage or an entity being stripped. */
+static bool ecs__may_insert(ecs_world *w, const char *call, ecs_entity e, const ecs__storage *s) {
+    if (ecs__locked(w, call, e, s)) return false;
+    if (w->busy && (ecs__busy_kind(w, e) & ECS__BUSY_STRIP)) {
+        ecs__fail(w, ECS_ERR_LOCKED, call, e, s->id, "the entity is being stripped or destroyed");
+        return false;
+    }
+    return true;
+}
+
 static void *ecs__add(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                       const void *value, size_t size) {
     ecs__storage *s = ecs__check(w, call, e, c, size);
     uint32_t row;
     if (!s) return NULL;
     row = ecs__row(s, e);
-    if (row != ECS__NO_ROW) { /* replace in place */
-        if (s->size) {
-            void *dst = s->data + (size_t)row * s->size;
-            if (!value)
-                memset(dst, 0, s->size);
-            else if (value != dst)
-                memmove(dst, value, s->size);
-        }
-        return ecs__value(w, s, row);
-    }
+    if (row != ECS__NO_ROW) return ecs__replace(w, s, row, value);
+    if (!ecs__may_insert(w, call, e, s)) return NULL;
     {
         /* value may point into this very storage (cloning a component);
            growing frees the old array, so follow the value to the new one */
@@ -1289,7 +1735,9 @@ static void *ecs__add(ecs_world *w, const char *call, ecs_entity e, ecs_componen
         }
         if (inside) value = s->data + off;
     }
-    return ecs__value(w, s, ecs__push(w, s, e, value));
+    row = ecs__push(w, s, e, value);
+    if (s->hooks.on_insert) ecs__hook(w, s, s->hooks.on_insert, e, row); /* s is locked: row stays */
+    return ecs__value(w, s, row);
 }
 
 ECS__FN void *ecs_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value) {
@@ -1301,8 +1749,26 @@ ECS__FN void *ecs__add_sized(ecs_world *w, const char *call, ecs_entity e, ecs_c
     return ecs__add(w, call, e, c, value, size);
 }
 
+/* Removes row `row` (entity e) from s: on_remove hook, tracking record,
+   swap-remove. The tracking entry must be reserved. */
+static void ecs__remove_row(ecs_world *w, ecs__storage *s, ecs_entity e, uint32_t row,
+                            const char *call, bool deletion) {
+    if (s->hooks.on_remove) ecs__hook(w, s, s->hooks.on_remove, e, row);
+    if (deletion && (s->track & ECS_TRACK_DELETION))
+        ecs__changes_push(&s->deleted, e, w->tick, s->data + (size_t)row * s->size, s->size);
+    else if (!deletion && (s->track & ECS_TRACK_REMOVAL))
+        ecs__changes_push(&s->removed, e, w->tick, NULL, 0);
+    ecs__erase(w, s, row, call);
+}
+
+static bool ecs__reserve_record(ecs_world *w, ecs__storage *s, bool deletion) {
+    if (deletion) return !(s->track & ECS_TRACK_DELETION) || ecs__changes_reserve(w, &s->deleted, 1, s->size);
+    return !(s->track & ECS_TRACK_REMOVAL) || ecs__changes_reserve(w, &s->removed, 1, 0);
+}
+
+/* remove (deletion false: counts as a removal) or delete. */
 static bool ecs__take(ecs_world *w, const char *call, ecs_entity e, ecs_component c, void *out,
-                      size_t size) {
+                      size_t size, bool deletion) {
     ecs__storage *s;
     uint32_t row;
     if (c - 1u >= w->ncomponents || (size != (size_t)-1 && size != w->storages[c]->size)) {
@@ -1311,41 +1777,80 @@ static bool ecs__take(ecs_world *w, const char *call, ecs_entity e, ecs_componen
     }
     s = w->storages[c];
     row = ecs__row(s, e); /* a stale e never matches the dense entry */
-    if (row == ECS__NO_ROW) return false;
+    if (row == ECS__NO_ROW || ecs__locked(w, call, e, s)) return false;
+    if (!ecs__reserve_record(w, s, deletion)) {
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, c, "out of memory");
+        return false;
+    }
     if (out && s->size) memcpy(out, s->data + (size_t)row * s->size, s->size);
-    ecs__erase(w, s, row, call);
+    ecs__remove_row(w, s, e, row, call, deletion);
     return true;
 }
 
 ECS__FN bool ecs_remove(ecs_world *w, ecs_entity e, ecs_component c, void *out) {
-    return ecs__take(w, "ecs_remove", e, c, out, (size_t)-1);
+    return ecs__take(w, "ecs_remove", e, c, out, (size_t)-1, false);
 }
 ECS__FN bool ecs__remove_sized(ecs_world *w, ecs_entity e, ecs_component c, void *out, size_t size) {
-    return ecs__take(w, "ECS_REMOVE", e, c, out, size);
+    return ecs__take(w, "ECS_REMOVE", e, c, out, size, false);
 }
 ECS__FN bool ecs_delete(ecs_world *w, ecs_entity e, ecs_component c) {
-    return ecs__take(w, "ecs_delete", e, c, NULL, (size_t)-1);
+    return ecs__take(w, "ecs_delete", e, c, NULL, (size_t)-1, true);
 }
 
-static uint32_t ecs__strip(ecs_world *w, ecs_entity e, const char *call) {
+/* Deletes every component of a live e. All-or-nothing: everything that
+   can fail (a locked storage, reserving tracking entries, a busy entity) is
+   checked first. Returns how many were deleted, or -1. */
+static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call, bool destroying) {
+    ecs__busy b;
     uint32_t c, n = 0, row;
+    if (w->busy && ecs__busy_kind(w, e)) {
+        ecs__fail(w, ECS_ERR_LOCKED, call, e, 0,
+                  "the entity is inside a hook or already being stripped; defer it (ecs_defer_*)");
+        return -1;
+    }
     for (c = 1; c <= w->ncomponents; c++) {
         ecs__storage *s = w->storages[c];
-        if ((row = ecs__row(s, e)) != ECS__NO_ROW) {
-            ecs__erase(w, s, row, call);
-            n++;
+        if (ecs__row(s, e) == ECS__NO_ROW) continue;
+        if (ecs__locked(w, call, e, s)) return -1;
+        if (!ecs__reserve_record(w, s, true)) {
+            ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, c, "out of memory");
+            return -1;
         }
     }
+    if (destroying && w->track_entities && !ecs__changes_reserve(w, &w->destroyed, 1, 0)) {
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, 0, "out of memory");
+        return -1;
+    }
+    b.e = e;
+    b.kind = ECS__BUSY_STRIP;
+    b.prev = w->busy;
+    w->busy = &b;
+    for (c = 1; c <= w->ncomponents; c++) {
+        ecs__storage *s = w->storages[c];
+        if ((row = ecs__row(s, e)) == ECS__NO_ROW) continue;
+        /* a hook of an earlier storage may have used up this reservation */
+        if (ecs__reserve_record(w, s, true)) {
+            ecs__remove_row(w, s, e, row, call, true);
+        } else { /* the stripping goes on; only the record is lost */
+            uint32_t track = s->track;
+            ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, c, "out of memory: a deletion was not recorded");
+            s->track &= ~(uint32_t)ECS_TRACK_DELETION;
+            ecs__remove_row(w, s, e, row, call, true);
+            s->track = track;
+        }
+        n++;
+    }
+    w->busy = b.prev;
     return n;
 }
 
 ECS__FN uint32_t ecs_strip(ecs_world *w, ecs_entity e) {
-    return ecs_alive(w, e) ? ecs__strip(w, e, "ecs_strip") : 0;
+    int64_t n = ecs_alive(w, e) ? ecs__strip(w, e, "ecs_strip", false) : 0;
+    return n < 0 ? 0 : (uint32_t)n;
 }
 
 ECS__FN bool ecs_destroy(ecs_world *w, ecs_entity e) {
-    if (!ecs_alive(w, e)) return false;
-    ecs__strip(w, e, "ecs_destroy");
+    if (!ecs_alive(w, e) || ecs__strip(w, e, "ecs_destroy", true) < 0) return false;
     ecs__release_slot(w, e);
     return true;
 }
@@ -1368,8 +1873,30 @@ static bool ecs__check_bundle(ecs_world *w, const char *call, ecs_entity e, uint
                 ecs__fail(w, ECS_ERR_INVALID, call, e, comps[i], "component listed twice");
                 return false;
             }
+        if (e == ECS_NULL || ecs__row(w->storages[comps[i]], e) == ECS__NO_ROW)
+            if (!ecs__may_insert(w, call, e, w->storages[comps[i]])) return false;
     }
     return true;
+}
+
+/* Fires on_insert for e's components comps[i] with inserted[i] set, after
+   the whole bundle is in place; skips what an earlier hook took away. */
+static void ecs__bundle_hooks(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps,
+                              const bool *inserted) {
+    uint32_t i, row;
+    for (i = 0; i < n; i++) {
+        ecs__storage *s = w->storages[comps[i]];
+        if ((inserted && !inserted[i]) || !s->hooks.on_insert) continue;
+        if (ecs_alive(w, e) && (row = ecs__row(s, e)) != ECS__NO_ROW)
+            ecs__hook(w, s, s->hooks.on_insert, e, row);
+    }
+}
+
+static bool ecs__bundle_has_hooks(const ecs_world *w, uint32_t n, const ecs_component *comps) {
+    uint32_t i;
+    for (i = 0; i < n; i++)
+        if (w->storages[comps[i]]->hooks.on_insert) return true;
+    return false;
 }
 
 /* Reserves rows in every storage of a bundle and the sparse pages of the
@@ -1440,40 +1967,61 @@ static const void *const *ecs__stage(ecs_world *w, const char *call, uint32_t co
 ECS__FN bool ecs_add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps,
                        const void *const *values) {
     uint32_t i;
-    void *staged;
-    size_t staged_size;
-    bool ok;
+    void *staged = NULL;
+    size_t staged_size = 0;
+    bool small[64], *inserted = small, ok;
     if (!ecs_alive(w, e)) {
         ecs__fail(w, ECS_ERR_DEAD_ENTITY, "ecs_add_n", e, n && comps ? comps[0] : 0,
                   "entity is not alive");
         return false;
     }
     if (!ecs__check_bundle(w, "ecs_add_n", e, n, comps)) return false;
+    if (n > 64 && !(inserted = (bool *)ecs__alloc(w, n * sizeof *inserted))) {
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_add_n", e, 0, "out of memory");
+        return false;
+    }
     values = ecs__stage(w, "ecs_add_n", 1, n, comps, values, &staged, &staged_size);
-    if (staged_size && !staged) return false;
-    ok = ecs__reserve_bundle(w, "ecs_add_n", e, 1, n, comps);
-    for (i = 0; ok && i < n; i++) /* cannot fail now: everything is reserved */
-        ecs__add(w, "ecs_add_n", e, comps[i], values ? values[i] : NULL, (size_t)-1);
+    ok = !(staged_size && !staged) && ecs__reserve_bundle(w, "ecs_add_n", e, 1, n, comps);
+    for (i = 0; ok && i < n; i++) { /* cannot fail now: everything is reserved */
+        ecs__storage *s = w->storages[comps[i]];
+        uint32_t row = ecs__row(s, e);
+        inserted[i] = row == ECS__NO_ROW;
+        if (inserted[i])
+            ecs__push(w, s, e, values ? values[i] : NULL);
+        else
+            ecs__replace(w, s, row, values ? values[i] : NULL);
+    }
     ecs__free(w, staged, staged_size);
+    if (ok) ecs__bundle_hooks(w, e, n, comps, inserted);
+    if (inserted != small) ecs__free(w, inserted, n * sizeof *inserted);
     return ok;
 }
 
 static bool ecs__create_bulk(ecs_world *w, const char *call, uint32_t count, uint32_t n,
                              const ecs_component *comps, const void *const *values, ecs_entity *out) {
     uint32_t k, i;
-    void *staged;
-    size_t staged_size;
-    bool ok;
+    void *staged = NULL;
+    size_t staged_size = 0;
+    ecs_entity *ids = out;
+    bool ok, hooks;
     if (!ecs__check_bundle(w, call, ECS_NULL, n, comps)) return false;
+    hooks = ecs__bundle_has_hooks(w, n, comps);
+    /* hooks run once every entity has its whole bundle: keep the ids */
+    if (hooks && !ids && !(ids = (ecs_entity *)ecs__alloc_n(w, count, sizeof *ids))) {
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, ECS_NULL, 0, "out of memory");
+        return false;
+    }
     values = ecs__stage(w, call, count, n, comps, values, &staged, &staged_size);
-    if (staged_size && !staged) return false;
-    ok = ecs__reserve_slots(w, call, count) && ecs__reserve_bundle(w, call, ECS_NULL, count, n, comps);
+    ok = !(staged_size && !staged) && ecs__reserve_slots(w, call, count) &&
+         ecs__reserve_bundle(w, call, ECS_NULL, count, n, comps);
     for (k = 0; ok && k < count; k++) {
         ecs_entity e = ecs__take_slot(w);
         for (i = 0; i < n; i++) ecs__push(w, w->storages[comps[i]], e, values ? values[i] : NULL);
-        if (out) out[k] = e;
+        if (ids) ids[k] = e;
     }
     ecs__free(w, staged, staged_size);
+    for (k = 0; ok && hooks && k < count; k++) ecs__bundle_hooks(w, ids[k], n, comps, NULL);
+    if (ids != out) ecs__free(w, ids, (size_t)count * sizeof *ids);
     return ok;
 }
 
@@ -1529,11 +2077,18 @@ ECS__FN ecs_iter ecs_view(ecs_world *w, const ecs_view_desc *d) {
         }
         for (j = 0; j < k; j++)
             if (d->terms[j].c == c) return ecs__view_fail(&it, w, ECS_ERR_INVALID, c, "component listed twice");
-        if ((f & ~(uint32_t)(ECS_WRITE | ECS_NOT | ECS_OPTIONAL | ECS_ANY)) ||
-            ((f & ECS_NOT) && (f & ~(uint32_t)ECS_NOT)) || ((f & ECS_OPTIONAL) && (f & ECS_ANY)))
+        if ((f & ~(uint32_t)(ECS_WRITE | ECS_NOT | ECS_OPTIONAL | ECS_ANY | ECS_INSERTED | ECS_MODIFIED)) ||
+            ((f & ECS_NOT) && (f & ~(uint32_t)ECS_NOT)) || ((f & ECS_OPTIONAL) && (f & ECS_ANY)) ||
+            ((f & (ECS_INSERTED | ECS_MODIFIED)) && (f & (ECS_OPTIONAL | ECS_ANY))))
             return ecs__view_fail(&it, w, ECS_ERR_INVALID, c, "invalid combination of term flags");
         it.st[k] = w->storages[c];
         it.flags[k] = f;
+        if (((f & ECS_INSERTED) && !(it.st[k]->track & ECS_TRACK_INSERTION)) ||
+            ((f & ECS_MODIFIED) && !(it.st[k]->track & ECS_TRACK_MODIFICATION)))
+            return ecs__view_fail(&it, w, ECS_ERR_INVALID, c,
+                                  "ECS_INSERTED/ECS_MODIFIED on a storage that does not track it (ecs_track)");
+        it.since[k][0] = d->since ? d->since : it.st[k]->clear_inserted;
+        it.since[k][1] = d->since ? d->since : it.st[k]->clear_modified;
         if (f & ECS_ANY) it.nany++;
         if (f & (ECS_NOT | ECS_OPTIONAL | ECS_ANY)) continue;
         nreq++;
@@ -1575,6 +2130,14 @@ static uint32_t ecs__term_row(const ecs__storage *s, uint32_t r, ecs_entity e) {
     return r < s->count && s->dense[r] == e ? r : ecs__row(s, e);
 }
 
+/* Is term k's row r inside the window of its ECS_INSERTED/ECS_MODIFIED filter? */
+static bool ecs__fresh(const ecs_iter *it, uint32_t k, uint32_t r) {
+    const ecs__storage *s = it->st[k];
+    uint32_t f = it->flags[k];
+    return ((f & ECS_INSERTED) && s->inserted && s->inserted[r] > it->since[k][0]) ||
+           ((f & ECS_MODIFIED) && s->modified && s->modified[r] > it->since[k][1]);
+}
+
 /* Does the entity e at lead row r match? rows[k] receives its row in each
    term's storage (ECS__NO_ROW when absent). */
 static bool ecs__iter_match(const ecs_iter *it, uint32_t r, ecs_entity e, uint32_t *rows) {
@@ -1585,6 +2148,8 @@ static bool ecs__iter_match(const ecs_iter *it, uint32_t r, ecs_entity e, uint32
         if (rows[k] == ECS__NO_ROW) {
             if (!(f & (ECS_NOT | ECS_OPTIONAL | ECS_ANY))) return false;
         } else if (f & ECS_NOT) {
+            return false;
+        } else if ((f & (ECS_INSERTED | ECS_MODIFIED)) && !ecs__fresh(it, k, rows[k])) {
             return false;
         } else if (f & ECS_ANY) {
             /* a union view produced e already while walking an earlier ANY term */
@@ -1672,6 +2237,21 @@ static bool ecs__iter_block(ecs_iter *it) {
                 while (j > lo && ecs__row(it->st[k], lead->dense[j - 1]) == ECS__NO_ROW) j--;
                 lo = j;
             }
+            for (k = 0; k < it->nterms && lo < r; k++) { /* filtered terms: aligned here */
+                uint32_t j = r;
+                if (!(it->flags[k] & (ECS_INSERTED | ECS_MODIFIED))) continue;
+                while (j > lo && ecs__fresh(it, k, j - 1)) j--;
+                lo = j;
+            }
+            /* ECS_WRITE terms of storages tracking modification: marked per entity */
+            it->nmark = 0;
+            it->tick = w->tick;
+            for (k = 0; k < it->nterms; k++) {
+                ecs__storage *s = it->st[k];
+                if (!(it->flags[k] & ECS_WRITE) || rows[k] == ECS__NO_ROW || !s->modified) continue;
+                it->mark[it->nmark] = rows[k] == r ? s->modified : s->modified + rows[k];
+                it->mstride[it->nmark++] = rows[k] == r ? 1 : 0;
+            }
             it->lo = lo;
             it->row = r + 1;
             it->dense = lead->dense;
@@ -1706,6 +2286,10 @@ ECS__FN bool ecs_iter_next_block(ecs_iter *it) {
     if (!ecs__iter_block(it)) return false;
     it->count = it->row - it->lo;
     it->entities = it->dense + it->lo;
+    for (k = 0; k < it->nmark; k++) { /* the whole block is handed out: mark it all */
+        uint32_t r;
+        for (r = it->lo; r < it->row; r++) it->mark[k][r * it->mstride[k]] = it->tick;
+    }
     for (k = 0; k < it->nterms; k++)
         it->fields[k] = (void *)(it->base[k] + it->lo * it->stride[k]);
     it->row = it->lo;
@@ -1856,25 +2440,32 @@ ECS__FN uint32_t ecs_defer_count(const ecs_world *w) {
 
 ECS__FN uint32_t ecs_flush(ecs_world *w) {
     uint32_t applied = 0;
+    ecs_error before = w->err;
+    if (w->flushing) return 0; /* a hook flushing: the outer flush applies everything */
+    w->flushing = true;
     while (w->cmds_head < w->cmds_len) {
         ecs__cmd cmd;
         bool ok = false;
         memcpy(&cmd, w->cmds + w->cmds_head, sizeof cmd);
-        switch (cmd.op) {
-        case ECS__CMD_DESTROY: ok = ecs_destroy(w, cmd.e); break;
-        case ECS__CMD_ADD:
-            if (!ecs_alive(w, cmd.e)) break; /* destroyed since it was recorded */
-            if (!ecs__add(w, "ecs_flush", cmd.e, cmd.c, w->cmds + w->cmds_head + sizeof cmd, (size_t)-1))
-                return applied; /* out of memory: this and later records stay queued */
-            ok = true;
-            break;
-        case ECS__CMD_REMOVE: ok = ecs__take(w, "ecs_flush", cmd.e, cmd.c, NULL, (size_t)-1); break;
-        default: ok = ecs__take(w, "ecs_flush", cmd.e, cmd.c, NULL, (size_t)-1); break;
+        w->err = ECS_OK;
+        if (!ecs_alive(w, cmd.e)) { /* destroyed since it was recorded: nothing to do */
+        } else if (cmd.op == ECS__CMD_DESTROY) {
+            ok = ecs_destroy(w, cmd.e);
+        } else if (cmd.op == ECS__CMD_ADD) {
+            ok = ecs__add(w, "ecs_flush", cmd.e, cmd.c, w->cmds + w->cmds_head + sizeof cmd, (size_t)-1) != NULL;
+        } else {
+            ok = ecs__take(w, "ecs_flush", cmd.e, cmd.c, NULL, (size_t)-1, cmd.op == ECS__CMD_DELETE);
         }
+        if (!ok && w->err == ECS_ERR_OUT_OF_MEMORY && ecs_alive(w, cmd.e)) {
+            w->flushing = false; /* out of memory: this and later records stay queued */
+            return applied;
+        }
+        if (w->err == ECS_OK) w->err = before;
         applied += ok;
         w->cmds_head += (uint32_t)sizeof cmd + ((cmd.size + 7u) & ~7u);
     }
     w->cmds_head = w->cmds_len = 0;
+    w->flushing = false;
     return applied;
 }
 
@@ -1889,6 +2480,16 @@ static void ecs__swap_rows(ecs__storage *s, uint32_t a, uint32_t b) {
     s->dense[b] = t;
     ECS__SPARSE(s, ECS_ENTITY_INDEX(s->dense[a])) = a;
     ECS__SPARSE(s, ECS_ENTITY_INDEX(s->dense[b])) = b;
+    if (s->inserted) {
+        ecs_tick x = s->inserted[a];
+        s->inserted[a] = s->inserted[b];
+        s->inserted[b] = x;
+    }
+    if (s->modified) {
+        ecs_tick x = s->modified[a];
+        s->modified[a] = s->modified[b];
+        s->modified[b] = x;
+    }
     if (s->size) {
         unsigned char buf[64], *pa = s->data + (size_t)a * s->size, *pb = s->data + (size_t)b * s->size;
         size_t left = s->size;
@@ -1988,6 +2589,615 @@ ECS__FN bool ecs_sort_as(ecs_world *w, ecs_component c, ecs_component order) {
     }
     ecs__reordered(w, s, "ecs_sort_as");
     return true;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Uniques                                                                   */
+/* ------------------------------------------------------------------------- */
+/* A unique is one value per component type, held by its storage, not by an
+   entity. s->unique is NULL until added (a 1-byte block for tags). */
+
+static ecs__storage *ecs__unique_storage(const ecs_world *w, const char *call, ecs_component c,
+                                         size_t size) {
+    if (c - 1u >= w->ncomponents || (size != (size_t)-1 && size != w->storages[c]->size)) {
+        ecs__bad_access(w, call, ECS_NULL, c, size);
+        return NULL;
+    }
+    return w->storages[c];
+}
+
+static void *ecs__unique_add(ecs_world *w, const char *call, ecs_component c, const void *value,
+                             size_t size) {
+    ecs__storage *s = ecs__unique_storage(w, call, c, size);
+    if (!s) return NULL;
+    if (!s->unique) {
+        if (!(s->unique = ecs__alloc(w, s->size ? s->size : 1))) {
+            ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, ECS_NULL, c, "out of memory");
+            return NULL;
+        }
+        s->unique_inserted = w->tick;
+        s->unique_modified = 0;
+    } else {
+        s->unique_modified = w->tick;
+    }
+    if (s->size) {
+        if (value)
+            memmove(s->unique, value, s->size);
+        else
+            memset(s->unique, 0, s->size);
+    }
+    return s->unique;
+}
+
+ECS__FN void *ecs_unique_add(ecs_world *w, ecs_component c, const void *value) {
+    return ecs__unique_add(w, "ecs_unique_add", c, value, (size_t)-1);
+}
+ECS__FN void *ecs__unique_add_sized(ecs_world *w, ecs_component c, const void *value, size_t size) {
+    return ecs__unique_add(w, "ECS_UNIQUE_ADD", c, value, size);
+}
+
+ECS__FN void *ecs__unique_get(const ecs_world *w, const char *call, ecs_component c, size_t size,
+                              bool mut) {
+    ecs__storage *s = ecs__unique_storage(w, call, c, size);
+    if (!s) return NULL;
+    if (!s->unique) {
+        ecs__fail(w, ECS_ERR_NOT_FOUND, call, ECS_NULL, c, "no unique value (see ecs_unique_add)");
+        return NULL;
+    }
+    if (mut) s->unique_modified = w->tick;
+    return s->unique;
+}
+ECS__FN const void *ecs_unique_get(const ecs_world *w, ecs_component c) {
+    return ecs__unique_get(w, "ecs_unique_get", c, (size_t)-1, false);
+}
+ECS__FN void *ecs_unique_get_mut(ecs_world *w, ecs_component c) {
+    return ecs__unique_get(w, "ecs_unique_get_mut", c, (size_t)-1, true);
+}
+
+ECS__FN bool ecs_unique_has(const ecs_world *w, ecs_component c) {
+    const ecs__storage *s = ecs__unique_storage(w, "ecs_unique_has", c, (size_t)-1);
+    return s && s->unique;
+}
+
+ECS__FN bool ecs_unique_remove(ecs_world *w, ecs_component c, void *out) {
+    ecs__storage *s = ecs__unique_storage(w, "ecs_unique_remove", c, (size_t)-1);
+    if (!s || !s->unique) return false;
+    if (out && s->size) memcpy(out, s->unique, s->size);
+    ecs__free(w, s->unique, s->size ? s->size : 1);
+    s->unique = NULL;
+    return true;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Tracking                                                                  */
+/* ------------------------------------------------------------------------- */
+/* w->tick is the current time; every change is stamped with it. Taking a
+   timestamp or clearing moves it on, so later changes are strictly newer.
+   A change is "since S" when its tick > S; S = 0 means since the storage's
+   last clear. Lists (removed, deleted, created, destroyed) are appended in
+   tick order, so "since" is a binary search and "older than" a prefix. */
+
+ECS__FN bool ecs_track(ecs_world *w, ecs_component c, uint32_t flags) {
+    ecs__storage *s;
+    ecs_tick *ins = NULL, *mod = NULL;
+    bool want_ins = (flags & ECS_TRACK_INSERTION) != 0, want_mod = (flags & ECS_TRACK_MODIFICATION) != 0;
+    if (c - 1u >= w->ncomponents || (flags & ~(uint32_t)ECS_TRACK_ALL)) {
+        if (c - 1u >= w->ncomponents)
+            ecs__bad_access(w, "ecs_track", ECS_NULL, c, (size_t)-1);
+        else
+            ecs__fail(w, ECS_ERR_INVALID, "ecs_track", ECS_NULL, c, "flags must be ECS_TRACK_* bits");
+        return false;
+    }
+    s = w->storages[c];
+    if (s->cap && ((want_ins && !s->inserted && !(ins = (ecs_tick *)ecs__alloc_n(w, s->cap, sizeof *ins))) ||
+                   (want_mod && !s->modified && !(mod = (ecs_tick *)ecs__alloc_n(w, s->cap, sizeof *mod))))) {
+        ecs__free(w, ins, (size_t)s->cap * sizeof *ins);
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_track", ECS_NULL, c, "out of memory");
+        return false;
+    }
+    if (ins) memset(ins, 0, (size_t)s->cap * sizeof *ins), s->inserted = ins; /* 0: before tracking */
+    if (mod) memset(mod, 0, (size_t)s->cap * sizeof *mod), s->modified = mod;
+    if (!want_ins) ecs__free(w, s->inserted, (size_t)s->cap * sizeof *ins), s->inserted = NULL;
+    if (!want_mod) ecs__free(w, s->modified, (size_t)s->cap * sizeof *mod), s->modified = NULL;
+    if (!(flags & ECS_TRACK_REMOVAL)) ecs__changes_free(w, &s->removed, 0);
+    if (!(flags & ECS_TRACK_DELETION)) ecs__changes_free(w, &s->deleted, s->size);
+    s->track = flags;
+    w->epoch++; /* views hold pointers to the tick arrays */
+    return true;
+}
+
+ECS__FN uint32_t ecs_tracking(const ecs_world *w, ecs_component c) {
+    const ecs__storage *s = ecs__unique_storage(w, "ecs_tracking", c, (size_t)-1);
+    return s ? s->track : 0;
+}
+
+ECS__FN ecs_tick ecs_timestamp(ecs_world *w) { return w->tick++; }
+
+/* Row of e in c, checking that c tracks `flag` (0: nothing to check). */
+static uint32_t ecs__tracked_row(const ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+                                 uint32_t flag) {
+    const ecs__storage *s;
+    if (c - 1u >= w->ncomponents) {
+        ecs__bad_access(w, call, e, c, (size_t)-1);
+        return ECS__NO_ROW;
+    }
+    s = w->storages[c];
+    if (flag && !(s->track & flag)) {
+        ecs__fail(w, ECS_ERR_INVALID, call, e, c, "the storage does not track this (ecs_track)");
+        return ECS__NO_ROW;
+    }
+    return ecs__row(s, e);
+}
+
+ECS__FN bool ecs_mark_modified(ecs_world *w, ecs_entity e, ecs_component c) {
+    uint32_t row = ecs__tracked_row(w, "ecs_mark_modified", e, c, 0);
+    if (row == ECS__NO_ROW) return false;
+    if (w->storages[c]->modified) w->storages[c]->modified[row] = w->tick;
+    return true;
+}
+
+static bool ecs__set_if_changed(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+                                const void *value, size_t size) {
+    ecs__storage *s = ecs__check(w, call, e, c, size);
+    uint32_t row;
+    if (!s) return false;
+    if ((row = ecs__row(s, e)) == ECS__NO_ROW) return ecs__add(w, call, e, c, value, size) != NULL;
+    if (!s->size || !value || memcmp(s->data + (size_t)row * s->size, value, s->size) == 0) return false;
+    ecs__replace(w, s, row, value);
+    return true;
+}
+ECS__FN bool ecs_set_if_changed(ecs_world *w, ecs_entity e, ecs_component c, const void *value) {
+    return ecs__set_if_changed(w, "ecs_set_if_changed", e, c, value, (size_t)-1);
+}
+ECS__FN bool ecs__set_if_changed_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
+                                       size_t size) {
+    return ecs__set_if_changed(w, "ECS_SET_IF_CHANGED", e, c, value, size);
+}
+
+ECS__FN bool ecs_was_inserted(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since) {
+    uint32_t row = ecs__tracked_row(w, "ecs_was_inserted", e, c, ECS_TRACK_INSERTION);
+    const ecs__storage *s = row == ECS__NO_ROW ? NULL : w->storages[c];
+    return s && s->inserted[row] > (since ? since : s->clear_inserted);
+}
+ECS__FN bool ecs_was_modified(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since) {
+    uint32_t row = ecs__tracked_row(w, "ecs_was_modified", e, c, ECS_TRACK_MODIFICATION);
+    const ecs__storage *s = row == ECS__NO_ROW ? NULL : w->storages[c];
+    return s && s->modified[row] > (since ? since : s->clear_modified);
+}
+ECS__FN bool ecs_unique_was_inserted(const ecs_world *w, ecs_component c, ecs_tick since) {
+    const ecs__storage *s = ecs__unique_storage(w, "ecs_unique_was_inserted", c, (size_t)-1);
+    return s && s->unique && s->unique_inserted > (since ? since : s->clear_inserted);
+}
+ECS__FN bool ecs_unique_was_modified(const ecs_world *w, ecs_component c, ecs_tick since) {
+    const ecs__storage *s = ecs__unique_storage(w, "ecs_unique_was_modified", c, (size_t)-1);
+    return s && s->unique && s->unique_modified > (since ? since : s->clear_modified);
+}
+
+/* The entries of l with tick > since. */
+static const ecs_change *ecs__changes_since(const ecs__changes *l, ecs_tick since, uint32_t *count) {
+    uint32_t lo = 0, hi = l->count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (l->items[mid].tick > since)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    if (count) *count = l->count - lo;
+    return l->items ? l->items + lo : NULL;
+}
+
+static const ecs__changes *ecs__list(const ecs_world *w, const char *call, ecs_component c, uint32_t flag) {
+    if (c - 1u >= w->ncomponents) {
+        ecs__bad_access(w, call, ECS_NULL, c, (size_t)-1);
+        return NULL;
+    }
+    if (!(w->storages[c]->track & flag)) {
+        ecs__fail(w, ECS_ERR_INVALID, call, ECS_NULL, c, "the storage does not track this (ecs_track)");
+        return NULL;
+    }
+    return flag == ECS_TRACK_REMOVAL ? &w->storages[c]->removed : &w->storages[c]->deleted;
+}
+
+ECS__FN const ecs_change *ecs_removed(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *count) {
+    const ecs__changes *l = ecs__list(w, "ecs_removed", c, ECS_TRACK_REMOVAL);
+    if (count) *count = 0;
+    return l ? ecs__changes_since(l, since, count) : NULL;
+}
+ECS__FN const ecs_change *ecs_deleted(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *count) {
+    const ecs__changes *l = ecs__list(w, "ecs_deleted", c, ECS_TRACK_DELETION);
+    if (count) *count = 0;
+    return l ? ecs__changes_since(l, since, count) : NULL;
+}
+ECS__FN const void *ecs_deleted_value(const ecs_world *w, ecs_component c, const ecs_change *entry) {
+    const ecs__changes *l = ecs__list(w, "ecs_deleted_value", c, ECS_TRACK_DELETION);
+    uintptr_t at = (uintptr_t)entry, base = l ? (uintptr_t)l->items : 0;
+    if (!l || !entry || at < base || (at - base) / sizeof *entry >= l->count) {
+        if (l) ecs__fail(w, ECS_ERR_INVALID, "ecs_deleted_value", ECS_NULL, c, "entry is not in the deleted list");
+        return NULL;
+    }
+    return w->storages[c]->size ? l->values + (at - base) / sizeof *entry * w->storages[c]->size
+                                : (const void *)&w->tag_dummy;
+}
+
+static const ecs__changes *ecs__entity_list(const ecs_world *w, const char *call, const ecs__changes *l) {
+    if (w->track_entities) return l;
+    ecs__fail(w, ECS_ERR_INVALID, call, ECS_NULL, 0, "entity tracking is off (ecs_desc.track_entities)");
+    return NULL;
+}
+ECS__FN const ecs_change *ecs_created(const ecs_world *w, ecs_tick since, uint32_t *count) {
+    const ecs__changes *l = ecs__entity_list(w, "ecs_created", &w->created);
+    if (count) *count = 0;
+    return l ? ecs__changes_since(l, since, count) : NULL;
+}
+ECS__FN const ecs_change *ecs_destroyed(const ecs_world *w, ecs_tick since, uint32_t *count) {
+    const ecs__changes *l = ecs__entity_list(w, "ecs_destroyed", &w->destroyed);
+    if (count) *count = 0;
+    return l ? ecs__changes_since(l, since, count) : NULL;
+}
+
+/* Drops the entries with tick <= t (all of them for t = ~0). */
+static void ecs__changes_drop(ecs__changes *l, ecs_tick t, uint32_t vsize) {
+    uint32_t n;
+    ecs__changes_since(l, t, &n);
+    if (n == l->count) return;
+    memmove(l->items, l->items + (l->count - n), (size_t)n * sizeof *l->items);
+    if (vsize) memmove(l->values, l->values + (size_t)(l->count - n) * vsize, (size_t)n * vsize);
+    l->count = n;
+}
+
+static void ecs__clear(ecs_world *w, const char *call, ecs_component c, uint32_t flags, ecs_tick t) {
+    ecs_component first = c ? c : 1, last = c ? c : w->ncomponents;
+    if (c - 1u >= w->ncomponents && c) {
+        ecs__bad_access(w, call, ECS_NULL, c, (size_t)-1);
+        return;
+    }
+    for (c = first; c <= last && c; c++) {
+        ecs__storage *s = w->storages[c];
+        if (t == ~(ecs_tick)0 && (flags & ECS_TRACK_INSERTION)) s->clear_inserted = w->tick;
+        if (t == ~(ecs_tick)0 && (flags & ECS_TRACK_MODIFICATION)) s->clear_modified = w->tick;
+        if (flags & ECS_TRACK_REMOVAL) ecs__changes_drop(&s->removed, t, 0);
+        if (flags & ECS_TRACK_DELETION) ecs__changes_drop(&s->deleted, t, s->size);
+    }
+    if (flags & ECS_TRACK_ENTITIES) {
+        ecs__changes_drop(&w->created, t, 0);
+        ecs__changes_drop(&w->destroyed, t, 0);
+    }
+}
+
+ECS__FN void ecs_clear_tracking(ecs_world *w, ecs_component c, uint32_t flags) {
+    ecs__clear(w, "ecs_clear_tracking", c, flags, ~(ecs_tick)0);
+    w->tick++; /* what changes next is after the clear */
+}
+
+ECS__FN void ecs_clear_tracking_older_than(ecs_world *w, ecs_component c, uint32_t flags, ecs_tick t) {
+    ecs__clear(w, "ecs_clear_tracking_older_than", c,
+               flags & (ECS_TRACK_REMOVAL | ECS_TRACK_DELETION | ECS_TRACK_ENTITIES), t);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Hooks                                                                     */
+/* ------------------------------------------------------------------------- */
+
+ECS__FN bool ecs_set_hooks(ecs_world *w, ecs_component c, const ecs_hooks *hooks) {
+    ecs__storage *s = ecs__unique_storage(w, "ecs_set_hooks", c, (size_t)-1);
+    if (!s || ecs__locked(w, "ecs_set_hooks", ECS_NULL, s)) return false;
+    if (hooks)
+        s->hooks = *hooks;
+    else
+        memset(&s->hooks, 0, sizeof s->hooks);
+    return true;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Systems and workloads                                                     */
+/* ------------------------------------------------------------------------- */
+/* A workload is its systems flattened in order, each with a batch number:
+   consecutive systems share a batch when none of them writes what another
+   one in the batch reads or writes, and none is structural. Batches run one
+   after the other, each at a new tick, its systems through parallel_for;
+   the command buffer is flushed after each batch. */
+
+#define ECS__REASON 120
+
+typedef struct ecs__system {
+    char *name;
+    ecs_system_desc desc;
+    ecs_tick last_run;
+} ecs__system;
+
+typedef struct ecs__workload {
+    char *name;
+    uint32_t n;        /* steps */
+    uint32_t *sys;     /* the system of each step */
+    uint32_t *batch;   /* its batch */
+    char *reasons;     /* n * ECS__REASON: why it could not join the previous batch */
+    int *results;      /* what each step returned in the last run */
+} ecs__workload;
+
+typedef struct ecs__index {
+    char *key;
+    uint32_t value;
+} ecs__index;
+
+static void ecs__workload_free(ecs_world *w, ecs__workload *wl) {
+    ecs__free(w, wl->name, strlen(wl->name) + 1);
+    ecs__free(w, wl->sys, (size_t)wl->n * sizeof *wl->sys);
+    ecs__free(w, wl->batch, (size_t)wl->n * sizeof *wl->batch);
+    ecs__free(w, wl->reasons, (size_t)wl->n * ECS__REASON);
+    ecs__free(w, wl->results, (size_t)wl->n * sizeof *wl->results);
+}
+
+static void ecs__systems_free(ecs_world *w) {
+    ecs__index *sys = (ecs__index *)w->systems, *wls = (ecs__index *)w->workloads;
+    uint32_t i;
+    for (i = 0; i < w->nsys; i++) ecs__free(w, w->sys[i].name, strlen(w->sys[i].name) + 1);
+    for (i = 0; i < w->nwl; i++) ecs__workload_free(w, &w->wl[i]);
+    ecs__free(w, w->sys, (size_t)w->sys_cap * sizeof *w->sys);
+    ecs__free(w, w->wl, (size_t)w->wl_cap * sizeof *w->wl);
+    stbds_shfree(sys);
+    stbds_shfree(wls);
+}
+
+static uint32_t ecs__index_find(void *map, const char *name) {
+    ecs__index *m = (ecs__index *)map;
+    ptrdiff_t i;
+    if (!m || !name) return 0xffffffffu; /* stb_ds would allocate an empty map */
+    i = stbds_shgeti(m, name);
+    return i < 0 ? 0xffffffffu : m[i].value;
+}
+
+static char *ecs__strdup(ecs_world *w, const char *str) {
+    size_t n = strlen(str) + 1;
+    char *p = (char *)ecs__alloc(w, n);
+    if (p) memcpy(p, str, n);
+    return p;
+}
+
+ECS__FN bool ecs_system_add(ecs_world *w, const ecs_system_desc *d) {
+    ecs__system *sy;
+    ecs__index *map;
+    uint32_t k;
+    if (!d || !d->name || !*d->name || !d->fn) {
+        ecs__fail(w, ECS_ERR_INVALID, "ecs_system_add", ECS_NULL, 0, "a system needs a name and fn");
+        return false;
+    }
+    if (ecs__index_find(w->systems, d->name) != 0xffffffffu ||
+        ecs__index_find(w->workloads, d->name) != 0xffffffffu) {
+        ecs__fail(w, ECS_ERR_INVALID, "ecs_system_add", ECS_NULL, 0, "the name is already taken");
+        return false;
+    }
+    for (k = 0; k < ECS_MAX_TERMS; k++)
+        if ((d->reads[k] && d->reads[k] - 1u >= w->ncomponents) ||
+            (d->writes[k] && d->writes[k] - 1u >= w->ncomponents)) {
+            ecs__bad_access(w, "ecs_system_add", ECS_NULL, d->reads[k] - 1u >= w->ncomponents ? d->reads[k] : d->writes[k],
+                            (size_t)-1);
+            return false;
+        }
+    if (!ecs__grow(w, (void **)&w->sys, &w->sys_cap, w->nsys + 1, w->nsys, sizeof *w->sys)) {
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_system_add", ECS_NULL, 0, "out of memory");
+        return false;
+    }
+    sy = &w->sys[w->nsys];
+    if (!(sy->name = ecs__strdup(w, d->name))) {
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_system_add", ECS_NULL, 0, "out of memory");
+        return false;
+    }
+    sy->desc = *d;
+    sy->desc.name = sy->name;
+    sy->last_run = 1; /* never ran: every stamped change is newer */
+    map = (ecs__index *)w->systems;
+    stbds_shput(map, sy->name, w->nsys);
+    w->systems = map;
+    w->nsys++;
+    return true;
+}
+
+/* Accesses of the systems in the batch being planned: component -> who
+   reads/writes it. A hash map keyed by component id (stb_ds hm*: keys are
+   passed as lvalues, so this compiles in C++ and without typeof too). */
+typedef struct ecs__access {
+    ecs_component key;
+    uint32_t value; /* step << 2 | 1 read | 2 write */
+} ecs__access;
+
+static void ecs__plan(ecs_world *w, ecs__workload *wl) {
+    ecs__access *map = NULL;
+    uint32_t i, k, batch = 0, first = 0;
+    for (i = 0; i < wl->n; i++) {
+        const ecs_system_desc *d = &w->sys[wl->sys[i]].desc;
+        char *why = wl->reasons + (size_t)i * ECS__REASON;
+        why[0] = 0;
+        for (k = first; i && k < i && !why[0]; k++) {
+            if (wl->sys[k] == wl->sys[i])
+                snprintf(why, ECS__REASON, "%s already runs in this batch", d->name);
+            else if (w->sys[wl->sys[k]].desc.structural)
+                snprintf(why, ECS__REASON, "%s is structural and runs alone", w->sys[wl->sys[k]].name);
+        }
+        if (i && !why[0] && d->structural) snprintf(why, ECS__REASON, "structural: runs alone");
+        for (k = 0; i && !why[0] && k < 2 * ECS_MAX_TERMS; k++) {
+            bool writes = k >= ECS_MAX_TERMS;
+            ecs_component c = writes ? d->writes[k - ECS_MAX_TERMS] : d->reads[k];
+            ptrdiff_t at;
+            if (!c) continue;
+            at = stbds_hmgeti(map, c);
+            if (at >= 0 && (writes || (map[at].value & 2)))
+                snprintf(why, ECS__REASON, "%s %s, which %s %s", writes ? "writes" : "reads",
+                         w->storages[c]->name, w->sys[wl->sys[map[at].value >> 2]].name,
+                         map[at].value & 2 ? "writes" : "reads");
+        }
+        if (why[0]) {
+            batch++;
+            first = i;
+            stbds_hmfree(map);
+            map = NULL;
+        }
+        wl->batch[i] = batch;
+        for (k = 0; k < 2 * ECS_MAX_TERMS; k++) {
+            bool writes = k >= ECS_MAX_TERMS;
+            ecs_component c = writes ? d->writes[k - ECS_MAX_TERMS] : d->reads[k];
+            ptrdiff_t at;
+            uint32_t v;
+            if (!c) continue;
+            at = stbds_hmgeti(map, c);
+            v = i << 2 | (writes ? 2u : 1u) | (at >= 0 ? (map[at].value & 3u) : 0u);
+            stbds_hmput(map, c, v);
+        }
+    }
+    stbds_hmfree(map);
+}
+
+ECS__FN bool ecs_workload_add(ecs_world *w, const char *name, uint32_t n, const char *const *items) {
+    ecs__workload wl;
+    ecs__index *map;
+    uint32_t i, k, steps = 0;
+    memset(&wl, 0, sizeof wl);
+    if (!name || !*name || (n && !items) || ecs__index_find(w->workloads, name) != 0xffffffffu ||
+        ecs__index_find(w->systems, name) != 0xffffffffu) {
+        ecs__fail(w, ECS_ERR_INVALID, "ecs_workload_add", ECS_NULL, 0,
+                  "a workload needs a name not taken by another workload or system");
+        return false;
+    }
+    for (i = 0; i < n; i++) {
+        uint32_t at = ecs__index_find(w->workloads, items[i]);
+        if (at != 0xffffffffu)
+            steps += w->wl[at].n;
+        else if (ecs__index_find(w->systems, items[i]) != 0xffffffffu)
+            steps++;
+        else {
+            char what[100];
+            snprintf(what, sizeof what, "no system or workload named '%s'", items[i] ? items[i] : "(null)");
+            ecs__fail(w, ECS_ERR_NOT_FOUND, "ecs_workload_add", ECS_NULL, 0, what);
+            return false;
+        }
+    }
+    wl.n = steps;
+    wl.name = ecs__strdup(w, name);
+    wl.sys = (uint32_t *)ecs__alloc_n(w, steps, sizeof *wl.sys);
+    wl.batch = (uint32_t *)ecs__alloc_n(w, steps, sizeof *wl.batch);
+    wl.reasons = (char *)ecs__alloc_n(w, steps, ECS__REASON);
+    wl.results = (int *)ecs__alloc_n(w, steps, sizeof *wl.results);
+    if (!wl.name || (steps && (!wl.sys || !wl.batch || !wl.reasons || !wl.results)) ||
+        !ecs__grow(w, (void **)&w->wl, &w->wl_cap, w->nwl + 1, w->nwl, sizeof *w->wl)) {
+        if (wl.name) ecs__workload_free(w, &wl);
+        else ecs__free(w, wl.sys, (size_t)steps * sizeof *wl.sys), ecs__free(w, wl.batch, (size_t)steps * sizeof *wl.batch),
+             ecs__free(w, wl.reasons, (size_t)steps * ECS__REASON), ecs__free(w, wl.results, (size_t)steps * sizeof *wl.results);
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_workload_add", ECS_NULL, 0, "out of memory");
+        return false;
+    }
+    for (i = 0, steps = 0; i < n; i++) { /* nested workloads are flattened */
+        uint32_t at = ecs__index_find(w->workloads, items[i]);
+        if (at == 0xffffffffu)
+            wl.sys[steps++] = ecs__index_find(w->systems, items[i]);
+        else
+            for (k = 0; k < w->wl[at].n; k++) wl.sys[steps++] = w->wl[at].sys[k];
+    }
+    memset(wl.results, 0, (size_t)steps * sizeof *wl.results);
+    ecs__plan(w, &wl);
+    w->wl[w->nwl] = wl;
+    map = (ecs__index *)w->workloads;
+    stbds_shput(map, w->wl[w->nwl].name, w->nwl);
+    w->workloads = map;
+    if (w->default_wl == 0xffffffffu) w->default_wl = w->nwl;
+    w->nwl++;
+    return true;
+}
+
+static ecs__workload *ecs__workload_find(const ecs_world *w, const char *call, const char *name) {
+    uint32_t at = name ? ecs__index_find(w->workloads, name) : w->default_wl;
+    char what[100];
+    if (at != 0xffffffffu) return &w->wl[at];
+    snprintf(what, sizeof what, "no workload named '%s'", name ? name : "(default)");
+    ecs__fail(w, ECS_ERR_NOT_FOUND, call, ECS_NULL, 0, what);
+    return NULL;
+}
+
+ECS__FN bool ecs_workload_set_default(ecs_world *w, const char *name) {
+    ecs__workload *wl = ecs__workload_find(w, "ecs_workload_set_default", name);
+    if (wl) w->default_wl = (uint32_t)(wl - w->wl);
+    return wl != NULL;
+}
+
+ECS__FN uint32_t ecs_workload_plan(const ecs_world *w, const char *name, ecs_plan_step *out, uint32_t cap) {
+    const ecs__workload *wl = ecs__workload_find(w, "ecs_workload_plan", name);
+    uint32_t i;
+    if (!wl) return 0;
+    for (i = 0; out && i < wl->n && i < cap; i++) {
+        out[i].system = w->sys[wl->sys[i]].name;
+        out[i].batch = wl->batch[i];
+        out[i].reason = wl->reasons + (size_t)i * ECS__REASON;
+    }
+    return wl->n;
+}
+
+ECS__FN const char *ecs_workload_failed_system(const ecs_world *w) { return w->failed_system; }
+
+typedef struct ecs__batch {
+    ecs_world *w;
+    ecs__workload *wl;
+    uint32_t first;
+    ecs_tick now;
+} ecs__batch;
+
+/* One system of a batch; may run on any thread, at the same time as the
+   others of its batch: it writes only its own step's result and last_run. */
+static void ecs__run_step(void *arg, uint32_t i) {
+    ecs__batch *b = (ecs__batch *)arg;
+    uint32_t step = b->first + i;
+    ecs__system *sy = &b->w->sys[b->wl->sys[step]];
+    ecs_system_ctx ctx;
+    ctx.world = b->w;
+    ctx.user = sy->desc.user;
+    ctx.name = sy->name;
+    ctx.last_run = sy->last_run;
+    ctx.now = b->now;
+    b->wl->results[step] = 0;
+    if (sy->desc.run_if && !sy->desc.run_if(&ctx)) return; /* skipped: last_run stays */
+    b->wl->results[step] = sy->desc.fn(&ctx);
+    sy->last_run = b->now;
+}
+
+ECS__FN int ecs_workload_run(ecs_world *w, const char *name) {
+    ecs__workload *wl;
+    uint32_t i = 0, j, k;
+    int rc = 0;
+    if (w->running) {
+        ecs__fail(w, ECS_ERR_INVALID, "ecs_workload_run", ECS_NULL, 0, "a workload is already running");
+        return -1;
+    }
+    if (!(wl = ecs__workload_find(w, "ecs_workload_run", name))) return -1;
+    w->running = true;
+    w->failed_system = NULL;
+    while (i < wl->n && !rc) {
+        ecs__batch b;
+        for (j = i; j < wl->n && wl->batch[j] == wl->batch[i]; j++) {}
+        b.w = w;
+        b.wl = wl;
+        b.first = i;
+        b.now = ++w->tick;
+        if (j - i > 1 && w->parallel_for)
+            w->parallel_for(ecs__run_step, &b, j - i, w->parallel_user);
+        else
+            for (k = i; k < j; k++) ecs__run_step(&b, k - i);
+        for (k = i; k < j && !rc; k++)
+            if ((rc = wl->results[k]) != 0) {
+                char what[120];
+                w->failed_system = w->sys[wl->sys[k]].name;
+                snprintf(what, sizeof what, "system '%s' returned %d", w->failed_system, rc);
+                ecs__seterr(w, ECS_ERR_SYSTEM, "ecs_workload_run", ECS_NULL, 0, what);
+            }
+        ecs_flush(w);
+        i = j;
+    }
+    w->tick++; /* changes after the run are newer than every system's `now` */
+    w->running = false;
+    return rc;
+}
+
+ECS__FN ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc *desc) {
+    ecs_view_desc d = *desc;
+    if (!d.since) d.since = ctx->last_run;
+    return ecs_view(ctx->world, &d);
 }
 
 #ifdef ECS__UNDEF_TYPEOF
