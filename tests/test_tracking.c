@@ -1,0 +1,894 @@
+/* Tracking: what counts as inserted, modified, removed and deleted; the
+   default window (since the last clear) and explicit windows (since an
+   ecs_timestamp); the removed/deleted/created/destroyed lists, their
+   clearing and their memory; stamps that stay with their rows. */
+#include "test.h"
+#define ECS_IMPLEMENTATION
+#define ECS_STB_DS_IMPLEMENTATION
+#include "../ecs.h"
+
+typedef struct { float x, y; } Pos;
+typedef struct { float x, y; } Vel;
+typedef struct { int hp; } Health;
+
+static ecs_world *w;
+static ecs_component pos, vel, hp;
+
+/* Pos tracks everything, Vel and Health nothing until a test says so. */
+static void setup(void) {
+    w = ecs_world_new(NULL);
+    pos = ECS_COMPONENT(w, Pos);
+    vel = ECS_COMPONENT(w, Vel);
+    hp = ECS_COMPONENT(w, Health);
+    ecs_track(w, pos, ECS_TRACK_ALL);
+}
+
+static ecs_entity spawn(float x) {
+    ecs_entity e = ecs_create(w);
+    ECS_ADD(w, e, pos, Pos, {x, 0});
+    return e;
+}
+
+/* The entities a view yields, in *out (up to 64); returns how many. */
+static int collect(const ecs_view_desc *d, ecs_entity *out) {
+    ecs_iter it = ecs_view(w, d);
+    int n = 0;
+    while (ecs_iter_next(&it))
+        if (n < 64) out[n++] = it.entity;
+    return n;
+}
+
+static int contains(const ecs_entity *set, int n, ecs_entity e) {
+    int i;
+    for (i = 0; i < n; i++)
+        if (set[i] == e) return 1;
+    return 0;
+}
+
+/* A one-term view over c with the given flags and window. */
+static ecs_view_desc filter(ecs_component c, uint32_t flags, ecs_tick since) {
+    ecs_view_desc d;
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = c;
+    d.terms[0].flags = flags;
+    d.since = since;
+    return d;
+}
+
+/* --- what counts as inserted and as modified ---------------------------- */
+
+static void test_insertion_counts_as_inserted_not_modified(void) {
+    ecs_entity e[5];
+    ecs_component one[1];
+    ecs_tick s;
+    Pos p = {1, 2};
+    int i;
+    setup();
+    s = ecs_timestamp(w);
+    e[0] = ecs_create(w);
+    ECS_ADD(w, e[0], pos, Pos, {1, 1});
+    e[1] = ecs_create(w);
+    one[0] = pos;
+    CHECK(ecs_add_n(w, e[1], 1, one, NULL));
+    e[2] = ecs_create_with(w, 1, one, NULL);
+    CHECK(ecs_create_bulk(w, 1, 1, one, NULL, &e[3]));
+    e[4] = ecs_create(w);
+    CHECK(ECS_SET_IF_CHANGED(w, e[4], pos, Pos, p)); /* absent: inserted */
+    for (i = 0; i < 5; i++) {
+        CHECK(ecs_was_inserted(w, e[i], pos, s));
+        CHECK(!ecs_was_modified(w, e[i], pos, s));
+    }
+    ecs_world_free(w);
+}
+
+static void test_add_over_an_existing_value_counts_as_modified_not_inserted(void) {
+    ecs_entity e, f;
+    ecs_tick s;
+    Pos p = {5, 5};
+    setup();
+    e = spawn(1);
+    f = spawn(2);
+    s = ecs_timestamp(w);
+    ECS_ADD(w, e, pos, Pos, {3, 3});
+    CHECK(ecs_was_modified(w, e, pos, s) && !ecs_was_inserted(w, e, pos, s));
+    ECS_SET(w, f, pos, Pos, p);
+    CHECK(ecs_was_modified(w, f, pos, s) && !ecs_was_inserted(w, f, pos, s));
+    ecs_world_free(w);
+}
+
+static void test_get_mut_marks_modified_get_never_does(void) {
+    ecs_entity e;
+    ecs_tick s;
+    setup();
+    e = spawn(1);
+    s = ecs_timestamp(w);
+    CHECK(ecs_get(w, e, pos) != NULL && ECS_GET(w, e, pos, Pos) != NULL && ecs_has(w, e, pos));
+    CHECK(!ecs_was_modified(w, e, pos, s));
+    CHECK(ecs_get_mut(w, e, pos) != NULL);
+    CHECK(ecs_was_modified(w, e, pos, s));
+    s = ecs_timestamp(w);
+    CHECK(!ecs_was_modified(w, e, pos, s));
+    ECS_GET_MUT(w, e, pos, Pos)->x = 9;
+    CHECK(ecs_was_modified(w, e, pos, s));
+    ecs_world_free(w);
+}
+
+static void test_read_view_terms_never_mark(void) {
+    ecs_entity e[4];
+    ecs_view_desc d;
+    ecs_iter it;
+    ecs_tick s;
+    int i, n = 0;
+    setup();
+    for (i = 0; i < 4; i++) e[i] = spawn((float)i);
+    s = ecs_timestamp(w);
+    d = filter(pos, 0, 0);
+    for (it = ecs_view(w, &d); ecs_iter_next(&it);) n += ECS_FIELD(&it, 0, Pos) != NULL;
+    for (it = ecs_view(w, &d); ecs_iter_next_block(&it);) n += (int)it.count;
+    CHECK(n == 8);
+    for (i = 0; i < 4; i++) CHECK(!ecs_was_modified(w, e[i], pos, s));
+    ecs_world_free(w);
+}
+
+static void test_write_term_marks_each_entity_when_the_loop_reaches_it(void) {
+    ecs_entity e[6], seen[6];
+    ecs_view_desc d;
+    ecs_iter it;
+    ecs_tick s;
+    int i, j, n = 0;
+    setup();
+    for (i = 0; i < 6; i++) e[i] = spawn((float)i);
+    s = ecs_timestamp(w);
+    d = filter(pos, ECS_WRITE, 0);
+    for (it = ecs_view(w, &d); ecs_iter_next(&it);) {
+        seen[n++] = it.entity;
+        /* what was reached is marked, what was not is not (yet) */
+        for (j = 0; j < 6; j++) CHECK(ecs_was_modified(w, e[j], pos, s) == contains(seen, n, e[j]));
+        if (n == 3) break; /* breaking early: the rest stays unmarked */
+    }
+    for (j = 0; j < 6; j++) CHECK(ecs_was_modified(w, e[j], pos, s) == contains(seen, 3, e[j]));
+    ecs_world_free(w);
+}
+
+static void test_next_block_marks_the_whole_block_when_handed_out(void) {
+    ecs_entity e[5];
+    ecs_view_desc d;
+    ecs_iter it;
+    ecs_tick s;
+    int i;
+    setup();
+    for (i = 0; i < 5; i++) e[i] = spawn((float)i);
+    s = ecs_timestamp(w);
+    d = filter(pos, ECS_WRITE, 0);
+    it = ecs_view(w, &d);
+    CHECK(ecs_iter_next_block(&it));
+    CHECK(it.count == 5); /* one storage: one block */
+    for (i = 0; i < 5; i++) CHECK(ecs_was_modified(w, e[i], pos, s));
+    ecs_world_free(w);
+}
+
+static void test_next_block_marks_only_the_blocks_handed_out(void) {
+    ecs_entity e[4];
+    ecs_view_desc d;
+    ecs_iter it;
+    ecs_tick s;
+    int i;
+    setup();
+    for (i = 0; i < 4; i++) e[i] = spawn((float)i);
+    /* Vel in reverse order: no row lines up, so every block is one entity */
+    for (i = 3; i >= 0; i--) ECS_ADD(w, e[i], vel, Vel, {0, 0});
+    s = ecs_timestamp(w);
+    d = filter(pos, ECS_WRITE, 0);
+    d.terms[1].c = vel;
+    d.lead = pos;
+    it = ecs_view(w, &d);
+    CHECK(ecs_iter_next_block(&it) && it.count == 1);
+    for (i = 0; i < 4; i++) CHECK(ecs_was_modified(w, e[i], pos, s) == (e[i] == it.entities[0]));
+    ecs_world_free(w);
+}
+
+static void test_write_term_on_another_storage_marks_only_that_storage(void) {
+    ecs_entity e;
+    ecs_view_desc d;
+    ecs_iter it;
+    ecs_tick s;
+    setup();
+    ecs_track(w, vel, ECS_TRACK_MODIFICATION);
+    e = spawn(1);
+    ECS_ADD(w, e, vel, Vel, {1, 1});
+    s = ecs_timestamp(w);
+    memset(&d, 0, sizeof d);
+    d.terms[0] = (ecs_term){pos, 0};
+    d.terms[1] = (ecs_term){vel, ECS_WRITE};
+    for (it = ecs_view(w, &d); ecs_iter_next(&it);) {}
+    CHECK(ecs_was_modified(w, e, vel, s));
+    CHECK(!ecs_was_modified(w, e, pos, s));
+    ecs_world_free(w);
+}
+
+static void test_mark_modified_marks_without_writing(void) {
+    ecs_entity e, bare;
+    ecs_tick s;
+    setup();
+    e = spawn(7);
+    bare = ecs_create(w);
+    s = ecs_timestamp(w);
+    CHECK(ecs_mark_modified(w, e, pos));
+    CHECK(ecs_was_modified(w, e, pos, s) && ECS_GET(w, e, pos, Pos)->x == 7);
+    CHECK(!ecs_mark_modified(w, bare, pos)); /* lacks it */
+    ecs_world_free(w);
+}
+
+static void test_set_if_changed_marks_only_when_the_bytes_differ(void) {
+    ecs_entity e;
+    ecs_tick s;
+    Pos same = {1, 2}, other = {3, 4};
+    Health h = {1};
+    setup();
+    e = ecs_create(w);
+    ECS_ADD(w, e, pos, Pos, {1, 2});
+    s = ecs_timestamp(w);
+    CHECK(!ECS_SET_IF_CHANGED(w, e, pos, Pos, same));
+    CHECK(!ecs_set_if_changed(w, e, pos, &same));
+    CHECK(!ecs_was_modified(w, e, pos, s));
+    CHECK(ecs_set_if_changed(w, e, pos, &other));
+    CHECK(ecs_was_modified(w, e, pos, s) && !ecs_was_inserted(w, e, pos, s));
+    CHECK(ECS_GET(w, e, pos, Pos)->x == 3 && ECS_GET(w, e, pos, Pos)->y == 4);
+    EXPECT_ASSERT(!ECS_SET_IF_CHANGED(w, e, pos, Health, h), "sizeof(T) is 4");
+    CHECK(ecs_last_error(w) == ECS_ERR_SIZE_MISMATCH);
+    ecs_world_free(w);
+}
+
+/* --- filters ------------------------------------------------------------ */
+
+static void test_view_filters_inserted_modified_or_either_since_a_timestamp(void) {
+    ecs_entity old, ins, mod, got[64];
+    ecs_view_desc d;
+    ecs_tick s;
+    int n;
+    setup();
+    old = spawn(0);
+    mod = spawn(1);
+    s = ecs_timestamp(w);
+    ins = spawn(2);
+    ecs_get_mut(w, mod, pos);
+    d = filter(pos, ECS_INSERTED, s);
+    n = collect(&d, got);
+    CHECK(n == 1 && got[0] == ins);
+    d = filter(pos, ECS_MODIFIED, s);
+    n = collect(&d, got);
+    CHECK(n == 1 && got[0] == mod);
+    d = filter(pos, ECS_INSERTED | ECS_MODIFIED, s);
+    n = collect(&d, got);
+    CHECK(n == 2 && contains(got, n, ins) && contains(got, n, mod) && !contains(got, n, old));
+    /* a later window sees none of it */
+    d = filter(pos, ECS_INSERTED | ECS_MODIFIED, ecs_timestamp(w));
+    CHECK(collect(&d, got) == 0);
+    ecs_world_free(w);
+}
+
+static void test_filter_combines_with_other_terms(void) {
+    ecs_entity a, b, got[64];
+    ecs_view_desc d;
+    ecs_tick s;
+    setup();
+    a = spawn(0);
+    b = spawn(1);
+    ECS_ADD(w, b, vel, Vel, {0, 0});
+    s = ecs_timestamp(w);
+    ecs_get_mut(w, a, pos);
+    ecs_get_mut(w, b, pos);
+    d = filter(pos, ECS_MODIFIED, s);
+    d.terms[1].c = vel;
+    CHECK(collect(&d, got) == 1 && got[0] == b);
+    ecs_world_free(w);
+}
+
+static void test_default_window_is_since_the_last_clear_of_that_storage(void) {
+    ecs_entity a, b, c, got[64];
+    ecs_view_desc ins, mod;
+    setup();
+    a = spawn(0);
+    b = spawn(1);
+    ins = filter(pos, ECS_INSERTED, 0);
+    mod = filter(pos, ECS_MODIFIED, 0);
+    CHECK(collect(&ins, got) == 2); /* since tracking began */
+    CHECK(collect(&mod, got) == 0);
+    ecs_get_mut(w, a, pos);
+    CHECK(collect(&mod, got) == 1 && got[0] == a);
+    ecs_clear_tracking(w, pos, ECS_TRACK_INSERTION);
+    CHECK(collect(&ins, got) == 0);
+    CHECK(collect(&mod, got) == 1); /* the modified window did not move */
+    CHECK(ecs_was_modified(w, a, pos, 0) && !ecs_was_inserted(w, a, pos, 0));
+    c = spawn(2);
+    ecs_get_mut(w, b, pos);
+    CHECK(collect(&ins, got) == 1 && got[0] == c);
+    ecs_clear_tracking(w, pos, ECS_TRACK_MODIFICATION);
+    CHECK(collect(&mod, got) == 0 && !ecs_was_modified(w, b, pos, 0));
+    ecs_get_mut(w, c, pos);
+    CHECK(collect(&mod, got) == 1 && got[0] == c);
+    ecs_world_free(w);
+}
+
+static void test_rows_that_existed_before_tracking_count_as_neither(void) {
+    ecs_entity before, after, got[64];
+    ecs_view_desc d;
+    setup();
+    before = ecs_create(w);
+    ECS_ADD(w, before, vel, Vel, {1, 1});
+    ecs_get_mut(w, before, vel);
+    CHECK(ecs_track(w, vel, ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION));
+    CHECK(ecs_tracking(w, vel) == (ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION));
+    CHECK(!ecs_was_inserted(w, before, vel, 0) && !ecs_was_modified(w, before, vel, 0));
+    CHECK(!ecs_was_inserted(w, before, vel, 1));
+    after = ecs_create(w);
+    ECS_ADD(w, after, vel, Vel, {2, 2});
+    d = filter(vel, ECS_INSERTED | ECS_MODIFIED, 0);
+    CHECK(collect(&d, got) == 1 && got[0] == after);
+    ecs_get_mut(w, before, vel); /* from now on it is tracked */
+    CHECK(ecs_was_modified(w, before, vel, 0));
+    ecs_world_free(w);
+}
+
+static void test_untracked_storage_filters_and_queries_assert(void) {
+    ecs_entity e, got[64];
+    ecs_view_desc d;
+    uint32_t n = 99;
+    setup();
+    e = ecs_create(w);
+    ECS_ADD(w, e, vel, Vel, {0, 0});
+    ECS_ADD(w, e, hp, Health, {1});
+    d = filter(vel, ECS_INSERTED, 0);
+    EXPECT_ASSERT(collect(&d, got) == 0, "does not track");
+    CHECK(ecs_last_error(w) == ECS_ERR_INVALID);
+    ecs_track(w, vel, ECS_TRACK_INSERTION); /* insertion only */
+    d = filter(vel, ECS_MODIFIED, 0);
+    EXPECT_ASSERT(collect(&d, got) == 0, "does not track");
+    EXPECT_ASSERT(!ecs_was_modified(w, e, vel, 0), "does not track");
+    EXPECT_ASSERT(!ecs_was_inserted(w, e, hp, 0), "does not track");
+    EXPECT_ASSERT(ecs_removed(w, vel, 0, &n) == NULL && n == 0, "does not track");
+    n = 99;
+    EXPECT_ASSERT(ecs_deleted(w, hp, 0, &n) == NULL && n == 0, "does not track");
+    ecs_track(w, hp, ECS_TRACK_REMOVAL);
+    EXPECT_ASSERT(ecs_deleted(w, hp, 0, &n) == NULL, "does not track");
+    ecs_world_free(w);
+}
+
+/* --- removed and deleted lists ------------------------------------------ */
+
+static void test_removed_list_keeps_ids_of_remove_REMOVE_and_defer_remove(void) {
+    ecs_entity a, b, c, keep;
+    const ecs_change *l;
+    Pos out;
+    uint32_t n = 0;
+    setup();
+    a = spawn(1);
+    b = spawn(2);
+    c = spawn(3);
+    keep = spawn(4);
+    CHECK(ecs_remove(w, a, pos, &out) && out.x == 1);
+    CHECK(ECS_REMOVE(w, b, pos, Pos, &out) && out.x == 2);
+    CHECK(ecs_defer_remove(w, c, pos));
+    CHECK(ecs_removed(w, pos, 0, &n) != NULL && n == 2); /* not applied yet */
+    CHECK(ecs_flush(w) == 1);
+    l = ecs_removed(w, pos, 0, &n);
+    CHECK(n == 3 && l[0].entity == a && l[1].entity == b && l[2].entity == c);
+    CHECK(l[0].tick <= l[1].tick && l[1].tick <= l[2].tick); /* oldest first */
+    ecs_deleted(w, pos, 0, &n);
+    CHECK(n == 0); /* removals are not deletions */
+    CHECK(ecs_has(w, keep, pos) && ecs_storage_count(w, pos) == 1);
+    ecs_world_free(w);
+}
+
+static void test_deleted_list_keeps_ids_and_copies_of_the_values(void) {
+    ecs_entity e[5];
+    const ecs_change *l;
+    uint32_t n = 0, i;
+    setup();
+    for (i = 0; i < 5; i++) e[i] = spawn((float)(10 + i));
+    CHECK(ecs_delete(w, e[0], pos));
+    CHECK(ecs_strip(w, e[1]) == 1);
+    CHECK(ecs_destroy(w, e[2]));
+    CHECK(ecs_defer_delete(w, e[3], pos) && ecs_defer_destroy(w, e[4]) && ecs_flush(w) == 2);
+    /* overwrite the rows the values came from: the copies stay */
+    for (i = 0; i < 8; i++) spawn(-1);
+    l = ecs_deleted(w, pos, 0, &n);
+    CHECK(n == 5);
+    for (i = 0; i < 5; i++) {
+        const Pos *v = (const Pos *)ecs_deleted_value(w, pos, &l[i]);
+        CHECK(l[i].entity == e[i]);
+        CHECK(v != NULL && v->x == (float)(10 + i));
+    }
+    ecs_removed(w, pos, 0, &n);
+    CHECK(n == 0); /* deletions are not removals */
+    ecs_world_free(w);
+}
+
+static void test_destroy_records_a_deletion_in_each_tracked_storage(void) {
+    ecs_entity e;
+    const ecs_change *l;
+    uint32_t n = 0;
+    setup();
+    ecs_track(w, vel, ECS_TRACK_DELETION);
+    e = spawn(1);
+    ECS_ADD(w, e, vel, Vel, {2, 3});
+    ECS_ADD(w, e, hp, Health, {4}); /* untracked: no list */
+    CHECK(ecs_destroy(w, e));
+    l = ecs_deleted(w, pos, 0, &n);
+    CHECK(n == 1 && l[0].entity == e && ((const Pos *)ecs_deleted_value(w, pos, l))->x == 1);
+    l = ecs_deleted(w, vel, 0, &n);
+    CHECK(n == 1 && l[0].entity == e && ((const Vel *)ecs_deleted_value(w, vel, l))->y == 3);
+    ecs_world_free(w);
+}
+
+static void test_deleted_value_rejects_an_entry_not_in_the_list(void) {
+    ecs_change fake;
+    const ecs_change *l;
+    uint32_t n;
+    setup();
+    ecs_delete(w, spawn(1), pos);
+    l = ecs_deleted(w, pos, 0, &n);
+    CHECK(n == 1 && ecs_deleted_value(w, pos, l) != NULL);
+    fake = l[0];
+    EXPECT_ASSERT(ecs_deleted_value(w, pos, &fake) == NULL, "not in the deleted list");
+    EXPECT_ASSERT(ecs_deleted_value(w, pos, l + 1) == NULL, "not in the deleted list");
+    ecs_world_free(w);
+}
+
+static void test_lists_filter_by_timestamp(void) {
+    ecs_entity e[6];
+    const ecs_change *l;
+    ecs_tick s1, s2;
+    uint32_t n;
+    int i;
+    setup();
+    for (i = 0; i < 6; i++) e[i] = spawn((float)i);
+    ecs_remove(w, e[0], pos, NULL);
+    ecs_delete(w, e[3], pos);
+    s1 = ecs_timestamp(w);
+    ecs_remove(w, e[1], pos, NULL);
+    ecs_delete(w, e[4], pos);
+    s2 = ecs_timestamp(w);
+    ecs_remove(w, e[2], pos, NULL);
+    ecs_delete(w, e[5], pos);
+    l = ecs_removed(w, pos, 0, &n);
+    CHECK(n == 3 && l[0].entity == e[0]);
+    l = ecs_removed(w, pos, s1, &n);
+    CHECK(n == 2 && l[0].entity == e[1] && l[1].entity == e[2] && l[0].tick > s1);
+    l = ecs_removed(w, pos, s2, &n);
+    CHECK(n == 1 && l[0].entity == e[2]);
+    l = ecs_deleted(w, pos, s1, &n);
+    CHECK(n == 2 && l[0].entity == e[4] && ((const Pos *)ecs_deleted_value(w, pos, &l[1]))->x == 5);
+    ecs_removed(w, pos, ecs_timestamp(w), &n);
+    CHECK(n == 0);
+    ecs_world_free(w);
+}
+
+/* --- clearing ----------------------------------------------------------- */
+
+/* Gives Pos and Vel one entry of each kind. */
+static void churn(void) {
+    ecs_component c[2];
+    int k;
+    c[0] = pos;
+    c[1] = vel;
+    for (k = 0; k < 2; k++) {
+        ecs_entity a = ecs_create(w), b = ecs_create(w), m = ecs_create(w);
+        ecs_add(w, a, c[k], NULL);
+        ecs_add(w, b, c[k], NULL);
+        ecs_add(w, m, c[k], NULL);
+        ecs_get_mut(w, m, c[k]);
+        ecs_remove(w, a, c[k], NULL);
+        ecs_delete(w, b, c[k]);
+    }
+}
+
+static uint32_t removed_n(ecs_component c) {
+    uint32_t n;
+    ecs_removed(w, c, 0, &n);
+    return n;
+}
+static uint32_t deleted_n(ecs_component c) {
+    uint32_t n;
+    ecs_deleted(w, c, 0, &n);
+    return n;
+}
+static int window_n(ecs_component c, uint32_t flag) {
+    ecs_entity got[64];
+    ecs_view_desc d = filter(c, flag, 0);
+    return collect(&d, got);
+}
+
+static void test_clear_tracking_per_flag_and_per_storage(void) {
+    setup();
+    ecs_track(w, vel, ECS_TRACK_ALL);
+    churn();
+    CHECK(removed_n(pos) == 1 && deleted_n(pos) == 1 && removed_n(vel) == 1 && deleted_n(vel) == 1);
+    CHECK(window_n(pos, ECS_INSERTED) == 1 && window_n(pos, ECS_MODIFIED) == 1);
+    ecs_clear_tracking(w, pos, ECS_TRACK_REMOVAL);
+    CHECK(removed_n(pos) == 0 && deleted_n(pos) == 1 && removed_n(vel) == 1);
+    ecs_clear_tracking(w, pos, ECS_TRACK_DELETION);
+    CHECK(deleted_n(pos) == 0 && deleted_n(vel) == 1);
+    ecs_clear_tracking(w, pos, ECS_TRACK_INSERTION);
+    CHECK(window_n(pos, ECS_INSERTED) == 0 && window_n(pos, ECS_MODIFIED) == 1);
+    CHECK(window_n(vel, ECS_INSERTED) == 1);
+    ecs_clear_tracking(w, pos, ECS_TRACK_MODIFICATION);
+    CHECK(window_n(pos, ECS_MODIFIED) == 0 && window_n(vel, ECS_MODIFIED) == 1);
+    /* what happens after a clear is seen again */
+    churn();
+    CHECK(removed_n(pos) == 1 && window_n(pos, ECS_INSERTED) == 1 && window_n(pos, ECS_MODIFIED) == 1);
+    ecs_world_free(w);
+}
+
+static void test_clear_tracking_of_component_0_clears_every_storage(void) {
+    setup();
+    ecs_track(w, vel, ECS_TRACK_ALL);
+    churn();
+    ecs_clear_tracking(w, 0, ECS_TRACK_REMOVAL);
+    CHECK(removed_n(pos) == 0 && removed_n(vel) == 0 && deleted_n(pos) == 1 && deleted_n(vel) == 1);
+    ecs_clear_tracking(w, 0, ECS_TRACK_DELETION);
+    CHECK(deleted_n(pos) == 0 && deleted_n(vel) == 0);
+    CHECK(window_n(pos, ECS_INSERTED) == 1 && window_n(vel, ECS_MODIFIED) == 1);
+    ecs_clear_tracking(w, 0, ECS_TRACK_INSERTION);
+    CHECK(window_n(pos, ECS_INSERTED) == 0 && window_n(vel, ECS_INSERTED) == 0);
+    CHECK(window_n(pos, ECS_MODIFIED) == 1 && window_n(vel, ECS_MODIFIED) == 1);
+    ecs_clear_tracking(w, 0, ECS_TRACK_MODIFICATION);
+    CHECK(window_n(pos, ECS_MODIFIED) == 0 && window_n(vel, ECS_MODIFIED) == 0);
+    churn();
+    ecs_clear_tracking(w, 0, ECS_TRACK_ALL);
+    CHECK(removed_n(pos) + deleted_n(pos) + removed_n(vel) + deleted_n(vel) == 0);
+    CHECK(window_n(pos, ECS_INSERTED | ECS_MODIFIED) == 0 && window_n(vel, ECS_INSERTED | ECS_MODIFIED) == 0);
+    ecs_world_free(w);
+}
+
+static void test_clear_tracking_older_than_drops_entries_at_or_before_the_stamp(void) {
+    ecs_entity e[6];
+    const ecs_change *l;
+    ecs_tick t1, t2;
+    uint32_t n;
+    int i;
+    setup();
+    ecs_track(w, vel, ECS_TRACK_ALL);
+    for (i = 0; i < 6; i++) e[i] = spawn((float)i);
+    ecs_remove(w, e[0], pos, NULL);
+    ecs_delete(w, e[3], pos);
+    t1 = ecs_timestamp(w);
+    ecs_remove(w, e[1], pos, NULL);
+    ecs_delete(w, e[4], pos);
+    t2 = ecs_timestamp(w);
+    ecs_remove(w, e[2], pos, NULL);
+    ecs_delete(w, e[5], pos);
+    ecs_clear_tracking_older_than(w, pos, ECS_TRACK_REMOVAL, t1);
+    l = ecs_removed(w, pos, 0, &n);
+    CHECK(n == 2 && l[0].entity == e[1] && l[1].entity == e[2]);
+    CHECK(deleted_n(pos) == 3); /* only the flags given */
+    ecs_clear_tracking_older_than(w, 0, ECS_TRACK_REMOVAL | ECS_TRACK_DELETION, t2);
+    l = ecs_removed(w, pos, 0, &n);
+    CHECK(n == 1 && l[0].entity == e[2]);
+    l = ecs_deleted(w, pos, 0, &n);
+    CHECK(n == 1 && l[0].entity == e[5] && ((const Pos *)ecs_deleted_value(w, pos, l))->x == 5);
+    ecs_world_free(w);
+}
+
+static void test_clear_tracking_older_than_leaves_the_windows_alone(void) {
+    setup();
+    spawn(1);
+    ecs_get_mut(w, spawn(2), pos);
+    ecs_clear_tracking_older_than(w, 0, ECS_TRACK_ALL, ecs_timestamp(w));
+    CHECK(window_n(pos, ECS_INSERTED) == 2 && window_n(pos, ECS_MODIFIED) == 1);
+    ecs_world_free(w);
+}
+
+/* A counting allocator: bytes outstanding. */
+static size_t outstanding;
+static void *count_alloc(size_t size, void *ctx) {
+    size_t *p = (size_t *)malloc(size + sizeof(size_t) * 2);
+    (void)ctx;
+    if (!p) return NULL;
+    *p = size;
+    outstanding += size;
+    return p + 2;
+}
+static void count_free(void *ptr, size_t size, void *ctx) {
+    size_t *p = (size_t *)ptr - 2;
+    (void)ctx;
+    if (*p != size) {
+        printf("  freed %lu bytes of a block of %lu\n", (unsigned long)size, (unsigned long)*p);
+        test__failed = 1;
+    }
+    outstanding -= *p;
+    free(p);
+}
+
+/* One frame of a game: spawn, touch, remove, delete, destroy. */
+static void frame(int f) {
+    ecs_entity e[4];
+    ecs_component both[2];
+    int i;
+    both[0] = pos;
+    both[1] = vel;
+    for (i = 0; i < 4; i++) e[i] = ecs_create_with(w, 2, both, NULL);
+    ECS_GET_MUT(w, e[0], pos, Pos)->x = (float)f;
+    ecs_remove(w, e[1], pos, NULL);
+    ecs_delete(w, e[2], vel);
+    for (i = 0; i < 4; i++) ecs_destroy(w, e[i]);
+}
+
+static void test_lists_stay_bounded_when_cleared_every_frame(void) {
+    ecs_desc d;
+    size_t after_warmup = 0;
+    uint32_t n;
+    int f;
+    memset(&d, 0, sizeof d);
+    d.allocator.alloc = count_alloc;
+    d.allocator.free = count_free;
+    d.track_entities = true;
+    outstanding = 0;
+    w = ecs_world_new(&d);
+    pos = ECS_COMPONENT(w, Pos);
+    vel = ECS_COMPONENT(w, Vel);
+    ecs_track(w, pos, ECS_TRACK_ALL);
+    ecs_track(w, vel, ECS_TRACK_ALL);
+    for (f = 0; f < 1000; f++) {
+        frame(f);
+        ecs_deleted(w, pos, 0, &n);
+        CHECK(n == 3); /* this frame's only: e0, e2, e3 */
+        ecs_destroyed(w, 0, &n);
+        CHECK(n == 4);
+        ecs_clear_tracking(w, 0, ECS_TRACK_ALL | ECS_TRACK_ENTITIES);
+        ecs_created(w, 0, &n);
+        CHECK(n == 0);
+        if (f == 9) after_warmup = outstanding;
+        if (f > 9) CHECK(outstanding == after_warmup);
+    }
+    ecs_world_free(w);
+    CHECK(outstanding == 0);
+}
+
+static void test_lists_stay_bounded_when_clearing_what_is_older_than_a_few_frames(void) {
+    ecs_desc d;
+    ecs_tick stamps[1000];
+    size_t after_warmup = 0;
+    uint32_t n;
+    int f;
+    memset(&d, 0, sizeof d);
+    d.allocator.alloc = count_alloc;
+    d.allocator.free = count_free;
+    d.track_entities = true;
+    outstanding = 0;
+    w = ecs_world_new(&d);
+    pos = ECS_COMPONENT(w, Pos);
+    vel = ECS_COMPONENT(w, Vel);
+    ecs_track(w, pos, ECS_TRACK_ALL);
+    ecs_track(w, vel, ECS_TRACK_ALL);
+    for (f = 0; f < 1000; f++) {
+        stamps[f] = ecs_timestamp(w);
+        frame(f);
+        /* keep this frame and the two before it */
+        if (f >= 2) ecs_clear_tracking_older_than(w, 0, ECS_TRACK_ALL | ECS_TRACK_ENTITIES, stamps[f - 2]);
+        ecs_removed(w, pos, 0, &n);
+        CHECK(n == (uint32_t)(f < 3 ? f + 1 : 3)); /* one per frame, three frames kept */
+        ecs_destroyed(w, 0, &n);
+        CHECK(n == (uint32_t)(f < 3 ? 4 * (f + 1) : 12));
+        if (f == 19) after_warmup = outstanding;
+        if (f > 19) CHECK(outstanding == after_warmup);
+    }
+    ecs_world_free(w);
+    CHECK(outstanding == 0);
+}
+
+/* --- entity tracking ---------------------------------------------------- */
+
+static void test_created_and_destroyed_entities_are_recorded_with_ticks(void) {
+    ecs_desc d;
+    ecs_entity a, b, c, bulk[3];
+    ecs_component one[1];
+    const ecs_change *l;
+    ecs_tick s;
+    uint32_t n;
+    memset(&d, 0, sizeof d);
+    d.track_entities = true;
+    w = ecs_world_new(&d);
+    pos = ECS_COMPONENT(w, Pos);
+    one[0] = pos;
+    a = ecs_create(w);
+    b = ecs_create(w);
+    s = ecs_timestamp(w);
+    CHECK(ecs_destroy(w, a));
+    c = ecs_create_with(w, 1, one, NULL);
+    CHECK(ecs_create_bulk(w, 3, 1, one, NULL, bulk));
+    l = ecs_created(w, 0, &n);
+    CHECK(n == 6 && l[0].entity == a && l[1].entity == b && l[2].entity == c && l[5].entity == bulk[2]);
+    CHECK(l[1].tick <= s && l[2].tick > s);
+    l = ecs_created(w, s, &n);
+    CHECK(n == 4 && l[0].entity == c);
+    l = ecs_destroyed(w, 0, &n);
+    CHECK(n == 1 && l[0].entity == a && l[0].tick > s);
+    ecs_destroy(w, b);
+    l = ecs_destroyed(w, s, &n);
+    CHECK(n == 2 && l[1].entity == b);
+    ecs_clear_tracking(w, 0, ECS_TRACK_ENTITIES);
+    ecs_created(w, 0, &n);
+    CHECK(n == 0);
+    ecs_destroyed(w, 0, &n);
+    CHECK(n == 0);
+    ecs_world_free(w);
+}
+
+static void test_entity_lists_clear_older_than(void) {
+    ecs_desc d;
+    ecs_entity a, b;
+    const ecs_change *l;
+    ecs_tick s;
+    uint32_t n;
+    memset(&d, 0, sizeof d);
+    d.track_entities = true;
+    w = ecs_world_new(&d);
+    a = ecs_create(w);
+    ecs_destroy(w, a);
+    s = ecs_timestamp(w);
+    b = ecs_create(w);
+    ecs_destroy(w, b);
+    ecs_clear_tracking_older_than(w, 0, ECS_TRACK_ENTITIES, s);
+    l = ecs_created(w, 0, &n);
+    CHECK(n == 1 && l[0].entity == b);
+    l = ecs_destroyed(w, 0, &n);
+    CHECK(n == 1 && l[0].entity == b);
+    ecs_world_free(w);
+}
+
+static void test_entity_lists_need_track_entities(void) {
+    uint32_t n = 5;
+    w = ecs_world_new(NULL);
+    ecs_create(w);
+    EXPECT_ASSERT(ecs_created(w, 0, &n) == NULL && n == 0, "track_entities");
+    EXPECT_ASSERT(ecs_destroyed(w, 0, &n) == NULL, "track_entities");
+    ecs_world_free(w);
+}
+
+/* --- stamps stay with their rows ---------------------------------------- */
+
+static int by_x_descending(ecs_entity a, const void *va, ecs_entity b, const void *vb, void *ctx) {
+    float x = ((const Pos *)va)->x, y = ((const Pos *)vb)->x;
+    (void)a, (void)b, (void)ctx;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* e1 and e3 were modified after s, e5 (the last) inserted after s: true if
+   every entity still in Pos says so. */
+static int stamps_follow_rows(const ecs_entity *e, ecs_tick s) {
+    int i;
+    for (i = 0; i < 6; i++) {
+        if (!ecs_has(w, e[i], pos)) continue;
+        if (ecs_was_modified(w, e[i], pos, s) != (i == 1 || i == 3) ||
+            ecs_was_inserted(w, e[i], pos, s) != (i == 5)) {
+            printf("  the stamps of e%d did not follow its row\n", i);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void test_stamps_move_with_their_rows_through_swap_remove_and_sort(void) {
+    ecs_entity e[6], got[64];
+    ecs_view_desc d;
+    ecs_tick s;
+    int i, n;
+    setup();
+    ecs_track(w, vel, ECS_TRACK_ALL);
+    for (i = 0; i < 5; i++) e[i] = spawn((float)i);
+    s = ecs_timestamp(w);
+    e[5] = spawn(5);
+    ecs_get_mut(w, e[1], pos);
+    ecs_get_mut(w, e[3], pos);
+    CHECK(stamps_follow_rows(e, s));
+    ecs_delete(w, e[0], pos); /* e5, the last row, moves into row 0 */
+    CHECK(ecs_storage_entities(w, pos)[0] == e[5]);
+    CHECK(stamps_follow_rows(e, s));
+    ecs_remove(w, e[2], pos, NULL);
+    CHECK(stamps_follow_rows(e, s));
+    CHECK(ecs_sort(w, pos, by_x_descending, NULL));
+    CHECK(ecs_storage_entities(w, pos)[0] == e[5]);
+    CHECK(stamps_follow_rows(e, s));
+    /* sort_as: Vel's order is e4, e1, e3 */
+    ECS_ADD(w, e[4], vel, Vel, {0, 0});
+    ECS_ADD(w, e[1], vel, Vel, {0, 0});
+    ECS_ADD(w, e[3], vel, Vel, {0, 0});
+    CHECK(ecs_sort_as(w, pos, vel));
+    CHECK(ecs_storage_entities(w, pos)[0] == e[4]);
+    CHECK(stamps_follow_rows(e, s));
+    d = filter(pos, ECS_MODIFIED, s);
+    n = collect(&d, got);
+    CHECK(n == 2 && contains(got, n, e[1]) && contains(got, n, e[3]));
+    ecs_world_free(w);
+}
+
+static void test_timestamp_separates_before_from_after(void) {
+    ecs_entity a, b;
+    ecs_tick t1, t2;
+    setup();
+    a = spawn(1);
+    t1 = ecs_timestamp(w);
+    b = spawn(2);
+    t2 = ecs_timestamp(w);
+    CHECK(t2 > t1);
+    CHECK(!ecs_was_inserted(w, a, pos, t1) && ecs_was_inserted(w, b, pos, t1));
+    CHECK(!ecs_was_inserted(w, b, pos, t2));
+    ecs_get_mut(w, a, pos);
+    CHECK(ecs_was_modified(w, a, pos, t2) && ecs_was_modified(w, a, pos, t1));
+    ecs_world_free(w);
+}
+
+static void test_turning_a_kind_of_tracking_off_drops_its_list(void) {
+    uint32_t n;
+    setup();
+    ecs_remove(w, spawn(1), pos, NULL);
+    CHECK(removed_n(pos) == 1);
+    CHECK(ecs_track(w, pos, ECS_TRACK_DELETION)); /* replaces the flags */
+    CHECK(ecs_tracking(w, pos) == ECS_TRACK_DELETION);
+    EXPECT_ASSERT(ecs_removed(w, pos, 0, &n) == NULL, "does not track");
+    ecs_track(w, pos, ECS_TRACK_ALL);
+    CHECK(removed_n(pos) == 0);
+    ecs_world_free(w);
+}
+
+/* Deleting a tag from a storage that tracks deletions: the entry has no
+   value to copy (the tag's data array is NULL). */
+static void test_deleting_a_tracked_tag_records_the_entity(void) {
+    ecs_component frozen;
+    ecs_entity a, b;
+    const ecs_change *l;
+    uint32_t n;
+    setup();
+    frozen = ECS_TAG(w, "Frozen");
+    ecs_track(w, frozen, ECS_TRACK_ALL);
+    a = ecs_create(w);
+    b = ecs_create(w);
+    ecs_add(w, a, frozen, NULL);
+    ecs_add(w, b, frozen, NULL);
+    CHECK(ecs_delete(w, a, frozen));
+    CHECK(ecs_destroy(w, b));
+    l = ecs_deleted(w, frozen, 0, &n);
+    CHECK(n == 2 && l[0].entity == a && l[1].entity == b);
+    CHECK(ecs_deleted_value(w, frozen, &l[0]) != NULL); /* non-NULL, not to be dereferenced */
+    ecs_world_free(w);
+}
+
+int main(void) {
+    RUN(test_insertion_counts_as_inserted_not_modified);
+    RUN(test_add_over_an_existing_value_counts_as_modified_not_inserted);
+    RUN(test_get_mut_marks_modified_get_never_does);
+    RUN(test_read_view_terms_never_mark);
+    RUN(test_write_term_marks_each_entity_when_the_loop_reaches_it);
+    RUN(test_next_block_marks_the_whole_block_when_handed_out);
+    RUN(test_next_block_marks_only_the_blocks_handed_out);
+    RUN(test_write_term_on_another_storage_marks_only_that_storage);
+    RUN(test_mark_modified_marks_without_writing);
+    RUN(test_set_if_changed_marks_only_when_the_bytes_differ);
+    RUN(test_view_filters_inserted_modified_or_either_since_a_timestamp);
+    RUN(test_filter_combines_with_other_terms);
+    RUN(test_default_window_is_since_the_last_clear_of_that_storage);
+    RUN(test_rows_that_existed_before_tracking_count_as_neither);
+    RUN(test_untracked_storage_filters_and_queries_assert);
+    RUN(test_removed_list_keeps_ids_of_remove_REMOVE_and_defer_remove);
+    RUN(test_deleted_list_keeps_ids_and_copies_of_the_values);
+    RUN(test_destroy_records_a_deletion_in_each_tracked_storage);
+    RUN(test_deleted_value_rejects_an_entry_not_in_the_list);
+    RUN(test_lists_filter_by_timestamp);
+    RUN(test_clear_tracking_per_flag_and_per_storage);
+    RUN(test_clear_tracking_of_component_0_clears_every_storage);
+    RUN(test_clear_tracking_older_than_drops_entries_at_or_before_the_stamp);
+    RUN(test_clear_tracking_older_than_leaves_the_windows_alone);
+    RUN(test_lists_stay_bounded_when_cleared_every_frame);
+    RUN(test_lists_stay_bounded_when_clearing_what_is_older_than_a_few_frames);
+    RUN(test_created_and_destroyed_entities_are_recorded_with_ticks);
+    RUN(test_entity_lists_clear_older_than);
+    RUN(test_entity_lists_need_track_entities);
+    RUN(test_stamps_move_with_their_rows_through_swap_remove_and_sort);
+    RUN(test_timestamp_separates_before_from_after);
+    RUN(test_turning_a_kind_of_tracking_off_drops_its_list);
+    /* last: fails under clang's UBSan (ecs.h bug, see the test) and may
+       end the process */
+    RUN(test_deleting_a_tracked_tag_records_the_entity);
+    return test_summary();
+}
