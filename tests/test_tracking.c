@@ -150,6 +150,29 @@ static void test_write_term_marks_each_entity_when_the_loop_reaches_it(void) {
     ecs_world_free(w);
 }
 
+/* "every later change is newer than S" (ecs_timestamp) and a write term
+   marks an entity "when the loop reaches it": so entities reached after a
+   timestamp taken inside the loop count as modified since it. */
+static void test_write_term_marks_with_the_time_the_entity_is_reached(void) {
+    ecs_entity seen[4];
+    ecs_view_desc d;
+    ecs_iter it;
+    ecs_tick s = 0;
+    int i, n = 0, first, later = 0;
+    setup();
+    for (i = 0; i < 4; i++) spawn((float)i);
+    d = filter(pos, ECS_WRITE, 0);
+    for (it = ecs_view(w, &d); ecs_iter_next(&it);) {
+        seen[n++] = it.entity;
+        if (n == 1) s = ecs_timestamp(w); /* after the first, before the rest */
+    }
+    first = ecs_was_modified(w, seen[0], pos, s);
+    for (i = 1; i < n; i++) later += ecs_was_modified(w, seen[i], pos, s);
+    ecs_world_free(w);
+    CHECK(n == 4 && !first);
+    CHECK(later == 3); /* the three reached after s */
+}
+
 static void test_next_block_marks_the_whole_block_when_handed_out(void) {
     ecs_entity e[5];
     ecs_view_desc d;
@@ -861,6 +884,7 @@ int main(void) {
     RUN(test_get_mut_marks_modified_get_never_does);
     RUN(test_read_view_terms_never_mark);
     RUN(test_write_term_marks_each_entity_when_the_loop_reaches_it);
+    RUN(test_write_term_marks_with_the_time_the_entity_is_reached);
     RUN(test_next_block_marks_the_whole_block_when_handed_out);
     RUN(test_next_block_marks_only_the_blocks_handed_out);
     RUN(test_write_term_on_another_storage_marks_only_that_storage);
