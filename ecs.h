@@ -313,6 +313,13 @@
           asserts when the walked storage lost another entity or was sorted,
           naming the storage and the call. Release builds stay memory-safe
           but may skip or repeat entities.
+        - A union view (only ECS_ANY terms) walks one ANY storage after the
+          other, so an entity whose ANY components change during the loop,
+          or one created in it, could be visited twice or not at all.
+          Inside a union loop, change values or destroy the current entity,
+          and defer everything else. (Under ECS_DEBUG, removing the walked
+          component from the current entity while it has a later one
+          asserts.)
         - Breaking out of a loop early is fine: an iterator holds no lock
           and owns no memory.
         - Field pointers follow the pointer-validity rules (section 14): an
@@ -382,7 +389,8 @@
       bool ecs_unique_remove(ecs_world *w, ecs_component c, void *out)
       ECS_UNIQUE_ADD(w, c, T, {init...})  ECS_UNIQUE_GET(w, c, T)  ECS_UNIQUE_GET_MUT(w, c, T)
       Pointers stay valid until ecs_unique_remove. Uniques are always
-      tracked: ecs_unique_was_inserted / ecs_unique_was_modified (section 11).
+      tracked: ecs_unique_was_inserted / ecs_unique_was_modified (section 11);
+      their removal is not recorded.
 
    ---------------------------------------------------------------------------
    11. TRACKING
@@ -422,9 +430,11 @@
                   (destroying an entity deletes each of its components).
 
       bool ecs_mark_modified(ecs_world *w, ecs_entity e, ecs_component c)
+          True when e has c (marked if c tracks modification).
       bool ecs_set_if_changed(ecs_world *w, ecs_entity e, ecs_component c, const void *value)
-          Writes value and marks modified only if its bytes differ; adds it
-          (inserted) if e lacks c. Returns whether anything changed.
+          Writes value (NULL: zeroed) and marks modified only if its bytes
+          differ; adds it (inserted) if e lacks c. Returns whether anything
+          changed.
           ECS_SET_IF_CHANGED(w, e, c, T, value)
       bool ecs_was_inserted(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since)
       bool ecs_was_modified(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since)
@@ -443,11 +453,12 @@
       void ecs_clear_tracking(ecs_world *w, ecs_component c, uint32_t flags)
           c = 0: every storage. INSERTION/MODIFICATION start a new default
           window; REMOVAL/DELETION empty the lists; ECS_TRACK_ENTITIES
-          empties the created/destroyed lists. (Shipyard's clear_all_inserted
+          empties the world's created/destroyed lists (whatever c is). (Shipyard's clear_all_inserted
           ... clear_all_removed_and_deleted are flag combinations.)
       void ecs_clear_tracking_older_than(ecs_world *w, ecs_component c, uint32_t flags, ecs_tick t)
           Drops removed/deleted (and entity) entries stamped at or before t,
-          i.e. before the ecs_timestamp call that returned t.
+          i.e. before the ecs_timestamp call that returned t. INSERTION and
+          MODIFICATION have no lists and are ignored here.
 
       Memory: insertion and modification cost 8 bytes per row each; a
       removed entry 16 bytes; a deleted entry 16 bytes + the component size;
@@ -465,9 +476,13 @@
           hooks->on_insert(w, e, c, value, user) runs after c was added to e
           (not when a value is replaced); hooks->on_remove runs before c
           leaves e (remove, delete, strip, destroy), with the value still
-          readable. NULL clears both.
+          readable; ecs_remove's out receives the value as it leaves, after
+          the hook. NULL clears both.
           For bundles (add_n, create_with, create_bulk) on_insert runs once
-          all components of the bundle are in place, in bundle order.
+          every entity has its whole bundle: entity by entity in creation
+          order, each in bundle order (a component an earlier hook took
+          away gets no on_insert). strip and destroy run on_remove in
+          component-id order. Uniques have no hooks.
       What a hook may do: read anything; change values anywhere; add and
       remove components of *other* storages, on any entity, including its
       own; create entities; destroy other entities; record commands.
@@ -487,8 +502,9 @@
       bool ecs_system_add(ecs_world *w, const ecs_system_desc *desc)
           name (unique), fn, user, run_if (skip this run when it returns
           false; last_run then stays), and what it touches: reads[] and
-          writes[] (components and uniques, 0-terminated), structural (it
-          creates, destroys, adds, removes or records commands).
+          writes[] (components and uniques; 0 entries are ignored),
+          structural (it creates, destroys, adds, removes or records
+          commands).
       bool ecs_workload_add(ecs_world *w, const char *name, uint32_t n, const char *const *items)
           An ordered list of systems and other workloads (nested workloads
           are expanded in place; they must exist already). The first
@@ -496,9 +512,10 @@
       int ecs_workload_run(ecs_world *w, const char *name)
           name NULL: the default. Runs every system in order; returns 0, or
           the first non-zero value a system returned (the workload stops
-          after that system's batch; ecs_workload_failed_system names it and
-          the error is ECS_ERR_SYSTEM); -1 if the workload does not exist or
-          a workload is already running.
+          after that system's batch, whose commands are still flushed;
+          ecs_workload_failed_system names the system until the next run,
+          and the error is ECS_ERR_SYSTEM); -1 if the workload does not
+          exist or a workload is already running.
       bool ecs_workload_set_default(ecs_world *w, const char *name)
       ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc *desc)
           ecs_view whose ECS_INSERTED/ECS_MODIFIED window is the system's
@@ -509,13 +526,14 @@
       unless it writes something a system of the batch reads or writes,
       reads something one writes, is structural, follows a structural one,
       or already runs in the batch. Batches run one after the other, each at
-      a new tick; the systems of a batch run through desc.parallel_for (so
-      ecs.h needs no thread library; default: one after another), and the
-      command buffer is flushed after each batch. Systems in a batch may
+      a new tick; the systems of a batch of two or more run through
+      desc.parallel_for (so ecs.h needs no thread library; default: one
+      after another), and the command buffer is flushed after each batch. Systems in a batch may
       touch only what they declared, and nothing structural.
       uint32_t ecs_workload_plan(const ecs_world *w, const char *name, ecs_plan_step *out, uint32_t cap)
           The plan: per step the system, its batch, and why it could not
-          join the previous batch. Returns the number of steps.
+          join the previous batch (naming one system it conflicts with).
+          Returns the number of steps.
 
    ---------------------------------------------------------------------------
    14. POINTER VALIDITY
@@ -566,6 +584,14 @@
 #define ECS_INLINE static __inline
 #else
 #define ECS_INLINE static inline
+#endif
+/* the few hot paths the compiler must not leave out of line */
+#if defined(__GNUC__) || defined(__clang__)
+#define ECS_HOT ECS_INLINE __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define ECS_HOT static __forceinline
+#else
+#define ECS_HOT ECS_INLINE
 #endif
 
 #ifndef ECS_DEBUG
@@ -634,7 +660,10 @@ typedef enum ecs_error {
 typedef struct ecs_allocator {
     void *(*alloc)(size_t size, void *ctx);           /* like malloc: NULL on failure */
     void (*free)(void *ptr, size_t size, void *ctx);  /* size as passed to alloc */
-    void *ctx;                                        /* passed to both */
+    /* optional: like realloc (NULL on failure, the block unchanged); must
+       not fail when shrinking. Lets big arrays grow without a copy. */
+    void *(*realloc)(void *ptr, size_t old_size, size_t new_size, void *ctx);
+    void *ctx;                                        /* passed to all three */
 } ecs_allocator;
 
 /* Runs job(arg, 0..n-1), possibly at the same time on several threads,
@@ -655,7 +684,6 @@ ECS_API ecs_world *ecs_world_new(const ecs_desc *desc);
 ECS_API void ecs_world_free(ecs_world *w);
 
 /* --- entities ---------------------------------------------------------- */
-ECS_API ecs_entity ecs_create(ecs_world *w);
 ECS_API bool ecs_destroy(ecs_world *w, ecs_entity e);
 ECS_API uint32_t ecs_count(const ecs_world *w);
 ECS_API const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]);
@@ -670,7 +698,6 @@ ECS_API uint32_t ecs_component_count(const ecs_world *w);
 #define ECS_TAG(w, name) ecs_register((w), (name), 0, 0)
 
 /* --- component operations ---------------------------------------------- */
-ECS_API void *ecs_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value);
 ECS_API bool ecs_remove(ecs_world *w, ecs_entity e, ecs_component c, void *out);
 ECS_API bool ecs_delete(ecs_world *w, ecs_entity e, ecs_component c);
 ECS_API uint32_t ecs_strip(ecs_world *w, ecs_entity e);
@@ -775,7 +802,7 @@ typedef struct ecs_iter {
     uint32_t row, lo, end;        /* end: lowest row of the walk (a chunk's start) */
     uint32_t epoch;               /* world->epoch when the block was found */
     uint32_t scan;                /* most rows the next block may span */
-    uint32_t nterms, nany, lead_term, mode, shuffles;
+    uint32_t nterms, nany, lead_term, mode, shuffles, reorders;
     uint32_t nmark;               /* ECS_WRITE terms of tracked storages: mark per entity */
     ecs_tick tick;                /* the stamp they get */
     uintptr_t base[ECS_MAX_TERMS];  /* as integers: absent = 0 + row * 0 = NULL, no branch */
@@ -785,6 +812,7 @@ typedef struct ecs_iter {
     ecs_tick since[ECS_MAX_TERMS][2]; /* filtered terms: window start (inserted, modified) */
     ecs__storage *st[ECS_MAX_TERMS];
     uint32_t flags[ECS_MAX_TERMS];
+    uint32_t until[ECS_MAX_TERMS];  /* union views: ANY storages' row counts at the start */
 } ecs_iter;
 
 ECS_API ecs_iter ecs_view(ecs_world *w, const ecs_view_desc *desc);
@@ -858,6 +886,7 @@ ECS_API bool ecs__remove_sized(ecs_world *w, ecs_entity e, ecs_component c, void
 ECS_API void ecs__bad_access(const ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                              size_t size);
 ECS_API bool ecs__iter_refill(ecs_iter *it);
+ECS_API ecs_entity ecs__create(ecs_world *w);
 ECS_API void ecs__bad_field(const ecs_iter *it, uint32_t i, size_t size);
 ECS_API bool ecs__defer_add_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
                                   size_t size);
@@ -895,9 +924,12 @@ struct ecs__storage {
     uint32_t align;
     ecs_component id;
     char *name;
-    /* Bumped by every removal (+1) and reorder (+2), with the call's name:
-       lets a view notice, under ECS_DEBUG, that its lead storage changed. */
-    uint32_t shuffles;
+    /* Every removal bumps shuffles and records its row (the last four are
+       kept); every reorder bumps reorders; both name the call. A view uses
+       them, under ECS_DEBUG, to tell a harmless change of its lead storage
+       (a row at or above its position) from one that skips or repeats. */
+    uint32_t shuffles, reorders;
+    uint32_t removed_rows[4];
     const char *shuffled_by;
     /* tracking: inserted[row] / modified[row] are the ticks of the row's
        insertion and last modification (0: never), arrays present only when
@@ -909,6 +941,7 @@ struct ecs__storage {
     /* hooks; locked > 0 while one of them runs */
     ecs_hooks hooks;
     uint32_t locked;
+    bool special;          /* tracked or hooked: counted in world->nspecial */
     /* the unique value, if any */
     void *unique;
     ecs_tick unique_inserted, unique_modified;
@@ -935,6 +968,7 @@ struct ecs_world {
     ecs__changes created, destroyed;
     bool track_entities;
     struct ecs__busy *busy;       /* entities in a hook or being stripped (a stack) */
+    uint32_t nspecial;            /* storages with tracking or hooks: the slow paths */
     void *systems, *workloads;    /* stb_ds string maps: name -> index */
     struct ecs__system *sys;
     uint32_t nsys, sys_cap;
@@ -956,13 +990,49 @@ ECS_INLINE bool ecs_alive(const ecs_world *w, ecs_entity e) {
     return i < w->nslots && w->versions[i] == (uint32_t)(e >> 32);
 }
 
+/* Hands out the next slot: the head of the free queue, else a fresh one.
+   Room must be reserved. */
+ECS_HOT ecs_entity ecs__take_slot(ecs_world *w) {
+    uint32_t i;
+    if (w->fq_len) {
+        i = w->freeq[w->fq_head];
+        w->fq_head = (w->fq_head + 1) & (w->fq_cap - 1);
+        w->fq_len--;
+        w->versions[i] &= ~ECS__DEAD;
+    } else {
+        i = w->nslots++;
+        w->versions[i] = 1;
+    }
+    w->alive++;
+    return ((ecs_entity)w->versions[i] << 32) | i;
+}
+
+/* A slot is at hand: inline; otherwise ecs__create grows (or fails). */
+ECS_HOT ecs_entity ecs_create(ecs_world *w) {
+    if ((w->fq_len || (w->nslots < w->slots_cap && w->nslots < w->max_slots)) && !w->track_entities)
+        return ecs__take_slot(w);
+    return ecs__create(w);
+}
+
+/* The sparse entry of index i: a row, or ECS__NO_ROW. */
+ECS_HOT uint32_t ecs__sparse(const ecs__storage *s, uint32_t i) {
+    uint32_t p = i >> ECS_PAGE_BITS;
+    return p < s->npages && s->pages[p] ? s->pages[p][i & ECS__PAGE_MASK] : ECS__NO_ROW;
+}
+
 /* Row of e in s, or ECS__NO_ROW. The dense check rejects stale versions. */
 ECS_INLINE uint32_t ecs__row(const ecs__storage *s, ecs_entity e) {
-    uint32_t i = (uint32_t)e, p = i >> ECS_PAGE_BITS, row;
-    if (p >= s->npages || !s->pages[p]) return ECS__NO_ROW;
-    row = s->pages[p][i & ECS__PAGE_MASK];
-    if (row == ECS__NO_ROW || s->dense[row] != e) return ECS__NO_ROW;
-    return row;
+    uint32_t row = ecs__sparse(s, (uint32_t)e);
+    return row != ECS__NO_ROW && s->dense[row] == e ? row : ECS__NO_ROW;
+}
+
+/* Row of e in s when e may be stale. A live entity owns every sparse entry
+   of its index (destroying clears them), so checking the version table
+   replaces reading dense[row]: the two loads are independent, and only the
+   data line follows. */
+ECS_HOT uint32_t ecs__live_row(const ecs_world *w, const ecs__storage *s, ecs_entity e) {
+    uint32_t i = (uint32_t)e, row = ecs__sparse(s, i);
+    return i < w->nslots && w->versions[i] == (uint32_t)(e >> 32) ? row : ECS__NO_ROW;
 }
 
 ECS_INLINE const ecs__storage *ecs__storage_of(const ecs_world *w, const char *call, ecs_entity e,
@@ -987,14 +1057,51 @@ ECS_INLINE void *ecs__get(const ecs_world *w, const char *call, ecs_entity e, ec
                           size_t size, bool mut) {
     const ecs__storage *s = ecs__storage_of(w, call, e, c, size);
     uint32_t row;
-    if (!s || (row = ecs__row(s, e)) == ECS__NO_ROW) return NULL;
+    if (!s || (row = ecs__live_row(w, s, e)) == ECS__NO_ROW) return NULL;
     if (mut && s->modified) s->modified[row] = w->tick;
     return s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&w->tag_dummy;
 }
 
+/* Appends e to s (room and page reserved); the value is the caller's. */
+ECS_HOT uint32_t ecs__push_entity(ecs_world *w, ecs__storage *s, uint32_t *page, ecs_entity e) {
+    uint32_t row = s->count++;
+    s->dense[row] = e;
+    page[(uint32_t)e & ECS__PAGE_MASK] = row;
+    if (s->inserted) s->inserted[row] = w->tick; /* inserted, not modified */
+    if (s->modified) s->modified[row] = 0;
+    w->epoch++;
+    return row;
+}
+
+/* The common add inline: e alive, c registered (of `size` unless -1) and
+   new to e, a value given, room in s, no on_insert hook or lock. Then the
+   copy has a constant size for the typed macros. Anything else, including
+   every error, goes to the out-of-line path. */
+ECS_HOT void *ecs__add_fast(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+                               const void *value, size_t size) {
+    uint32_t i = (uint32_t)e, p = i >> ECS_PAGE_BITS, *page, row;
+    ecs__storage *s;
+    if (c - 1u < w->ncomponents && ecs_alive(w, e) && value && !w->busy) {
+        s = w->storages[c];
+        if ((size == (size_t)-1 || size == s->size) && s->count < s->cap && p < s->npages &&
+            (page = s->pages[p]) != NULL && page[i & ECS__PAGE_MASK] == ECS__NO_ROW &&
+            !s->hooks.on_insert && !s->locked) {
+            row = ecs__push_entity(w, s, page, e);
+            if (!s->data) return &w->tag_dummy;
+            memcpy(s->data + (size_t)row * s->size, value, size == (size_t)-1 ? s->size : size);
+            return s->data + (size_t)row * s->size;
+        }
+    }
+    return ecs__add_sized(w, call, e, c, value, size);
+}
+
+ECS_INLINE void *ecs_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value) {
+    return ecs__add_fast(w, "ecs_add", e, c, value, (size_t)-1);
+}
+
 ECS_INLINE bool ecs_has(const ecs_world *w, ecs_entity e, ecs_component c) {
     const ecs__storage *s = ecs__storage_of(w, "ecs_has", e, c, (size_t)-1);
-    return s && ecs__row(s, e) != ECS__NO_ROW;
+    return s && ecs__live_row(w, s, e) != ECS__NO_ROW;
 }
 ECS_INLINE const void *ecs_get(const ecs_world *w, ecs_entity e, ecs_component c) {
     return ecs__get(w, "ecs_get", e, c, (size_t)-1, false);
@@ -1021,7 +1128,7 @@ ECS_INLINE void *ecs_storage_data(const ecs_world *w, ecs_component c) {
 /* Advances to the next matching entity; false when the view is exhausted.
    Inside a block this is a few loads; at a block's end, or after any change
    that moved rows (world->epoch), ecs__iter_refill finds the next block. */
-ECS_INLINE bool ecs_iter_next(ecs_iter *it) {
+ECS_HOT bool ecs_iter_next(ecs_iter *it) {
     if (it->row > it->lo && it->epoch == *it->world_epoch) {
         uint32_t m, row = --it->row;
         it->entity = it->dense[row];
@@ -1058,9 +1165,9 @@ ECS_INLINE void *ecs__field(const ecs_iter *it, uint32_t i, size_t size) {
 #define ECS_REMOVE(w, e, c, T, out) ecs__remove_sized((w), (e), (c), (1 ? (out) : (T *)0), sizeof(T))
 #ifdef __cplusplus
 #define ECS_ADD(w, e, c, T, ...) \
-    ((T *)ecs__add_sized((w), "ECS_ADD", (e), (c), &ecs__lvalue(T __VA_ARGS__), sizeof(T)))
+    ((T *)ecs__add_fast((w), "ECS_ADD", (e), (c), &ecs__lvalue(T __VA_ARGS__), sizeof(T)))
 #else
-#define ECS_ADD(w, e, c, T, ...) ((T *)ecs__add_sized((w), "ECS_ADD", (e), (c), &(T)__VA_ARGS__, sizeof(T)))
+#define ECS_ADD(w, e, c, T, ...) ((T *)ecs__add_fast((w), "ECS_ADD", (e), (c), &(T)__VA_ARGS__, sizeof(T)))
 #endif
 #define ECS_FIELD(it, i, T) ((T *)ecs__field((it), (i), ECS__SIZE(T)))
 #define ECS_UNIQUE_GET(w, c, T) ((const T *)ecs__unique_get((w), "ECS_UNIQUE_GET", (c), ECS__SIZE(T), false))
@@ -1080,7 +1187,7 @@ ECS_INLINE void *ecs__field(const ecs_iter *it, uint32_t i, size_t size) {
 #define ECS_DEFER_ADD(w, e, c, T, ...) ecs__defer_add_sized((w), (e), (c), &(T)__VA_ARGS__, sizeof(T))
 #endif
 #define ECS_SET(w, e, c, T, value) \
-    ((T *)ecs__add_sized((w), "ECS_SET", (e), (c), (1 ? &(value) : (const T *)0), sizeof(T)))
+    ((T *)ecs__add_fast((w), "ECS_SET", (e), (c), (1 ? &(value) : (const T *)0), sizeof(T)))
 
 #ifdef __cplusplus
 } /* extern "C" */
@@ -1134,9 +1241,13 @@ template <typename T> static inline const T &ecs__lvalue(const T &v) { return v;
 #if defined(ECS_MALLOC) != defined(ECS_FREE)
 #error "ecs.h: define both ECS_MALLOC and ECS_FREE, or neither"
 #endif
+#if defined(ECS_REALLOC) && !defined(ECS_MALLOC)
+#error "ecs.h: ECS_REALLOC goes with ECS_MALLOC and ECS_FREE"
+#endif
 #ifndef ECS_MALLOC
 #define ECS_MALLOC(size, ctx) ((void)(ctx), malloc(size))
 #define ECS_FREE(p, size, ctx) ((void)(ctx), (void)(size), free(p))
+#define ECS_REALLOC(p, old_size, size, ctx) ((void)(ctx), (void)(old_size), realloc((p), (size)))
 #endif
 
 /* ------------------------------------------------------------------------- */
@@ -1145,6 +1256,9 @@ template <typename T> static inline const T &ecs__lvalue(const T &v) { return v;
 
 static void *ecs__default_alloc(size_t size, void *ctx) { return ECS_MALLOC(size, ctx); }
 static void ecs__default_free(void *p, size_t size, void *ctx) { ECS_FREE(p, size, ctx); }
+static void *ecs__default_realloc(void *p, size_t old_size, size_t size, void *ctx) {
+    return ECS_REALLOC(p, old_size, size, ctx);
+}
 
 static void *ecs__alloc(ecs_world *w, size_t size) { return w->alloc.alloc(size, w->alloc.ctx); }
 static void ecs__free(ecs_world *w, void *p, size_t size) {
@@ -1163,6 +1277,20 @@ static void *ecs__alloc_n(ecs_world *w, uint32_t n, size_t elem) {
     return ecs__alloc(w, (size_t)n * elem);
 }
 
+/* A block of n elems holding the first `used` of old (of old_size bytes),
+   which is freed; NULL (old untouched) on failure. With a realloc hook the
+   block may grow in place. */
+static void *ecs__resize(ecs_world *w, void *old, size_t old_size, uint32_t n, size_t elem,
+                         uint32_t used) {
+    void *p;
+    if (elem && (size_t)n > (size_t)-1 / elem) return NULL;
+    if (old && w->alloc.realloc) return w->alloc.realloc(old, old_size, (size_t)n * elem, w->alloc.ctx);
+    if (!(p = ecs__alloc(w, (size_t)n * elem))) return NULL;
+    if (used) memcpy(p, old, (size_t)used * elem);
+    ecs__free(w, old, old_size);
+    return p;
+}
+
 /* Grows one array from *cap to at least need items, keeping the first
    `used`: allocate the new block, copy, free the old. On failure nothing
    changes. */
@@ -1172,9 +1300,7 @@ static bool ecs__grow(ecs_world *w, void **arr, uint32_t *cap, uint32_t need, ui
     void *p;
     if (need <= *cap) return true;
     ncap = ecs__next_cap(*cap, need);
-    if (!(p = ecs__alloc_n(w, ncap, elem))) return false;
-    if (used) memcpy(p, *arr, (size_t)used * elem);
-    ecs__free(w, *arr, (size_t)*cap * elem);
+    if (!(p = ecs__resize(w, *arr, (size_t)*cap * elem, ncap, elem, used))) return false;
     *arr = p;
     *cap = ncap;
     return true;
@@ -1213,6 +1339,18 @@ static void ecs__changes_push(ecs__changes *l, ecs_entity e, ecs_tick t, const v
     l->items[l->count].tick = t;
     if (vsize) memcpy(l->values + (size_t)l->count * vsize, value, vsize);
     l->count++;
+}
+
+/* Copies a component value: the common sizes become plain moves instead of
+   a call into libc. */
+ECS_HOT void ecs__copy(void *dst, const void *src, uint32_t size) {
+    switch (size) {
+    case 4: memcpy(dst, src, 4); break;
+    case 8: memcpy(dst, src, 8); break;
+    case 12: memcpy(dst, src, 12); break;
+    case 16: memcpy(dst, src, 16); break;
+    default: memcpy(dst, src, size); break;
+    }
 }
 
 ECS__FN void ecs__assert_fail(const char *msg, const char *file, int line) {
@@ -1298,6 +1436,9 @@ ECS__FN ecs_world *ecs_world_new(const ecs_desc *desc) {
     if (!d.allocator.alloc) {
         d.allocator.alloc = ecs__default_alloc;
         d.allocator.free = ecs__default_free;
+#ifdef ECS_REALLOC
+        d.allocator.realloc = ecs__default_realloc;
+#endif
     }
     w = (ecs_world *)d.allocator.alloc(sizeof *w, d.allocator.ctx);
     if (!w) return NULL;
@@ -1366,10 +1507,6 @@ ECS__FN void ecs_world_free(ecs_world *w) {
 
 ECS__FN uint32_t ecs_count(const ecs_world *w) { return w->alive; }
 
-static ecs_entity ecs__make(uint32_t index, uint32_t version) {
-    return ((ecs_entity)version << 32) | index;
-}
-
 /* Makes sure `n` more entities can be created without allocating. */
 static bool ecs__reserve_slots(ecs_world *w, const char *call, uint32_t n) {
     uint32_t fresh = n > w->fq_len ? n - w->fq_len : 0;
@@ -1391,26 +1528,23 @@ static uint32_t ecs__peek_slot(const ecs_world *w, uint32_t k) {
     return k < w->fq_len ? w->freeq[(w->fq_head + k) & (w->fq_cap - 1)] : w->nslots + (k - w->fq_len);
 }
 
-static ecs_entity ecs__take_slot(ecs_world *w) {
-    uint32_t i;
-    if (w->fq_len) {
-        i = w->freeq[w->fq_head];
-        w->fq_head = (w->fq_head + 1) & (w->fq_cap - 1);
-        w->fq_len--;
-        w->versions[i] &= ~ECS__DEAD;
-    } else {
-        i = w->nslots++;
-        w->versions[i] = 1;
-    }
-    w->alive++;
-    if (w->track_entities) ecs__changes_push(&w->created, ecs__make(i, w->versions[i]), w->tick, NULL, 0);
-    return ecs__make(i, w->versions[i]);
+/* ecs__take_slot (inline, above) plus the created-entity record. */
+static ecs_entity ecs__take_tracked(ecs_world *w) {
+    ecs_entity e = ecs__take_slot(w);
+    if (w->track_entities) ecs__changes_push(&w->created, e, w->tick, NULL, 0); /* reserved */
+    return e;
 }
 
 static void ecs__release_slot(ecs_world *w, ecs_entity e) {
     uint32_t i = ECS_ENTITY_INDEX(e), v = ECS_ENTITY_VERSION(e);
     w->alive--;
-    if (w->track_entities) ecs__changes_push(&w->destroyed, e, w->tick, NULL, 0); /* reserved */
+    /* reserved by ecs__strip, unless a hook used the room up meanwhile */
+    if (w->track_entities) {
+        if (ecs__changes_reserve(w, &w->destroyed, 1, 0))
+            ecs__changes_push(&w->destroyed, e, w->tick, NULL, 0);
+        else
+            ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_destroy", e, 0, "out of memory: destruction not recorded");
+    }
     if (v >= ECS_VERSION_MAX) { /* retire: never reused, never wrapped */
         w->versions[i] = ECS__DEAD | v;
         return;
@@ -1420,7 +1554,11 @@ static void ecs__release_slot(ecs_world *w, ecs_entity e) {
         uint32_t ncap = w->fq_cap ? w->fq_cap * 2 : 64, k;
         uint32_t *q = (uint32_t *)ecs__alloc(w, (size_t)ncap * sizeof *q);
         if (!q) return; /* out of memory: the slot is retired (documented) */
-        for (k = 0; k < w->fq_len; k++) q[k] = w->freeq[(w->fq_head + k) & (w->fq_cap - 1)];
+        k = w->fq_cap - w->fq_head; /* the ring is full: head..end, then 0..head */
+        if (w->fq_len) {
+            memcpy(q, w->freeq + w->fq_head, (size_t)k * sizeof *q);
+            memcpy(q + k, w->freeq, (size_t)w->fq_head * sizeof *q);
+        }
         ecs__free(w, w->freeq, (size_t)w->fq_cap * sizeof *q);
         w->freeq = q;
         w->fq_cap = ncap;
@@ -1430,9 +1568,10 @@ static void ecs__release_slot(ecs_world *w, ecs_entity e) {
     w->fq_len++;
 }
 
-ECS__FN ecs_entity ecs_create(ecs_world *w) {
+/* ecs_create's slow path: grow the slots, or record the creation. */
+ECS__FN ecs_entity ecs__create(ecs_world *w) {
     if (!ecs__reserve_slots(w, "ecs_create", 1)) return ECS_NULL;
-    return ecs__take_slot(w);
+    return ecs__take_tracked(w);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -1541,25 +1680,41 @@ static void ecs__row_arrays(ecs__storage *s, void **arr[], size_t size[]) {
 }
 
 /* Makes room for `extra` more rows, so inserting cannot fail. Every row
-   array grows to the same capacity, or none does. */
+   array grows to the same capacity, or none does. With a realloc hook they
+   grow in place and a failure shrinks back the ones already grown
+   (shrinking never fails); without, new blocks are committed only once all
+   of them are allocated. */
 static bool ecs__reserve_rows(ecs_world *w, ecs__storage *s, uint32_t extra) {
     void **arr[ECS__ROW_ARRAYS], *fresh[ECS__ROW_ARRAYS];
     size_t size[ECS__ROW_ARRAYS];
     uint32_t need = s->count + extra, cap, i;
     if (s->count + (uint64_t)extra > 0xfffffffeu) return false; /* rows are uint32, ~0 is "none" */
-    if (need < s->count) return false; /* overflow */
     if (need <= s->cap) return true;
     cap = ecs__next_cap(s->cap, need);
     ecs__row_arrays(s, arr, size);
     for (i = 0; i < ECS__ROW_ARRAYS; i++) {
-        fresh[i] = size[i] ? ecs__alloc_n(w, cap, size[i]) : NULL;
-        if (size[i] && !fresh[i]) {
-            while (i--) ecs__free(w, fresh[i], (size_t)cap * size[i]);
+        fresh[i] = NULL;
+        if (!size[i]) continue;
+        if (w->alloc.realloc && *arr[i])
+            fresh[i] = ecs__resize(w, *arr[i], (size_t)s->cap * size[i], cap, size[i], s->count);
+        else
+            fresh[i] = ecs__alloc_n(w, cap, size[i]);
+        if (!fresh[i]) {
+            while (i--) {
+                if (!fresh[i]) continue;
+                if (w->alloc.realloc && *arr[i]) {
+                    void *back = w->alloc.realloc(fresh[i], (size_t)cap * size[i], (size_t)s->cap * size[i], w->alloc.ctx);
+                    *arr[i] = back ? back : fresh[i];
+                } else {
+                    ecs__free(w, fresh[i], (size_t)cap * size[i]);
+                }
+            }
             return false;
         }
+        if (w->alloc.realloc && *arr[i]) *arr[i] = fresh[i]; /* grown in place (or moved) */
     }
     for (i = 0; i < ECS__ROW_ARRAYS; i++) {
-        if (!size[i]) continue;
+        if (!size[i] || *arr[i] == fresh[i]) continue;
         if (s->count) memcpy(fresh[i], *arr[i], (size_t)s->count * size[i]);
         ecs__free(w, *arr[i], (size_t)s->cap * size[i]);
         *arr[i] = fresh[i];
@@ -1593,15 +1748,10 @@ static bool ecs__reserve_page(ecs_world *w, ecs__storage *s, uint32_t index) {
 
 /* Appends e with value (NULL: zeroed). Space must be reserved. */
 static uint32_t ecs__push(ecs_world *w, ecs__storage *s, ecs_entity e, const void *value) {
-    uint32_t row = s->count++;
-    w->epoch++;
-    if (s->inserted) s->inserted[row] = w->tick; /* inserted, not modified */
-    if (s->modified) s->modified[row] = 0;
-    s->dense[row] = e;
-    ECS__SPARSE(s, ECS_ENTITY_INDEX(e)) = row;
+    uint32_t row = ecs__push_entity(w, s, s->pages[ECS_ENTITY_INDEX(e) >> ECS_PAGE_BITS], e);
     if (s->size) {
         if (value)
-            memcpy(s->data + (size_t)row * s->size, value, s->size);
+            ecs__copy(s->data + (size_t)row * s->size, value, s->size);
         else
             memset(s->data + (size_t)row * s->size, 0, s->size);
     }
@@ -1613,7 +1763,7 @@ static uint32_t ecs__push(ecs_world *w, ecs__storage *s, ecs_entity e, const voi
 static void ecs__move_row(ecs__storage *s, uint32_t dst, uint32_t src) {
     s->dense[dst] = s->dense[src];
     ECS__SPARSE(s, ECS_ENTITY_INDEX(s->dense[dst])) = dst;
-    if (s->size) memcpy(s->data + (size_t)dst * s->size, s->data + (size_t)src * s->size, s->size);
+    if (s->size) ecs__copy(s->data + (size_t)dst * s->size, s->data + (size_t)src * s->size, s->size);
     if (s->inserted) s->inserted[dst] = s->inserted[src];
     if (s->modified) s->modified[dst] = s->modified[src];
 }
@@ -1625,6 +1775,7 @@ static void ecs__erase(ecs_world *w, ecs__storage *s, uint32_t row, const char *
     ECS__SPARSE(s, ECS_ENTITY_INDEX(s->dense[row])) = ECS__NO_ROW;
     if (row != last) ecs__move_row(s, row, last);
     s->count = last;
+    s->removed_rows[s->shuffles & 3u] = row;
     s->shuffles++;
     s->shuffled_by = call;
 }
@@ -1718,12 +1869,12 @@ static bool ecs__may_insert(ecs_world *w, const char *call, ecs_entity e, const 
 static void *ecs__add(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                       const void *value, size_t size) {
     ecs__storage *s = ecs__check(w, call, e, c, size);
-    uint32_t row;
+    uint32_t row, i = ECS_ENTITY_INDEX(e);
     if (!s) return NULL;
-    row = ecs__row(s, e);
+    row = ecs__sparse(s, i); /* e is alive: an entry of its index is its own */
     if (row != ECS__NO_ROW) return ecs__replace(w, s, row, value);
-    if (!ecs__may_insert(w, call, e, s)) return NULL;
-    {
+    if ((s->locked || w->busy) && !ecs__may_insert(w, call, e, s)) return NULL;
+    if (s->count == s->cap || (i >> ECS_PAGE_BITS) >= s->npages || !s->pages[i >> ECS_PAGE_BITS]) {
         /* value may point into this very storage (cloning a component);
            growing frees the old array, so follow the value to the new one */
         uintptr_t v = (uintptr_t)value, d = (uintptr_t)s->data;
@@ -1740,22 +1891,20 @@ static void *ecs__add(ecs_world *w, const char *call, ecs_entity e, ecs_componen
     return ecs__value(w, s, row);
 }
 
-ECS__FN void *ecs_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value) {
-    return ecs__add(w, "ecs_add", e, c, value, (size_t)-1);
-}
-
 ECS__FN void *ecs__add_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                              const void *value, size_t size) {
     return ecs__add(w, call, e, c, value, size);
 }
 
-/* Removes row `row` (entity e) from s: on_remove hook, tracking record,
-   swap-remove. The tracking entry must be reserved. */
+/* Removes row `row` (entity e) from s: on_remove hook, then the value as
+   it leaves goes to out and to the tracking record (reserved), then the
+   swap-remove. */
 static void ecs__remove_row(ecs_world *w, ecs__storage *s, ecs_entity e, uint32_t row,
-                            const char *call, bool deletion) {
+                            const char *call, bool deletion, void *out) {
     if (s->hooks.on_remove) ecs__hook(w, s, s->hooks.on_remove, e, row);
+    if (out && s->size) ecs__copy(out, s->data + (size_t)row * s->size, s->size);
     if (deletion && (s->track & ECS_TRACK_DELETION))
-        ecs__changes_push(&s->deleted, e, w->tick, s->data + (size_t)row * s->size, s->size);
+        ecs__changes_push(&s->deleted, e, w->tick, s->data ? s->data + (size_t)row * s->size : NULL, s->size);
     else if (!deletion && (s->track & ECS_TRACK_REMOVAL))
         ecs__changes_push(&s->removed, e, w->tick, NULL, 0);
     ecs__erase(w, s, row, call);
@@ -1776,14 +1925,18 @@ static bool ecs__take(ecs_world *w, const char *call, ecs_entity e, ecs_componen
         return false;
     }
     s = w->storages[c];
-    row = ecs__row(s, e); /* a stale e never matches the dense entry */
-    if (row == ECS__NO_ROW || ecs__locked(w, call, e, s)) return false;
-    if (!ecs__reserve_record(w, s, deletion)) {
+    row = ecs__live_row(w, s, e);
+    if (row == ECS__NO_ROW || (s->locked && ecs__locked(w, call, e, s))) return false;
+    if ((s->track & (ECS_TRACK_REMOVAL | ECS_TRACK_DELETION)) && !ecs__reserve_record(w, s, deletion)) {
         ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, c, "out of memory");
         return false;
     }
-    if (out && s->size) memcpy(out, s->data + (size_t)row * s->size, s->size);
-    ecs__remove_row(w, s, e, row, call, deletion);
+    if (s->special) {
+        ecs__remove_row(w, s, e, row, call, deletion, out);
+    } else {
+        if (out && s->size) ecs__copy(out, s->data + (size_t)row * s->size, s->size);
+        ecs__erase(w, s, row, call);
+    }
     return true;
 }
 
@@ -1802,7 +1955,18 @@ ECS__FN bool ecs_delete(ecs_world *w, ecs_entity e, ecs_component c) {
    checked first. Returns how many were deleted, or -1. */
 static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call, bool destroying) {
     ecs__busy b;
-    uint32_t c, n = 0, row;
+    uint32_t c, n = 0, row, i = ECS_ENTITY_INDEX(e);
+    if (!w->nspecial && !w->busy && !(destroying && w->track_entities)) {
+        /* nothing tracked or hooked: nothing can fail, one pass */
+        for (c = 1; c <= w->ncomponents; c++) {
+            ecs__storage *s = w->storages[c];
+            if (s->count && (row = ecs__sparse(s, i)) != ECS__NO_ROW) {
+                ecs__erase(w, s, row, call);
+                n++;
+            }
+        }
+        return n;
+    }
     if (w->busy && ecs__busy_kind(w, e)) {
         ecs__fail(w, ECS_ERR_LOCKED, call, e, 0,
                   "the entity is inside a hook or already being stripped; defer it (ecs_defer_*)");
@@ -1830,12 +1994,12 @@ static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call, bool des
         if ((row = ecs__row(s, e)) == ECS__NO_ROW) continue;
         /* a hook of an earlier storage may have used up this reservation */
         if (ecs__reserve_record(w, s, true)) {
-            ecs__remove_row(w, s, e, row, call, true);
+            ecs__remove_row(w, s, e, row, call, true, NULL);
         } else { /* the stripping goes on; only the record is lost */
             uint32_t track = s->track;
             ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, c, "out of memory: a deletion was not recorded");
             s->track &= ~(uint32_t)ECS_TRACK_DELETION;
-            ecs__remove_row(w, s, e, row, call, true);
+            ecs__remove_row(w, s, e, row, call, true, NULL);
             s->track = track;
         }
         n++;
@@ -2015,7 +2179,7 @@ static bool ecs__create_bulk(ecs_world *w, const char *call, uint32_t count, uin
     ok = !(staged_size && !staged) && ecs__reserve_slots(w, call, count) &&
          ecs__reserve_bundle(w, call, ECS_NULL, count, n, comps);
     for (k = 0; ok && k < count; k++) {
-        ecs_entity e = ecs__take_slot(w);
+        ecs_entity e = ecs__take_tracked(w);
         for (i = 0; i < n; i++) ecs__push(w, w->storages[comps[i]], e, values ? values[i] : NULL);
         if (ids) ids[k] = e;
     }
@@ -2083,6 +2247,7 @@ ECS__FN ecs_iter ecs_view(ecs_world *w, const ecs_view_desc *d) {
             return ecs__view_fail(&it, w, ECS_ERR_INVALID, c, "invalid combination of term flags");
         it.st[k] = w->storages[c];
         it.flags[k] = f;
+        it.until[k] = it.st[k]->count; /* entities created during the walk are not visited */
         if (((f & ECS_INSERTED) && !(it.st[k]->track & ECS_TRACK_INSERTION)) ||
             ((f & ECS_MODIFIED) && !(it.st[k]->track & ECS_TRACK_MODIFICATION)))
             return ecs__view_fail(&it, w, ECS_ERR_INVALID, c,
@@ -2174,7 +2339,7 @@ static uint32_t ecs__aligned_down(const ecs_iter *it, const uint32_t *rows, uint
             const ecs_entity *b = it->st[k]->dense;
             uint32_t x = j;
             if (it->st[k] == it->lead || rows[k] == ECS__NO_ROW) continue;
-            if (memcmp(a + lo, b + lo, n * sizeof *a) == 0) continue;
+            if (memcmp(a + lo, b + lo, (size_t)(j - lo) * sizeof *a) == 0) continue; /* lo may have risen */
             while (x > lo && a[x - 1] == b[x - 1]) x--;
             if (x > lo) lo = x; /* this term leaves the lead's order at row x - 1 */
         }
@@ -2200,7 +2365,8 @@ static bool ecs__iter_block(ecs_iter *it) {
         it->scan = 64;
     else if (it->scan < 0x80000000u)
         it->scan *= 2;
-    if (it->entity && it->lead->shuffles != it->shuffles) ecs__iter_changed(it);
+    if (it->entity && (it->lead->shuffles != it->shuffles || it->lead->reorders != it->reorders))
+        ecs__iter_changed(it);
     for (;;) {
         ecs__storage *lead = it->lead;
         if (it->row > lead->count) it->row = lead->count; /* rows were removed */
@@ -2257,6 +2423,7 @@ static bool ecs__iter_block(ecs_iter *it) {
             it->dense = lead->dense;
             it->epoch = w->epoch;
             it->shuffles = lead->shuffles;
+            it->reorders = lead->reorders;
             return true;
         }
         /* the lead is exhausted: a union view moves on to its next ANY term */
@@ -2270,8 +2437,9 @@ static bool ecs__iter_block(ecs_iter *it) {
         }
         it->lead_term = k;
         it->lead = it->st[k];
-        it->row = it->lead->count;
+        it->row = it->until[k] < it->lead->count ? it->until[k] : it->lead->count;
         it->shuffles = it->lead->shuffles;
+        it->reorders = it->lead->reorders;
     }
 }
 
@@ -2313,12 +2481,29 @@ ECS__FN bool ecs_iter_chunk(ecs_iter *it, uint32_t k, uint32_t n) {
 }
 
 /* The lead storage lost rows, or was reordered, since the block was found.
-   Removing the entity just yielded is fine; anything else may make the
-   walk skip or repeat entities. */
+   A removal at or above the walk's position (the current entity, or rows
+   already visited) is harmless; one below it, or a reorder, may make the
+   walk skip or repeat entities. Only the last four removals are known:
+   with more, the check gives up rather than guess. */
 static void ecs__iter_changed(ecs_iter *it) {
 #if ECS_DEBUG
     ecs__storage *s = it->lead;
-    if (!(s->shuffles - it->shuffles == 1 && ecs__row(s, it->entity) == ECS__NO_ROW)) {
+    uint32_t n = s->shuffles - it->shuffles, k;
+    bool bad = s->reorders != it->reorders;
+    for (k = 0; !bad && n <= 4 && k < n; k++) bad = s->removed_rows[(s->shuffles - 1 - k) & 3u] < it->row;
+    if (!bad && it->mode == ECS__IT_UNION && ecs__row(s, it->entity) == ECS__NO_ROW)
+        for (k = it->lead_term + 1; k < it->nterms; k++)
+            if ((it->flags[k] & ECS_ANY) && ecs__row(it->st[k], it->entity) != ECS__NO_ROW) {
+                char what[200];
+                snprintf(what, sizeof what,
+                         "%s took %s from the current entity of a union view, which still has %s: "
+                         "the walk over %s would visit it again; defer the removal",
+                         s->shuffled_by ? s->shuffled_by : "a call", s->name, it->st[k]->name,
+                         it->st[k]->name);
+                ecs__fail(it->world, ECS_ERR_INVALID, "ecs_iter_next", it->entity, s->id, what);
+                break;
+            }
+    if (bad) {
         char what[160];
         snprintf(what, sizeof what,
                  "%s changed storage %s under a live view (only the current entity may be "
@@ -2507,7 +2692,7 @@ static void ecs__swap_rows(ecs__storage *s, uint32_t a, uint32_t b) {
 
 static void ecs__reordered(ecs_world *w, ecs__storage *s, const char *call) {
     w->epoch++;
-    s->shuffles += 2;
+    s->reorders++;
     s->shuffled_by = call;
 }
 
@@ -2677,6 +2862,13 @@ ECS__FN bool ecs_unique_remove(ecs_world *w, ecs_component c, void *out) {
    last clear. Lists (removed, deleted, created, destroyed) are appended in
    tick order, so "since" is a binary search and "older than" a prefix. */
 
+/* Keeps world->nspecial = the number of tracked or hooked storages. */
+static void ecs__update_special(ecs_world *w, ecs__storage *s) {
+    bool special = s->track || s->hooks.on_insert || s->hooks.on_remove;
+    w->nspecial += (uint32_t)special - (uint32_t)s->special;
+    s->special = special;
+}
+
 ECS__FN bool ecs_track(ecs_world *w, ecs_component c, uint32_t flags) {
     ecs__storage *s;
     ecs_tick *ins = NULL, *mod = NULL;
@@ -2702,6 +2894,7 @@ ECS__FN bool ecs_track(ecs_world *w, ecs_component c, uint32_t flags) {
     if (!(flags & ECS_TRACK_REMOVAL)) ecs__changes_free(w, &s->removed, 0);
     if (!(flags & ECS_TRACK_DELETION)) ecs__changes_free(w, &s->deleted, s->size);
     s->track = flags;
+    ecs__update_special(w, s);
     w->epoch++; /* views hold pointers to the tick arrays */
     return true;
 }
@@ -2711,7 +2904,14 @@ ECS__FN uint32_t ecs_tracking(const ecs_world *w, ecs_component c) {
     return s ? s->track : 0;
 }
 
-ECS__FN ecs_tick ecs_timestamp(ecs_world *w) { return w->tick++; }
+/* Moves time on. Running views hold the tick their ECS_WRITE terms stamp
+   with: bumping the epoch makes them fetch the new one. */
+static ecs_tick ecs__advance(ecs_world *w) {
+    w->epoch++;
+    return w->tick++;
+}
+
+ECS__FN ecs_tick ecs_timestamp(ecs_world *w) { return ecs__advance(w); }
 
 /* Row of e in c, checking that c tracks `flag` (0: nothing to check). */
 static uint32_t ecs__tracked_row(const ecs_world *w, const char *call, ecs_entity e, ecs_component c,
@@ -2742,7 +2942,15 @@ static bool ecs__set_if_changed(ecs_world *w, const char *call, ecs_entity e, ec
     uint32_t row;
     if (!s) return false;
     if ((row = ecs__row(s, e)) == ECS__NO_ROW) return ecs__add(w, call, e, c, value, size) != NULL;
-    if (!s->size || !value || memcmp(s->data + (size_t)row * s->size, value, s->size) == 0) return false;
+    if (!s->size) return false;
+    if (value) {
+        if (memcmp(s->data + (size_t)row * s->size, value, s->size) == 0) return false;
+    } else { /* NULL means zeroed, as everywhere */
+        const unsigned char *v = s->data + (size_t)row * s->size;
+        uint32_t k;
+        for (k = 0; k < s->size && !v[k]; k++) {}
+        if (k == s->size) return false;
+    }
     ecs__replace(w, s, row, value);
     return true;
 }
@@ -2867,7 +3075,7 @@ static void ecs__clear(ecs_world *w, const char *call, ecs_component c, uint32_t
 
 ECS__FN void ecs_clear_tracking(ecs_world *w, ecs_component c, uint32_t flags) {
     ecs__clear(w, "ecs_clear_tracking", c, flags, ~(ecs_tick)0);
-    w->tick++; /* what changes next is after the clear */
+    ecs__advance(w); /* what changes next is after the clear */
 }
 
 ECS__FN void ecs_clear_tracking_older_than(ecs_world *w, ecs_component c, uint32_t flags, ecs_tick t) {
@@ -2886,6 +3094,7 @@ ECS__FN bool ecs_set_hooks(ecs_world *w, ecs_component c, const ecs_hooks *hooks
         s->hooks = *hooks;
     else
         memset(&s->hooks, 0, sizeof s->hooks);
+    ecs__update_special(w, s);
     return true;
 }
 
@@ -3174,7 +3383,8 @@ ECS__FN int ecs_workload_run(ecs_world *w, const char *name) {
         b.w = w;
         b.wl = wl;
         b.first = i;
-        b.now = ++w->tick;
+        ecs__advance(w);
+        b.now = w->tick;
         if (j - i > 1 && w->parallel_for)
             w->parallel_for(ecs__run_step, &b, j - i, w->parallel_user);
         else
@@ -3189,7 +3399,7 @@ ECS__FN int ecs_workload_run(ecs_world *w, const char *name) {
         ecs_flush(w);
         i = j;
     }
-    w->tick++; /* changes after the run are newer than every system's `now` */
+    ecs__advance(w); /* changes after the run are newer than every system's `now` */
     w->running = false;
     return rc;
 }
