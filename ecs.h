@@ -2037,8 +2037,10 @@ static bool ecs__check_bundle(ecs_world *w, const char *call, ecs_entity e, uint
                 ecs__fail(w, ECS_ERR_INVALID, call, e, comps[i], "component listed twice");
                 return false;
             }
-        if (e == ECS_NULL || ecs__row(w->storages[comps[i]], e) == ECS__NO_ROW)
-            if (!ecs__may_insert(w, call, e, w->storages[comps[i]])) return false;
+        if ((w->storages[comps[i]]->locked || w->busy) &&
+            (e == ECS_NULL || ecs__row(w->storages[comps[i]], e) == ECS__NO_ROW) &&
+            !ecs__may_insert(w, call, e, w->storages[comps[i]]))
+            return false;
     }
     return true;
 }
@@ -2103,13 +2105,14 @@ static const void *const *ecs__stage(ecs_world *w, const char *call, uint32_t co
     bool need = false;
     *staged = NULL;
     *staged_size = 0;
-    for (i = 0; values && i < n && !need; i++)
-        for (j = 0; values[i] && j < n && !need; j++) {
-            const ecs__storage *s = w->storages[comps[j]];
-            uintptr_t v = (uintptr_t)values[i], d = (uintptr_t)s->data;
-            need = s->data && s->count + (uint64_t)count > s->cap && v >= d &&
-                   v - d < (size_t)s->count * s->size;
-        }
+    for (j = 0; values && j < n; j++) { /* only storages about to grow matter */
+        const ecs__storage *s = w->storages[comps[j]];
+        uintptr_t d = (uintptr_t)s->data;
+        if (!s->data || s->count + (uint64_t)count <= s->cap) continue;
+        for (i = 0; i < n && !need; i++)
+            need = values[i] && (uintptr_t)values[i] >= d &&
+                   (uintptr_t)values[i] - d < (size_t)s->count * s->size;
+    }
     if (!need) return values;
     for (i = 0; i < n; i++) total += ((size_t)w->storages[comps[i]]->size + 7u) & ~(size_t)7u;
     *staged_size = (size_t)n * sizeof *copy + total;
