@@ -1,0 +1,687 @@
+/* examples/hierarchy.h: the Shipyard recipe's scenarios (test_hierarchy,
+   test_sorting) with their exact sequences, the rules the header adds
+   (no cycles, what destroying a member does, subtree removal without
+   recursion), the transform pass, and a randomized run against a plain
+   parent-array model that checks every structural invariant after every
+   step.
+
+   The randomized test runs a fixed list of seeds. For more, one at a time:
+       SEED=123 ./build/plain/test_hierarchy
+       SEED=123 STEPS=100000 ./build/plain/test_hierarchy
+   A failure names its seed and step. */
+#include "test.h"
+#define ECS_IMPLEMENTATION
+#define ECS_STB_DS_IMPLEMENTATION
+#include "../ecs.h"
+#include "../examples/hierarchy.h"
+
+static ecs_world *w;
+static hierarchy h;
+
+static void setup(void) {
+    w = ecs_world_new(NULL);
+    hierarchy_init(&h, w);
+}
+
+/* The iterator yields exactly want[0..n), in that order. */
+static int yields(hierarchy_iter it, const ecs_entity *want, size_t n) {
+    size_t i = 0;
+    while (hierarchy_next(&it))
+        if (i >= n || it.entity != want[i++]) return 0;
+    return i == n;
+}
+#define YIELDS(iter, ...) \
+    yields((iter), (ecs_entity[]){__VA_ARGS__}, sizeof((ecs_entity[]){__VA_ARGS__}) / sizeof(ecs_entity))
+#define YIELDS_NOTHING(iter) yields((iter), NULL, 0)
+
+static const Child *child_of(ecs_entity e) { return ECS_GET(w, e, h.child, Child); }
+static const Parent *parent_of(ecs_entity e) { return ECS_GET(w, e, h.parent, Parent); }
+
+/* --- the recipe ------------------------------------------------------------ */
+
+static ecs_entity root1, root2, e1, e2, e3, e4, e5;
+
+/* The recipe's usage example: e3 (with e4) moves from e1 to root2. */
+static void build_recipe_tree(void) {
+    setup();
+    root1 = ecs_create(w);
+    root2 = ecs_create(w);
+    e1 = hierarchy_attach_new(&h, root1);
+    e2 = hierarchy_attach_new(&h, e1);
+    e3 = hierarchy_attach_new(&h, e1);
+    e4 = hierarchy_attach_new(&h, e3);
+    hierarchy_attach(&h, e3, root2);
+    e5 = hierarchy_attach_new(&h, e3);
+}
+
+static void test_recipe_attach_moves_a_subtree_and_the_iterators_walk_in_order(void) {
+    build_recipe_tree();
+    CHECK(YIELDS(hierarchy_children(&h, e3), e4, e5));
+    CHECK(YIELDS(hierarchy_ancestors(&h, e4), e3, root2));
+    CHECK(YIELDS(hierarchy_descendants(&h, root1), e1, e2));
+    CHECK(YIELDS(hierarchy_descendants(&h, root2), e3, e4, e5));
+    CHECK(YIELDS(hierarchy_children(&h, e1), e2));
+    CHECK(parent_of(e1)->count == 1 && parent_of(e3)->count == 2 && parent_of(root2)->count == 1);
+    CHECK(hierarchy_parent_of(&h, e3) == root2 && hierarchy_parent_of(&h, root2) == ECS_NULL);
+    ecs_world_free(w);
+}
+
+static void test_recipe_detach_remove_and_remove_all(void) {
+    build_recipe_tree();
+    CHECK(hierarchy_detach(&h, e1));
+    CHECK(YIELDS_NOTHING(hierarchy_descendants(&h, root1)));
+    CHECK(YIELDS_NOTHING(hierarchy_ancestors(&h, e1)));
+    CHECK(YIELDS(hierarchy_children(&h, e1), e2));
+    CHECK(!ecs_has(w, root1, h.parent)); /* its last child left */
+    CHECK(!hierarchy_detach(&h, e1));     /* no parent any more */
+
+    hierarchy_remove(&h, e1);
+    CHECK(YIELDS_NOTHING(hierarchy_children(&h, e1)));
+    CHECK(!ecs_has(w, e2, h.child) && !ecs_has(w, e1, h.parent)); /* e2 is a root now */
+
+    hierarchy_remove_all(&h, root2);
+    CHECK(YIELDS_NOTHING(hierarchy_descendants(&h, root2)));
+    CHECK(YIELDS_NOTHING(hierarchy_descendants(&h, e3)));
+    CHECK(YIELDS_NOTHING(hierarchy_ancestors(&h, e5)));
+    /* remove_all leaves the entities alive, without hierarchy components */
+    CHECK(ecs_alive(w, root2) && ecs_alive(w, e3) && ecs_alive(w, e4) && ecs_alive(w, e5));
+    CHECK(ecs_storage_count(w, h.parent) == 0 && ecs_storage_count(w, h.child) == 0);
+    CHECK(ecs_count(w) == 7);
+    ecs_world_free(w);
+}
+
+typedef struct { size_t n; } Usize;
+
+static int by_usize(ecs_entity a, ecs_entity b, void *ctx) {
+    ecs_component c = *(const ecs_component *)ctx;
+    size_t x = ECS_GET(w, a, c, Usize)->n, y = ECS_GET(w, b, c, Usize)->n;
+    return (x > y) - (x < y);
+}
+
+static void test_recipe_sorting(void) {
+    ecs_entity root, k[5];
+    ecs_component usize;
+    const size_t values[5] = {7, 5, 6, 1, 3};
+    int i;
+    setup();
+    usize = ECS_COMPONENT(w, Usize);
+    root = ecs_create(w);
+    for (i = 0; i < 5; i++) k[i] = hierarchy_attach_new(&h, root);
+    for (i = 0; i < 5; i++) ECS_ADD(w, k[i], usize, Usize, {values[i]});
+    CHECK(YIELDS(hierarchy_children(&h, root), k[0], k[1], k[2], k[3], k[4]));
+    CHECK(hierarchy_sort_children_by(&h, root, by_usize, &usize));
+    CHECK(YIELDS(hierarchy_children(&h, root), k[3], k[4], k[1], k[2], k[0]));
+    CHECK(parent_of(root)->first_child == k[3]);
+    CHECK(child_of(k[3])->prev == k[0] && child_of(k[0])->next == k[3]); /* still a ring */
+    ecs_world_free(w);
+}
+
+static void test_sort_is_stable_and_ignores_childless_entities(void) {
+    ecs_entity root, k[6];
+    ecs_component usize;
+    const size_t values[6] = {2, 1, 2, 1, 2, 1};
+    int i;
+    setup();
+    usize = ECS_COMPONENT(w, Usize);
+    root = ecs_create(w);
+    for (i = 0; i < 6; i++) {
+        k[i] = hierarchy_attach_new(&h, root);
+        ECS_ADD(w, k[i], usize, Usize, {values[i]});
+    }
+    CHECK(hierarchy_sort_children_by(&h, root, by_usize, &usize));
+    CHECK(YIELDS(hierarchy_children(&h, root), k[1], k[3], k[5], k[0], k[2], k[4]));
+    CHECK(hierarchy_sort_children_by(&h, k[0], by_usize, &usize)); /* no children: nothing to do */
+    CHECK(!ecs_has(w, k[0], h.parent));
+    ecs_world_free(w);
+}
+
+/* --- attaching ------------------------------------------------------------- */
+
+static void test_attach_appends_to_a_circular_sibling_ring(void) {
+    ecs_entity p, a, b, c;
+    setup();
+    p = ecs_create(w);
+    a = hierarchy_attach_new(&h, p);
+    CHECK(parent_of(p)->count == 1 && parent_of(p)->first_child == a);
+    CHECK(child_of(a)->parent == p && child_of(a)->prev == a && child_of(a)->next == a);
+    b = hierarchy_attach_new(&h, p);
+    CHECK(child_of(a)->next == b && child_of(a)->prev == b);
+    CHECK(child_of(b)->next == a && child_of(b)->prev == a);
+    c = hierarchy_attach_new(&h, p);
+    CHECK(parent_of(p)->count == 3 && parent_of(p)->first_child == a);
+    CHECK(child_of(a)->next == b && child_of(b)->next == c && child_of(c)->next == a);
+    CHECK(child_of(a)->prev == c && child_of(c)->prev == b && child_of(b)->prev == a);
+    /* attaching to the same parent again moves it to the end */
+    CHECK(hierarchy_attach(&h, a, p) == HIERARCHY_OK);
+    CHECK(YIELDS(hierarchy_children(&h, p), b, c, a));
+    CHECK(parent_of(p)->count == 3 && parent_of(p)->first_child == b);
+    ecs_world_free(w);
+}
+
+static void test_attach_refuses_self_and_cycles_and_changes_nothing(void) {
+    ecs_entity a, b, c, d;
+    setup();
+    a = ecs_create(w);
+    b = hierarchy_attach_new(&h, a);
+    c = hierarchy_attach_new(&h, b);
+    d = hierarchy_attach_new(&h, b);
+    CHECK(hierarchy_attach(&h, a, a) == HIERARCHY_SELF);
+    CHECK(hierarchy_attach(&h, b, b) == HIERARCHY_SELF);
+    CHECK(hierarchy_attach(&h, a, c) == HIERARCHY_CYCLE); /* c is below a */
+    CHECK(hierarchy_attach(&h, b, d) == HIERARCHY_CYCLE);
+    CHECK(hierarchy_attach(&h, a, b) == HIERARCHY_CYCLE);
+    CHECK(strstr(hierarchy_result_str(HIERARCHY_CYCLE), "cycle") != NULL);
+    /* nothing moved */
+    CHECK(YIELDS(hierarchy_descendants(&h, a), b, c, d));
+    CHECK(YIELDS(hierarchy_ancestors(&h, d), b, a));
+    CHECK(!ecs_has(w, a, h.child));
+    CHECK(parent_of(a)->count == 1 && parent_of(b)->count == 2);
+    CHECK(ecs_storage_count(w, h.parent) == 2 && ecs_storage_count(w, h.child) == 3);
+    /* a sibling or an ancestor's sibling is fine */
+    CHECK(hierarchy_attach(&h, c, d) == HIERARCHY_OK);
+    CHECK(YIELDS(hierarchy_descendants(&h, a), b, d, c));
+    ecs_world_free(w);
+}
+
+static void test_attach_refuses_dead_entities(void) {
+    ecs_entity a, b, stale;
+    setup();
+    a = ecs_create(w);
+    b = ecs_create(w);
+    stale = ecs_create(w);
+    ecs_destroy(w, stale);
+    CHECK(hierarchy_attach(&h, a, stale) == HIERARCHY_DEAD);
+    CHECK(hierarchy_attach(&h, stale, a) == HIERARCHY_DEAD);
+    CHECK(hierarchy_attach(&h, a, ECS_NULL) == HIERARCHY_DEAD);
+    CHECK(hierarchy_attach_new(&h, stale) == ECS_NULL);
+    CHECK(ecs_count(w) == 2 && ecs_storage_count(w, h.parent) == 0 && ecs_storage_count(w, h.child) == 0);
+    CHECK(hierarchy_attach(&h, a, b) == HIERARCHY_OK);
+    ecs_world_free(w);
+}
+
+static void test_descendants_are_depth_first_pre_order(void) {
+    /*        r
+            / | \
+           a  b  c
+          /|     |
+         d e     f
+         |      / \
+         g     h   i      */
+    ecs_entity r, a, b, c, d, e, f, g, hh, i;
+    setup();
+    r = ecs_create(w);
+    a = hierarchy_attach_new(&h, r);
+    b = hierarchy_attach_new(&h, r);
+    c = hierarchy_attach_new(&h, r);
+    d = hierarchy_attach_new(&h, a);
+    e = hierarchy_attach_new(&h, a);
+    f = hierarchy_attach_new(&h, c);
+    g = hierarchy_attach_new(&h, d);
+    hh = hierarchy_attach_new(&h, f);
+    i = hierarchy_attach_new(&h, f);
+    CHECK(YIELDS(hierarchy_descendants(&h, r), a, d, g, e, b, c, f, hh, i));
+    CHECK(YIELDS(hierarchy_descendants(&h, a), d, g, e));
+    CHECK(YIELDS(hierarchy_descendants(&h, c), f, hh, i));
+    CHECK(YIELDS_NOTHING(hierarchy_descendants(&h, g)));
+    CHECK(YIELDS(hierarchy_ancestors(&h, i), f, c, r));
+    CHECK(YIELDS(hierarchy_children(&h, r), a, b, c));
+    CHECK(hierarchy_is_ancestor(&h, r, g) && hierarchy_is_ancestor(&h, d, g) && !hierarchy_is_ancestor(&h, c, g));
+    ecs_world_free(w);
+}
+
+/* A chain far deeper than any C stack would allow recursion for. */
+static void test_deep_chains_walk_and_remove_without_recursion(void) {
+    enum { DEPTH = 20000 };
+    ecs_entity top, e, last = ECS_NULL;
+    hierarchy_iter it;
+    int n = 0;
+    setup();
+    top = e = ecs_create(w);
+    while (n++ < DEPTH) e = last = hierarchy_attach_new(&h, e);
+    for (n = 0, it = hierarchy_descendants(&h, top); hierarchy_next(&it); n++) {}
+    CHECK(n == DEPTH && it.entity == last);
+    for (n = 0, it = hierarchy_ancestors(&h, last); hierarchy_next(&it); n++) {}
+    CHECK(n == DEPTH && it.entity == top);
+    hierarchy_destroy_all(&h, top);
+    CHECK(ecs_count(w) == 0 && ecs_storage_count(w, h.parent) == 0 && ecs_storage_count(w, h.child) == 0);
+    ecs_world_free(w);
+}
+
+/* --- destroying ------------------------------------------------------------ */
+
+/*   r -> a, m, b;  m -> x, y;  x -> z   (m in the middle of r's ring) */
+static ecs_entity r, a, m, b, x, y, z;
+static void build_family(void) {
+    setup();
+    r = ecs_create(w);
+    a = hierarchy_attach_new(&h, r);
+    m = hierarchy_attach_new(&h, r);
+    b = hierarchy_attach_new(&h, r);
+    x = hierarchy_attach_new(&h, m);
+    y = hierarchy_attach_new(&h, m);
+    z = hierarchy_attach_new(&h, x);
+}
+
+/* After m left in any of the ways below: m's siblings closed ranks and its
+   children are roots that kept their own subtrees. */
+static int m_is_gone_and_its_children_are_roots(void) {
+    return YIELDS(hierarchy_children(&h, r), a, b) && parent_of(r)->count == 2 &&
+           child_of(a)->next == b && child_of(b)->next == a && child_of(a)->prev == b &&
+           !ecs_has(w, x, h.child) && !ecs_has(w, y, h.child) && YIELDS(hierarchy_descendants(&h, x), z) &&
+           ecs_storage_count(w, h.child) == 3 && ecs_storage_count(w, h.parent) == 2;
+}
+
+static void test_destroying_a_member_detaches_it_and_orphans_its_children(void) {
+    build_family();
+    CHECK(ecs_destroy(w, m));
+    CHECK(!ecs_alive(w, m));
+    CHECK(m_is_gone_and_its_children_are_roots());
+    /* the first child: first_child moves on */
+    CHECK(ecs_destroy(w, a));
+    CHECK(parent_of(r)->first_child == b && parent_of(r)->count == 1);
+    CHECK(child_of(b)->next == b && child_of(b)->prev == b);
+    /* the last child: the parent stops being one */
+    CHECK(ecs_destroy(w, b));
+    CHECK(!ecs_has(w, r, h.parent));
+    /* a root with children */
+    CHECK(ecs_destroy(w, x));
+    CHECK(!ecs_has(w, z, h.child) && ecs_storage_count(w, h.parent) == 0 && ecs_storage_count(w, h.child) == 0);
+    ecs_world_free(w);
+}
+
+static void test_strip_does_the_same_and_keeps_the_entity(void) {
+    build_family();
+    CHECK(ecs_strip(w, m) == 2); /* Parent and Child */
+    CHECK(ecs_alive(w, m) && !ecs_has(w, m, h.child) && !ecs_has(w, m, h.parent));
+    CHECK(m_is_gone_and_its_children_are_roots());
+    ecs_world_free(w);
+}
+
+static void test_a_deferred_destroy_does_the_same_when_flushed(void) {
+    ecs_iter it;
+    ecs_component only_child[1];
+    int n = 0;
+    build_family();
+    /* a loop over Child destroys other entities through the command buffer */
+    only_child[0] = h.child;
+    for (it = ecs_view_of(w, 1, only_child); ecs_iter_next(&it); n++)
+        if (it.entity == x) CHECK(ecs_defer_destroy(w, m));
+    CHECK(n == 6 && ecs_alive(w, m) && YIELDS(hierarchy_children(&h, r), a, m, b));
+    CHECK(ecs_flush(w) == 1);
+    CHECK(!ecs_alive(w, m));
+    CHECK(m_is_gone_and_its_children_are_roots());
+    ecs_world_free(w);
+}
+
+static void test_hierarchy_remove_and_deleting_parent_orphan_the_children(void) {
+    build_family();
+    hierarchy_remove(&h, m);
+    CHECK(ecs_alive(w, m));
+    CHECK(m_is_gone_and_its_children_are_roots());
+    ecs_world_free(w);
+    /* deleting the Parent alone: children orphaned, m stays attached */
+    build_family();
+    CHECK(ecs_delete(w, m, h.parent));
+    CHECK(YIELDS(hierarchy_children(&h, r), a, m, b));
+    CHECK(!ecs_has(w, x, h.child) && !ecs_has(w, y, h.child) && YIELDS(hierarchy_children(&h, x), z));
+    ecs_world_free(w);
+}
+
+static void test_destroy_all_destroys_exactly_the_subtree(void) {
+    build_family();
+    hierarchy_destroy_all(&h, m);
+    CHECK(!ecs_alive(w, m) && !ecs_alive(w, x) && !ecs_alive(w, y) && !ecs_alive(w, z));
+    CHECK(ecs_alive(w, r) && ecs_alive(w, a) && ecs_alive(w, b) && ecs_count(w) == 3);
+    CHECK(YIELDS(hierarchy_descendants(&h, r), a, b));
+    CHECK(ecs_storage_count(w, h.child) == 2 && ecs_storage_count(w, h.parent) == 1);
+    hierarchy_destroy_all(&h, r);
+    CHECK(ecs_count(w) == 0);
+    hierarchy_destroy_all(&h, r); /* a dead id: nothing */
+    ecs_world_free(w);
+}
+
+static void test_remove_all_keeps_the_subtree_alive_and_detached(void) {
+    build_family();
+    hierarchy_remove_all(&h, m);
+    CHECK(ecs_count(w) == 7);
+    CHECK(YIELDS(hierarchy_descendants(&h, r), a, b));
+    CHECK(!ecs_has(w, m, h.child) && !ecs_has(w, m, h.parent) && !ecs_has(w, x, h.parent));
+    CHECK(!ecs_has(w, z, h.child) && ecs_storage_count(w, h.child) == 2);
+    ecs_world_free(w);
+}
+
+/* --- transforms ------------------------------------------------------------ */
+
+static ecs_component local, world;
+
+static ecs_entity placed(ecs_entity e, float px, float py, float angle) {
+    ECS_ADD(w, e, local, Transform, {px, py, angle});
+    ECS_ADD(w, e, world, WorldTransform, {0, 0, 0});
+    return e;
+}
+
+static int near(float v, float want) { return v > want - 1e-4f && v < want + 1e-4f; }
+static int at(ecs_entity e, float px, float py) {
+    const WorldTransform *t = ECS_GET(w, e, world, WorldTransform);
+    return near(t->x, px) && near(t->y, py);
+}
+
+static void test_transforms_are_computed_parents_before_children(void) {
+    enum { N = 8 };
+    ecs_entity chain[N];
+    int i;
+    setup();
+    local = ECS_COMPONENT(w, Transform);
+    world = ECS_COMPONENT(w, WorldTransform);
+    /* created leaf first, so storage order is children before parents */
+    for (i = N - 1; i >= 0; i--) chain[i] = placed(ecs_create(w), 1, 0, 0);
+    for (i = 1; i < N; i++) CHECK(hierarchy_attach(&h, chain[i], chain[i - 1]) == HIERARCHY_OK);
+    hierarchy_update_transforms(&h, local, world);
+    for (i = 0; i < N; i++) CHECK(at(chain[i], (float)(i + 1), 0));
+    ecs_world_free(w);
+}
+
+static void test_moving_turning_or_reattaching_a_parent_moves_its_subtree(void) {
+    ecs_entity sun, planet, moon, other;
+    const float quarter = 1.57079633f;
+    setup();
+    local = ECS_COMPONENT(w, Transform);
+    world = ECS_COMPONENT(w, WorldTransform);
+    sun = placed(ecs_create(w), 5, 5, 0);
+    planet = placed(hierarchy_attach_new(&h, sun), 10, 0, 0);
+    moon = placed(hierarchy_attach_new(&h, planet), 2, 1, 0);
+    other = placed(ecs_create(w), -100, 0, 0);
+    hierarchy_update_transforms(&h, local, world);
+    CHECK(at(sun, 5, 5) && at(planet, 15, 5) && at(moon, 17, 6));
+    ECS_GET_MUT(w, sun, local, Transform)->x = 0; /* move the root */
+    hierarchy_update_transforms(&h, local, world);
+    CHECK(at(planet, 10, 5) && at(moon, 12, 6));
+    ECS_GET_MUT(w, sun, local, Transform)->angle = quarter; /* turn it a quarter */
+    hierarchy_update_transforms(&h, local, world);
+    CHECK(at(planet, 0, 15) && at(moon, -1, 17)); /* (2, 1) turned a quarter: (-1, 2) */
+    ECS_GET_MUT(w, planet, local, Transform)->angle = quarter; /* the moon: half a turn */
+    hierarchy_update_transforms(&h, local, world);
+    CHECK(at(moon, -2, 14) && near(ECS_GET(w, moon, world, WorldTransform)->angle, 2 * quarter));
+    CHECK(hierarchy_attach(&h, planet, other) == HIERARCHY_OK); /* the moon comes along */
+    hierarchy_update_transforms(&h, local, world);
+    CHECK(at(planet, -90, 0) && at(moon, -91, 2));
+    ecs_world_free(w);
+}
+
+/* --- randomized, against a model ------------------------------------------ */
+/* The model: per entity slot the id, whether it lives, its parent slot (-1:
+   none) and its children's slots in ring order. Every operation is applied
+   to the world and to the model; then check_invariants compares them. */
+
+#define MAX_SLOTS 64
+#define MAX_LIVE 40
+
+static struct slot {
+    ecs_entity id;
+    int alive, parent, nkids, key;
+    int kids[MAX_SLOTS];
+} md[MAX_SLOTS];
+static int nslots;
+static unsigned long long cur_seed;
+static int cur_step;
+static ecs_component keyc;
+
+static int slot_of(ecs_entity e) { return (int)ECS_ENTITY_INDEX(e); }
+
+static void model_detach(int i) {
+    int p = md[i].parent, k, j = 0;
+    if (p < 0) return;
+    for (k = 0; k < md[p].nkids; k++)
+        if (md[p].kids[k] != i) md[p].kids[j++] = md[p].kids[k];
+    md[p].nkids = j;
+    md[i].parent = -1;
+}
+static void model_orphan(int i) {
+    int k;
+    for (k = 0; k < md[i].nkids; k++) md[md[i].kids[k]].parent = -1;
+    md[i].nkids = 0;
+}
+static void model_attach(int i, int p) {
+    model_detach(i);
+    md[i].parent = p;
+    md[p].kids[md[p].nkids++] = i;
+}
+static int model_is_ancestor(int a, int i) {
+    for (i = md[i].parent; i >= 0; i = md[i].parent)
+        if (i == a) return 1;
+    return 0;
+}
+static void model_preorder(int i, int *out, int *n) {
+    int k;
+    for (k = 0; k < md[i].nkids; k++) {
+        out[(*n)++] = md[i].kids[k];
+        model_preorder(md[i].kids[k], out, n);
+    }
+}
+/* remove_all / destroy_all: every slot of i's subtree */
+static void model_take_subtree(int i, int destroy) {
+    int sub[MAX_SLOTS], n = 0, k;
+    model_preorder(i, sub, &n);
+    sub[n++] = i;
+    model_detach(i);
+    for (k = 0; k < n; k++) {
+        md[sub[k]].parent = -1;
+        md[sub[k]].nkids = 0;
+        if (destroy) md[sub[k]].alive = 0;
+    }
+}
+static void model_new(ecs_entity e) {
+    int i = slot_of(e);
+    md[i].id = e;
+    md[i].alive = 1;
+    md[i].parent = -1;
+    md[i].nkids = 0;
+    md[i].key = (int)test_rand(4); /* few keys: sorting must be stable */
+    ECS_ADD(w, e, keyc, int, {md[i].key});
+    if (i >= nslots) nslots = i + 1;
+}
+static int nlive(void) {
+    int i, n = 0;
+    for (i = 0; i < nslots; i++) n += md[i].alive;
+    return n;
+}
+
+static int by_key(ecs_entity x_, ecs_entity y_, void *ctx) {
+    (void)ctx;
+    return *ECS_GET(w, x_, keyc, int) - *ECS_GET(w, y_, keyc, int);
+}
+static void model_sort(int i) {
+    int k, j, v;
+    for (k = 1; k < md[i].nkids; k++) {
+        for (v = md[i].kids[k], j = k; j > 0 && md[md[i].kids[j - 1]].key > md[v].key; j--)
+            md[i].kids[j] = md[i].kids[j - 1];
+        md[i].kids[j] = v;
+    }
+}
+
+#define INV(cond)                                                                              \
+    do {                                                                                       \
+        if (!(cond)) {                                                                         \
+            printf("  seed %llu step %d: invariant %s failed (line %d)\n", cur_seed, cur_step, \
+                   #cond, __LINE__);                                                           \
+            return 0;                                                                          \
+        }                                                                                      \
+    } while (0)
+
+static int check_invariants(void) {
+    int i, k, nchild = 0, nparent = 0;
+    for (i = 0; i < nslots; i++) {
+        struct slot *s = &md[i];
+        const Child *c;
+        const Parent *p;
+        hierarchy_iter it;
+        int want[MAX_SLOTS], n = 0, steps;
+        INV(ecs_alive(w, s->id) == (s->alive != 0));
+        if (!s->alive) continue;
+        /* Child <=> a parent in the model, and the same parent */
+        c = child_of(s->id);
+        INV((c != NULL) == (s->parent >= 0));
+        if (c) INV(c->parent == md[s->parent].id);
+        nchild += c != NULL;
+        /* Parent <=> children; count = ring length; the ring in model order,
+           prev/next inverse of each other, every member names this parent */
+        p = parent_of(s->id);
+        INV((p != NULL) == (s->nkids > 0));
+        if (p) {
+            ecs_entity e = p->first_child;
+            nparent++;
+            INV(p->count == (uint32_t)s->nkids);
+            for (k = 0; k < s->nkids; k++) {
+                const Child *ce = child_of(e);
+                INV(e == md[s->kids[k]].id);
+                INV(ce != NULL && ce->parent == s->id);
+                INV(child_of(ce->next) != NULL && child_of(ce->next)->prev == e);
+                INV(child_of(ce->prev) != NULL && child_of(ce->prev)->next == e);
+                e = ce->next;
+            }
+            INV(e == p->first_child); /* the ring closes after count steps */
+        }
+        /* the iterators against the model */
+        for (k = 0; k < s->nkids; k++) want[k] = s->kids[k];
+        for (k = 0, it = hierarchy_children(&h, s->id); hierarchy_next(&it); k++)
+            INV(k < s->nkids && it.entity == md[want[k]].id);
+        INV(k == s->nkids);
+        /* ancestors: the model's chain, and finite (no cycle) */
+        for (k = s->parent, steps = 0, it = hierarchy_ancestors(&h, s->id); hierarchy_next(&it); steps++) {
+            INV(steps < MAX_SLOTS && k >= 0 && it.entity == md[k].id);
+            k = md[k].parent;
+        }
+        INV(k == -1);
+        model_preorder(i, want, &n);
+        for (k = 0, it = hierarchy_descendants(&h, s->id); hierarchy_next(&it); k++)
+            INV(k < n && it.entity == md[want[k]].id);
+        INV(k == n);
+    }
+    /* no hierarchy component anywhere else (dead entities have none) */
+    INV(ecs_storage_count(w, h.child) == (uint32_t)nchild);
+    INV(ecs_storage_count(w, h.parent) == (uint32_t)nparent);
+    return 1;
+}
+
+/* Mostly a live entity; now and then a stale id or ECS_NULL. */
+static ecs_entity any_entity(void) {
+    int live[MAX_SLOTS], n = 0, i;
+    unsigned r = test_rand(16);
+    for (i = 0; i < nslots; i++)
+        if (md[i].alive) live[n++] = i;
+    if (r == 0 || nslots == 0) return ECS_NULL;
+    if (r == 1 || n == 0) return md[test_rand((unsigned)nslots)].id;
+    return md[live[test_rand((unsigned)n)]].id;
+}
+
+/* The operations and how often each is picked (out of 64). */
+enum { OP_CREATE, OP_ATTACH_NEW, OP_ATTACH, OP_DETACH, OP_REMOVE, OP_REMOVE_ALL, OP_DESTROY_ALL,
+       OP_DESTROY, OP_DEFER_DESTROY, OP_STRIP, OP_DELETE_PARENT, OP_SORT, NOPS };
+static const int op_weight[NOPS] = {6, 14, 22, 4, 3, 1, 1, 4, 2, 1, 2, 4};
+static int pick_op(void) {
+    int op = 0, r = (int)test_rand(64);
+    while (r >= op_weight[op]) r -= op_weight[op++];
+    return op;
+}
+
+static int run_model(unsigned long long seed, int steps) {
+    setup();
+    keyc = ECS_COMPONENT(w, int);
+    memset(md, 0, sizeof md);
+    nslots = 0;
+    cur_seed = seed;
+    test_seed(seed);
+    for (cur_step = 0; cur_step < steps; cur_step++) {
+        ecs_entity e = any_entity(), p = any_entity();
+        int i = e ? slot_of(e) : -1, pi = p ? slot_of(p) : -1;
+        int live = e && ecs_alive(w, e);
+        int op = pick_op();
+        if ((op == OP_CREATE || op == OP_ATTACH_NEW) && nlive() >= MAX_LIVE) op = OP_ATTACH;
+        if (op == OP_CREATE || op == OP_ATTACH_NEW) { /* a new root, or a new child of p */
+            ecs_entity n = op == OP_CREATE ? ecs_create(w) : hierarchy_attach_new(&h, p);
+            if (op == OP_ATTACH_NEW && !(p && ecs_alive(w, p))) {
+                INV(n == ECS_NULL);
+            } else {
+                INV(n != ECS_NULL && slot_of(n) < MAX_SLOTS);
+                model_new(n);
+                if (op == OP_ATTACH_NEW) model_attach(slot_of(n), pi);
+            }
+        } else if (op == OP_ATTACH) {
+            hierarchy_result want = HIERARCHY_OK, got = hierarchy_attach(&h, e, p);
+            if (!live || !(p && ecs_alive(w, p))) want = HIERARCHY_DEAD;
+            else if (e == p) want = HIERARCHY_SELF;
+            else if (model_is_ancestor(i, pi)) want = HIERARCHY_CYCLE;
+            INV(got == want);
+            if (want == HIERARCHY_OK) model_attach(i, pi);
+        } else if (op == OP_DETACH) {
+            INV(hierarchy_detach(&h, e) == (live && md[i].parent >= 0));
+            if (live) model_detach(i);
+        } else if (op == OP_REMOVE) {
+            hierarchy_remove(&h, e);
+            if (live) model_detach(i), model_orphan(i);
+        } else if (op == OP_REMOVE_ALL) {
+            hierarchy_remove_all(&h, e);
+            if (live) model_take_subtree(i, 0);
+        } else if (op == OP_DESTROY_ALL) {
+            hierarchy_destroy_all(&h, e);
+            if (live) model_take_subtree(i, 1);
+        } else if (op == OP_DESTROY || op == OP_DEFER_DESTROY) {
+            if (op == OP_DESTROY) {
+                INV(ecs_destroy(w, e) == (live != 0));
+            } else {
+                ecs_defer_destroy(w, e);
+                ecs_flush(w);
+            }
+            if (live) model_detach(i), model_orphan(i), md[i].alive = 0;
+        } else if (op == OP_STRIP) {
+            INV(ecs_strip(w, e) == (live ? 1u + (md[i].parent >= 0) + (md[i].nkids > 0) : 0u));
+            if (live) {
+                ECS_ADD(w, e, keyc, int, {md[i].key}); /* strip took the key too */
+                model_detach(i), model_orphan(i);
+            }
+        } else if (op == OP_DELETE_PARENT) {
+            INV(ecs_delete(w, e, h.parent) == (live && md[i].nkids > 0));
+            if (live) model_orphan(i);
+        } else {
+            INV(hierarchy_sort_children_by(&h, e, by_key, NULL));
+            if (live) model_sort(i);
+        }
+        if (!check_invariants()) return 0;
+    }
+    ecs_world_free(w);
+    return 1;
+}
+
+static void test_randomized_operations_keep_every_invariant(void) {
+    static const unsigned long long seeds[] = {1, 2, 3, 42, 0xdecafbadull, 20261121};
+    const char *seed = getenv("SEED"), *n = getenv("STEPS");
+    int steps = n ? atoi(n) : 1500;
+    size_t k;
+    if (seed) {
+        CHECK(run_model(strtoull(seed, NULL, 0), n ? steps : 100 * steps));
+        return;
+    }
+    for (k = 0; k < sizeof seeds / sizeof *seeds; k++) CHECK(run_model(seeds[k], steps));
+}
+
+int main(void) {
+    RUN(test_recipe_attach_moves_a_subtree_and_the_iterators_walk_in_order);
+    RUN(test_recipe_detach_remove_and_remove_all);
+    RUN(test_recipe_sorting);
+    RUN(test_sort_is_stable_and_ignores_childless_entities);
+    RUN(test_attach_appends_to_a_circular_sibling_ring);
+    RUN(test_attach_refuses_self_and_cycles_and_changes_nothing);
+    RUN(test_attach_refuses_dead_entities);
+    RUN(test_descendants_are_depth_first_pre_order);
+    RUN(test_deep_chains_walk_and_remove_without_recursion);
+    RUN(test_destroying_a_member_detaches_it_and_orphans_its_children);
+    RUN(test_strip_does_the_same_and_keeps_the_entity);
+    RUN(test_a_deferred_destroy_does_the_same_when_flushed);
+    RUN(test_hierarchy_remove_and_deleting_parent_orphan_the_children);
+    RUN(test_destroy_all_destroys_exactly_the_subtree);
+    RUN(test_remove_all_keeps_the_subtree_alive_and_detached);
+    RUN(test_transforms_are_computed_parents_before_children);
+    RUN(test_moving_turning_or_reattaching_a_parent_moves_its_subtree);
+    RUN(test_randomized_operations_keep_every_invariant);
+    return test_summary();
+}
