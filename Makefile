@@ -86,12 +86,12 @@ $(B)/twotu/links-libstb: tests/twotu_impl.c tests/twotu_user.c tests/twotu.h ecs
 # the tests (-O1, ASan/UBSan): it only checks that every workload runs and its
 # checksum matches (exit status 1 if not), so make test runs it too.
 BENCH_CFLAGS ?= -O2
-$(B)/bench/bench: bench/bench.c ecs.h $(B)/bench/cflags | $(B)/bench
+$(B)/bench/bench: bench/bench.c ecs.h examples/hierarchy.h $(B)/bench/cflags | $(B)/bench
 	$(CC) -std=c99 $(WARN) $(BENCH_CFLAGS) $(CFLAGS_COMMON) \
 	    -DBENCH_BUILD='"$(CC) -std=c99 $(BENCH_CFLAGS)"' $< -o $@ -lm
 $(B)/bench/cflags: FORCE | $(B)/bench
 	@echo '$(CC) $(BENCH_CFLAGS)' | cmp -s - $@ || echo '$(CC) $(BENCH_CFLAGS)' > $@
-$(B)/bench/bench-quick: bench/bench.c ecs.h | $(B)/bench
+$(B)/bench/bench-quick: bench/bench.c ecs.h examples/hierarchy.h | $(B)/bench
 	$(CC) -std=c99 $(WARN) -O1 $(SAN) $(CFLAGS_COMMON) \
 	    -DBENCH_BUILD='"$(CC) -std=c99 -O1 -fsanitize=address,undefined"' $< -o $@ -lm
 bench: $(B)/bench/bench

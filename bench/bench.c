@@ -49,6 +49,7 @@
 #define ECS_IMPLEMENTATION
 #define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
+#include "../examples/hierarchy.h" /* Parent/Child, for the transform workload */
 
 #ifndef BENCH_BUILD /* the Makefile passes the compile command */
 #define BENCH_BUILD "(built outside the Makefile; flags unknown)"
@@ -814,6 +815,154 @@ static bench_sum raw_iter3(bench_run *r) {
 }
 
 /* ------------------------------------------------------------------------- */
+/* Hierarchy: transform propagation down a tree                              */
+/* ------------------------------------------------------------------------- */
+
+/* i) A tree of N nodes: node 0 is the root and node k's parent is
+   (k - 1) / 4, so every inner node has 4 children (depth ~log4 N). One pass
+   sets every node's world transform to its parent's world plus its own
+   local transform, parents before children.
+   ecs.h side: the Parent/Child components of examples/hierarchy.h, built
+   with hierarchy_attach_new in node order; the pass is the one of
+   hierarchy_update_transforms (a view of the roots, then each root's
+   descendants in pre-order), adding instead of rotating.
+   Raw side: the tree as a parent index per node, stored parent before
+   child, and one loop over it. Values are small integers: exact sums. */
+#define TREE_FANOUT 4u
+
+static Transform bench_local_of(uint32_t k) {
+    Transform t;
+    t.x = (float)(k & 15);
+    t.y = (float)(k & 7);
+    t.angle = (float)(k & 3);
+    return t;
+}
+
+static WorldTransform bench_place(WorldTransform parent, Transform local) {
+    parent.x += local.x;
+    parent.y += local.y;
+    parent.angle += local.angle;
+    return parent;
+}
+
+static uint64_t bench_world_sum(WorldTransform w) {
+    return (uint64_t)w.x + (uint64_t)w.y + (uint64_t)w.angle;
+}
+
+typedef struct bench_tree {
+    uint32_t n;
+    ecs_world *w;           /* ecs.h side */
+    hierarchy h;            /* its hooks point here: the struct stays on the heap */
+    ecs_component local, world;
+    uint32_t *parent;       /* raw side: parent[k] < k for k > 0 */
+    Transform *locals;
+    WorldTransform *worlds;
+} bench_tree;
+
+static void bench_tree_free(void *p) {
+    bench_tree *t = (bench_tree *)p;
+    if (t->w) ecs_world_free(t->w);
+    free(t->parent);
+    free(t->locals);
+    free(t->worlds);
+    free(t);
+}
+
+static bench_tree *bench_tree_new(bench_run *r) {
+    bench_tree *t = (bench_tree *)bench_alloc(sizeof *t);
+    memset(t, 0, sizeof *t);
+    t->n = r->n;
+    r->keep = t;
+    r->keep_free = bench_tree_free;
+    return t;
+}
+
+static bench_sum ecs_tree_transforms(bench_run *r) {
+    bench_tree *t = (bench_tree *)r->keep;
+    ecs_view_desc roots;
+    ecs_iter it;
+    bench_sum s = {0, 0};
+    if (!t) { /* the first run builds the tree */
+        ecs_entity *ids = (ecs_entity *)bench_alloc((size_t)r->n * sizeof *ids);
+        uint32_t k;
+        t = bench_tree_new(r);
+        t->w = ecs_world_new(NULL);
+        if (!t->w || !hierarchy_init(&t->h, t->w)) bench_die("hierarchy_init failed");
+        t->local = ECS_COMPONENT(t->w, Transform);
+        t->world = ECS_COMPONENT(t->w, WorldTransform);
+        for (k = 0; k < r->n; k++) {
+            Transform local = bench_local_of(k);
+            ids[k] = k ? hierarchy_attach_new(&t->h, ids[(k - 1) / TREE_FANOUT]) : ecs_create(t->w);
+            if (!ids[k] || !ECS_SET(t->w, ids[k], t->local, Transform, local) ||
+                !ECS_ADD(t->w, ids[k], t->world, WorldTransform, {0, 0, 0}))
+                bench_die(ecs_last_error_msg(t->w));
+        }
+        free(ids);
+    }
+    memset(&roots, 0, sizeof roots);
+    roots.terms[0].c = t->local;
+    roots.terms[1].c = t->world;
+    roots.terms[1].flags = ECS_WRITE;
+    roots.terms[2].c = t->h.child;
+    roots.terms[2].flags = ECS_NOT;
+    bench_start(r);
+    for (it = ecs_view(t->w, &roots); ecs_iter_next(&it);) {
+        const Transform *lt = ECS_FIELD(&it, 0, Transform);
+        WorldTransform *wt = ECS_FIELD(&it, 1, WorldTransform);
+        static const WorldTransform origin = {0, 0, 0};
+        hierarchy_iter d;
+        *wt = bench_place(origin, *lt);
+        s.count++;
+        for (d = hierarchy_descendants(&t->h, it.entity); hierarchy_next(&d);) {
+            const Transform *l = ECS_GET(t->w, d.entity, t->local, Transform);
+            const WorldTransform *pw =
+                ECS_GET(t->w, hierarchy_parent_of(&t->h, d.entity), t->world, WorldTransform);
+            WorldTransform *dw = ECS_GET_MUT(t->w, d.entity, t->world, WorldTransform);
+            *dw = bench_place(*pw, *l);
+            s.count++;
+        }
+    }
+    bench_stop(r);
+    {
+        const WorldTransform *w = (const WorldTransform *)ecs_storage_data(t->w, t->world);
+        uint32_t i, rows = ecs_storage_count(t->w, t->world);
+        for (i = 0; i < rows; i++) s.sum += bench_world_sum(w[i]);
+    }
+    return s;
+}
+
+static bench_sum raw_tree_transforms(bench_run *r) {
+    bench_tree *t = (bench_tree *)r->keep;
+    const uint32_t *parent;
+    const Transform *locals;
+    WorldTransform *worlds;
+    static const WorldTransform origin = {0, 0, 0};
+    uint32_t k;
+    bench_sum s = {0, 0};
+    if (!t) {
+        t = bench_tree_new(r);
+        t->parent = (uint32_t *)bench_alloc((size_t)r->n * sizeof *t->parent);
+        t->locals = (Transform *)bench_alloc((size_t)r->n * sizeof *t->locals);
+        t->worlds = (WorldTransform *)bench_alloc((size_t)r->n * sizeof *t->worlds);
+        for (k = 0; k < r->n; k++) {
+            t->parent[k] = k ? (k - 1) / TREE_FANOUT : 0;
+            t->locals[k] = bench_local_of(k);
+        }
+        memset(t->worlds, 0, (size_t)r->n * sizeof *t->worlds);
+    }
+    parent = t->parent;
+    locals = t->locals;
+    worlds = t->worlds;
+    bench_start(r);
+    worlds[0] = bench_place(origin, locals[0]);
+    for (k = 1; k < r->n; k++) worlds[k] = bench_place(worlds[parent[k]], locals[k]);
+    bench_stop(r);
+    s.count = r->n;
+    for (k = 0; k < r->n; k++) s.sum += bench_world_sum(worlds[k]);
+    return s;
+}
+
+/* ------------------------------------------------------------------------- */
 /* The table                                                                 */
 /* ------------------------------------------------------------------------- */
 
@@ -826,7 +975,7 @@ typedef struct bench_baseline {
 } bench_baseline;
 
 enum {
-    RAW_CREATE, RAW_GET, RAW_ADD_REMOVE, RAW_ITER1, RAW_ITER2, RAW_HALF, RAW_FROZEN, RAW_ITER3,
+    RAW_CREATE, RAW_GET, RAW_ADD_REMOVE, RAW_ITER1, RAW_ITER2, RAW_HALF, RAW_FROZEN, RAW_ITER3, RAW_TREE,
     ECS_ITER2_EACH, ECS_ITER2_BLOCK, ECS_ADD_REMOVE,
     NBASELINES, NO_TARGET = -1
 };
@@ -840,6 +989,7 @@ static const bench_baseline BASELINES[NBASELINES] = {
     {"raw i += 2", raw_half},
     {"raw !frozen", raw_frozen},
     {"raw iter3", raw_iter3},
+    {"raw tree", raw_tree_transforms},
     {"ecs iter2/e", ecs_iter2_each},  /* the untracked rows, for the tracked ones */
     {"ecs iter2/b", ecs_iter2_block},
     {"ecs add+rm", ecs_add_remove},
@@ -881,6 +1031,7 @@ static const bench_row ROWS[] = {
     {"iterate 2 NOT Frozen, blocks", ecs_frozen_block, RAW_FROZEN, NO_TARGET, 0, 100000},
     {"iterate 3, per entity", ecs_iter3_each, RAW_ITER3, RAW_ITER3, 2.0, 0},
     {"iterate 3, blocks", ecs_iter3_block, RAW_ITER3, RAW_ITER3, 2.0, 0},
+    {"hierarchy transforms, 4-ary", ecs_tree_transforms, RAW_TREE, NO_TARGET, 0, 0},
 };
 #define NROWS (sizeof ROWS / sizeof ROWS[0])
 
