@@ -46,9 +46,10 @@
       10. Uniques
       11. Tracking
       12. Hooks
-      13. Systems and workloads
-      14. Pointer validity
-      15. Revision history
+      13. Groups
+      14. Systems and workloads
+      15. Pointer validity
+      16. Revision history
       (License at the end of the file.)
 
    ---------------------------------------------------------------------------
@@ -322,7 +323,7 @@
           asserts.)
         - Breaking out of a loop early is fine: an iterator holds no lock
           and owns no memory.
-        - Field pointers follow the pointer-validity rules (section 14): an
+        - Field pointers follow the pointer-validity rules (section 15): an
           add that grows a storage moves its data, so fetch fields again
           after such a change instead of keeping them across it.
         - Block loops (ecs_iter_next_block) must not change the storages of
@@ -412,7 +413,7 @@
       of that storage" (or since tracking began). Inside a workload each
       system gets its own window: ctx->last_run is the tick of its previous
       run, and ecs_system_view uses it, so a system sees exactly what
-      changed since it last ran, with no clearing (section 13).
+      changed since it last ran, with no clearing (section 14).
 
       What counts as what (one answer to Shipyard's #67 / #227):
         inserted  the component was added to an entity that did not have it
@@ -492,7 +493,53 @@
       is being stripped or destroyed.
 
    ---------------------------------------------------------------------------
-   13. SYSTEMS AND WORKLOADS
+   13. GROUPS
+
+      A view over several storages checks the others for each entity; a
+      group removes even that (EnTT's owning groups). It owns storages and
+      keeps every entity that has all of them, and none of its excluded
+      ones, in the first len rows of each owned storage, in the same order:
+
+      ecs_group_desc d = {0};
+      d.owned[0] = pos; d.owned[1] = vel; d.excluded[0] = frozen;
+      ecs_group g = ecs_group_new(w, &d);
+      ...
+      uint32_t n = ecs_group_count(w, g);
+      Pos *p = ecs_group_data(w, g, pos);
+      const Vel *v = ecs_group_data(w, g, vel);
+      for (uint32_t i = 0; i < n; i++) p[i].x += v[i].x;   // plain arrays
+
+      ecs_group ecs_group_new(ecs_world *w, const ecs_group_desc *desc)
+          Owns desc->owned (at least one), excludes desc->excluded (0
+          entries ignored). Entities that already match are packed now.
+          Returns 0 on error: a storage already owned by another group, an
+          unknown or repeated component (assert), out of memory.
+      uint32_t ecs_group_count(const ecs_world *w, ecs_group g)       len
+      const ecs_entity *ecs_group_entities(const ecs_world *w, ecs_group g)
+      void *ecs_group_data(const ecs_world *w, ecs_group g, ecs_component c)
+          Rows 0..len-1 of each owned storage: the group's entities and
+          values, aligned. c must be owned by g (else NULL, assert).
+      bool ecs_group_sort(ecs_world *w, ecs_group g, ecs_component by, ecs_sort_fn cmp, void *ctx)
+          Sorts the group's rows by the owned component `by`, moving every
+          owned storage alike. Sorting an owned storage on its own
+          (ecs_sort, ecs_sort_as) is refused with an assert.
+
+      Every add, add_n, bundle, remove, delete, strip, destroy and flush
+      keeps the group exact: an entity joins by swapping into row len of
+      each owned storage, and leaves by swapping to the group's last row
+      before an owned component goes (tracking stamps move with their rows;
+      hooks see the final rows). This costs a few lookups and swaps per
+      such change of an owned or excluded component.
+      Views use a group by themselves: a view whose required terms include
+      all owned storages of a group and whose ECS_NOT terms include all its
+      excluded ones walks the group's rows with no checks for those terms
+      (ecs_iter_next_block: one block, the whole group).
+      While a view walks an owned storage, an add that makes an entity join
+      the group moves rows below the walk: defer it (asserts under
+      ECS_DEBUG). Leaving is fine for the current entity (it moves up).
+
+   ---------------------------------------------------------------------------
+   14. SYSTEMS AND WORKLOADS
 
       A system is a function and a user pointer:
           int my_system(const ecs_system_ctx *ctx)    // 0: ok, else an error
@@ -536,7 +583,7 @@
           Returns the number of steps.
 
    ---------------------------------------------------------------------------
-   14. POINTER VALIDITY
+   15. POINTER VALIDITY
 
       A pointer returned by add/get/get_mut (or ecs_storage_data) points
       into the storage's packed data array. It stays valid until the next
@@ -552,12 +599,12 @@
       life of the world.
 
    ---------------------------------------------------------------------------
-   15. REVISION HISTORY
+   16. REVISION HISTORY
 
       0.1  (2026-11-21)  world, versioned entities, paged sparse-set
                          storages, component operations, bundles; views,
                          command buffer, sorting; uniques, tracking, hooks,
-                         systems and workloads.
+                         groups, systems and workloads.
 */
 
 #ifndef ECS_H
@@ -637,6 +684,7 @@ extern "C" {
 typedef uint64_t ecs_entity;
 typedef uint32_t ecs_component;
 typedef uint64_t ecs_tick;
+typedef uint32_t ecs_group;
 typedef struct ecs_world ecs_world;
 
 #define ECS_NULL ((ecs_entity)0)
@@ -813,6 +861,7 @@ typedef struct ecs_iter {
     ecs__storage *st[ECS_MAX_TERMS];
     uint32_t flags[ECS_MAX_TERMS];
     uint32_t until[ECS_MAX_TERMS];  /* union views: ANY storages' row counts at the start */
+    ecs_group group;              /* lead owned by a group whose rows the walk can trust */
 } ecs_iter;
 
 ECS_API ecs_iter ecs_view(ecs_world *w, const ecs_view_desc *desc);
@@ -836,6 +885,19 @@ ECS_API uint32_t ecs_flush(ecs_world *w);
 typedef int (*ecs_sort_fn)(ecs_entity a, const void *va, ecs_entity b, const void *vb, void *ctx);
 ECS_API bool ecs_sort(ecs_world *w, ecs_component c, ecs_sort_fn cmp, void *ctx);
 ECS_API bool ecs_sort_as(ecs_world *w, ecs_component c, ecs_component order);
+
+/* --- groups -------------------------------------------------------------- */
+
+typedef struct ecs_group_desc {
+    ecs_component owned[ECS_MAX_TERMS];     /* storages the group owns (0 entries ignored) */
+    ecs_component excluded[ECS_MAX_TERMS];  /* members must not have these */
+} ecs_group_desc;
+
+ECS_API ecs_group ecs_group_new(ecs_world *w, const ecs_group_desc *desc);
+ECS_API uint32_t ecs_group_count(const ecs_world *w, ecs_group g);
+ECS_API const ecs_entity *ecs_group_entities(const ecs_world *w, ecs_group g);
+ECS_API void *ecs_group_data(const ecs_world *w, ecs_group g, ecs_component c);
+ECS_API bool ecs_group_sort(ecs_world *w, ecs_group g, ecs_component by, ecs_sort_fn cmp, void *ctx);
 
 /* --- systems and workloads ----------------------------------------------- */
 typedef struct ecs_system_ctx {
@@ -941,7 +1003,11 @@ struct ecs__storage {
     /* hooks; locked > 0 while one of them runs */
     ecs_hooks hooks;
     uint32_t locked;
-    bool special;          /* tracked or hooked: counted in world->nspecial */
+    bool special;          /* tracked, hooked or grouped: counted in world->nspecial */
+    /* groups: the one that owns this storage (0: none), those excluding it */
+    ecs_group owner;
+    ecs_group *excluded_by;
+    uint32_t nexcluded_by, excluded_by_cap;
     /* the unique value, if any */
     void *unique;
     ecs_tick unique_inserted, unique_modified;
@@ -968,7 +1034,9 @@ struct ecs_world {
     ecs__changes created, destroyed;
     bool track_entities;
     struct ecs__busy *busy;       /* entities in a hook or being stripped (a stack) */
-    uint32_t nspecial;            /* storages with tracking or hooks: the slow paths */
+    uint32_t nspecial;            /* storages with tracking, hooks or groups: the slow paths */
+    struct ecs__group *groups;    /* groups[g - 1] */
+    uint32_t ngroups, groups_cap;
     void *systems, *workloads;    /* stb_ds string maps: name -> index */
     struct ecs__system *sys;
     uint32_t nsys, sys_cap;
@@ -1085,7 +1153,7 @@ ECS_HOT void *ecs__add_fast(ecs_world *w, const char *call, ecs_entity e, ecs_co
         s = w->storages[c];
         if ((size == (size_t)-1 || size == s->size) && s->count < s->cap && p < s->npages &&
             (page = s->pages[p]) != NULL && page[i & ECS__PAGE_MASK] == ECS__NO_ROW &&
-            !s->hooks.on_insert && !s->locked) {
+            !s->hooks.on_insert && !s->locked && !s->owner && !s->nexcluded_by) {
             row = ecs__push_entity(w, s, page, e);
             if (!s->data) return &w->tag_dummy;
             memcpy(s->data + (size_t)row * s->size, value, size == (size_t)-1 ? s->size : size);
@@ -1422,6 +1490,13 @@ typedef struct ecs__name {
     ecs_component value;
 } ecs__name;
 
+/* A group (section Groups): rows 0..len-1 of its owned storages. */
+typedef struct ecs__group {
+    uint32_t len;
+    uint32_t nowned, nexcluded;
+    ecs_component *owned, *excluded;
+} ecs__group;
+
 ECS__FN ecs_world *ecs_world_new(const ecs_desc *desc) {
     ecs_desc d;
     ecs_world *w;
@@ -1473,11 +1548,13 @@ static void ecs__storage_free(ecs_world *w, ecs__storage *s) {
     ecs__changes_free(w, &s->removed, 0);
     ecs__changes_free(w, &s->deleted, s->size);
     ecs__free(w, s->unique, s->size ? s->size : 1);
+    ecs__free(w, s->excluded_by, (size_t)s->excluded_by_cap * sizeof *s->excluded_by);
     ecs__free(w, s->name, strlen(s->name) + 1);
     ecs__free(w, s, sizeof *s);
 }
 
 static void ecs__systems_free(ecs_world *w);
+static void ecs__groups_free(ecs_world *w);
 
 ECS__FN void ecs_world_free(ecs_world *w) {
     uint32_t c;
@@ -1491,6 +1568,7 @@ ECS__FN void ecs_world_free(ecs_world *w) {
     ecs__changes_free(w, &w->created, 0);
     ecs__changes_free(w, &w->destroyed, 0);
     ecs__systems_free(w);
+    ecs__groups_free(w);
     names = (ecs__name *)w->names;
     stbds_shfree(names);
     w->alloc.free(w, sizeof *w, w->alloc.ctx);
@@ -1788,6 +1866,13 @@ static void *ecs__value(ecs_world *w, ecs__storage *s, uint32_t row) {
 /* Component operations                                                      */
 /* ------------------------------------------------------------------------- */
 
+/* Group maintenance (section Groups): after an insertion into s, before and
+   after a removal from it. */
+static void ecs__groups_inserted(ecs_world *w, ecs__storage *s, ecs_entity e, const char *call);
+static void ecs__groups_removing(ecs_world *w, ecs__storage *s, ecs_entity e, const char *call);
+static void ecs__groups_removed(ecs_world *w, ecs__storage *s, ecs_entity e, const char *call);
+static bool ecs__groups_locked(const ecs_world *w, const ecs__storage *s);
+
 /* Entities inside a hook call, or being stripped, form a stack on the C
    stack: a hook may not destroy its own entity, and nothing may be added
    to an entity while it is being stripped. */
@@ -1822,7 +1907,7 @@ static void ecs__hook(ecs_world *w, ecs__storage *s, ecs_hook_fn fn, ecs_entity 
 }
 
 static bool ecs__locked(ecs_world *w, const char *call, ecs_entity e, const ecs__storage *s) {
-    if (!s->locked) return false;
+    if (!s->locked && !((s->owner || s->nexcluded_by) && ecs__groups_locked(w, s))) return false;
     ecs__fail(w, ECS_ERR_LOCKED, call, e, s->id,
               "a hook of this storage is running: insertions and removals here must be "
               "deferred (ecs_defer_*)");
@@ -1873,7 +1958,7 @@ static void *ecs__add(ecs_world *w, const char *call, ecs_entity e, ecs_componen
     if (!s) return NULL;
     row = ecs__sparse(s, i); /* e is alive: an entry of its index is its own */
     if (row != ECS__NO_ROW) return ecs__replace(w, s, row, value);
-    if ((s->locked || w->busy) && !ecs__may_insert(w, call, e, s)) return NULL;
+    if ((s->locked || w->busy || s->owner || s->nexcluded_by) && !ecs__may_insert(w, call, e, s)) return NULL;
     if (s->count == s->cap || (i >> ECS_PAGE_BITS) >= s->npages || !s->pages[i >> ECS_PAGE_BITS]) {
         /* value may point into this very storage (cloning a component);
            growing frees the old array, so follow the value to the new one */
@@ -1887,6 +1972,10 @@ static void *ecs__add(ecs_world *w, const char *call, ecs_entity e, ecs_componen
         if (inside) value = s->data + off;
     }
     row = ecs__push(w, s, e, value);
+    if (s->owner || s->nexcluded_by) {
+        ecs__groups_inserted(w, s, e, call);
+        row = ecs__row(s, e); /* joining a group moves rows */
+    }
     if (s->hooks.on_insert) ecs__hook(w, s, s->hooks.on_insert, e, row); /* s is locked: row stays */
     return ecs__value(w, s, row);
 }
@@ -1902,12 +1991,17 @@ ECS__FN void *ecs__add_sized(ecs_world *w, const char *call, ecs_entity e, ecs_c
 static void ecs__remove_row(ecs_world *w, ecs__storage *s, ecs_entity e, uint32_t row,
                             const char *call, bool deletion, void *out) {
     if (s->hooks.on_remove) ecs__hook(w, s, s->hooks.on_remove, e, row);
+    if (s->owner) { /* leave the group first: the swap-remove then happens outside it */
+        ecs__groups_removing(w, s, e, call);
+        row = ecs__row(s, e);
+    }
     if (out && s->size) ecs__copy(out, s->data + (size_t)row * s->size, s->size);
     if (deletion && (s->track & ECS_TRACK_DELETION))
         ecs__changes_push(&s->deleted, e, w->tick, s->data ? s->data + (size_t)row * s->size : NULL, s->size);
     else if (!deletion && (s->track & ECS_TRACK_REMOVAL))
         ecs__changes_push(&s->removed, e, w->tick, NULL, 0);
     ecs__erase(w, s, row, call);
+    if (s->nexcluded_by) ecs__groups_removed(w, s, e, call);
 }
 
 static bool ecs__reserve_record(ecs_world *w, ecs__storage *s, bool deletion) {
@@ -1926,7 +2020,8 @@ static bool ecs__take(ecs_world *w, const char *call, ecs_entity e, ecs_componen
     }
     s = w->storages[c];
     row = ecs__live_row(w, s, e);
-    if (row == ECS__NO_ROW || (s->locked && ecs__locked(w, call, e, s))) return false;
+    if (row == ECS__NO_ROW || ((s->locked || s->owner || s->nexcluded_by) && ecs__locked(w, call, e, s)))
+        return false;
     if ((s->track & (ECS_TRACK_REMOVAL | ECS_TRACK_DELETION)) && !ecs__reserve_record(w, s, deletion)) {
         ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, c, "out of memory");
         return false;
@@ -2037,7 +2132,8 @@ static bool ecs__check_bundle(ecs_world *w, const char *call, ecs_entity e, uint
                 ecs__fail(w, ECS_ERR_INVALID, call, e, comps[i], "component listed twice");
                 return false;
             }
-        if ((w->storages[comps[i]]->locked || w->busy) &&
+        if ((w->storages[comps[i]]->locked || w->busy || w->storages[comps[i]]->owner ||
+             w->storages[comps[i]]->nexcluded_by) &&
             (e == ECS_NULL || ecs__row(w->storages[comps[i]], e) == ECS__NO_ROW) &&
             !ecs__may_insert(w, call, e, w->storages[comps[i]]))
             return false;
@@ -2158,6 +2254,9 @@ ECS__FN bool ecs_add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_compone
         else
             ecs__replace(w, s, row, values ? values[i] : NULL);
     }
+    for (i = 0; ok && i < n; i++) /* groups, once the whole bundle is in */
+        if (inserted[i] && (w->storages[comps[i]]->owner || w->storages[comps[i]]->nexcluded_by))
+            ecs__groups_inserted(w, w->storages[comps[i]], e, "ecs_add_n");
     ecs__free(w, staged, staged_size);
     if (ok) ecs__bundle_hooks(w, e, n, comps, inserted);
     if (inserted != small) ecs__free(w, inserted, n * sizeof *inserted);
@@ -2184,6 +2283,9 @@ static bool ecs__create_bulk(ecs_world *w, const char *call, uint32_t count, uin
     for (k = 0; ok && k < count; k++) {
         ecs_entity e = ecs__take_tracked(w);
         for (i = 0; i < n; i++) ecs__push(w, w->storages[comps[i]], e, values ? values[i] : NULL);
+        for (i = 0; i < n; i++)
+            if (w->storages[comps[i]]->owner || w->storages[comps[i]]->nexcluded_by)
+                ecs__groups_inserted(w, w->storages[comps[i]], e, call);
         if (ids) ids[k] = e;
     }
     ecs__free(w, staged, staged_size);
@@ -2215,6 +2317,37 @@ ECS__FN ecs_entity ecs_create_with(ecs_world *w, uint32_t n, const ecs_component
    entities an earlier ANY storage already produced. */
 
 static void ecs__iter_changed(ecs_iter *it);
+
+/* A view whose required terms include all of a group's owned storages and
+   whose ECS_NOT terms include all its excluded ones matches only entities
+   of the group: walk rows 0..len-1 of an owned storage, where the owned
+   terms need no alignment check. */
+static void ecs__view_group(ecs_world *w, ecs_iter *it) {
+    uint32_t k, j, hits = 0;
+    const ecs__group *g;
+    ecs__storage *lead = NULL;
+    if (it->mode != ECS__IT_VIEW) return;
+    for (k = 0; k < it->nterms && !lead; k++)
+        if (!(it->flags[k] & (ECS_NOT | ECS_OPTIONAL | ECS_ANY)) && it->st[k]->owner) lead = it->st[k];
+    if (!lead) return;
+    g = &w->groups[lead->owner - 1];
+    for (j = 0; j < g->nowned + g->nexcluded; j++)
+        for (k = 0; k < it->nterms; k++) {
+            bool owned = j < g->nowned;
+            ecs_component c = owned ? g->owned[j] : g->excluded[j - g->nowned];
+            uint32_t f = it->flags[k];
+            if (it->st[k]->id == c && (owned ? !(f & (ECS_NOT | ECS_OPTIONAL | ECS_ANY)) : (f & ECS_NOT) != 0)) {
+                hits++;
+                break;
+            }
+        }
+    if (hits != g->nowned + g->nexcluded || g->len > it->lead->count) return;
+    for (k = 0; k < it->nterms; k++)
+        if (it->st[k] == lead) it->lead_term = k;
+    it->lead = lead;
+    it->row = it->lo = g->len;
+    it->group = lead->owner;
+}
 
 static ecs_iter ecs__view_fail(ecs_iter *it, ecs_world *w, ecs_error code, ecs_component c,
                                const char *what) {
@@ -2276,6 +2409,7 @@ ECS__FN ecs_iter ecs_view(ecs_world *w, const ecs_view_desc *d) {
     it.lead_term = (uint32_t)lead;
     it.lead = it.st[lead];
     it.row = it.lo = it.lead->count; /* an empty, used-up block */
+    ecs__view_group(w, &it);
     it.epoch = w->epoch - 1;
     it.scan = 0xffffffffu;
     return it;
@@ -2342,6 +2476,7 @@ static uint32_t ecs__aligned_down(const ecs_iter *it, const uint32_t *rows, uint
             const ecs_entity *b = it->st[k]->dense;
             uint32_t x = j;
             if (it->st[k] == it->lead || rows[k] == ECS__NO_ROW) continue;
+            if (it->group && it->st[k]->owner == it->group) continue; /* a group keeps its rows in step */
             if (memcmp(a + lo, b + lo, (size_t)(j - lo) * sizeof *a) == 0) continue; /* lo may have risen */
             while (x > lo && a[x - 1] == b[x - 1]) x--;
             if (x > lo) lo = x; /* this term leaves the lead's order at row x - 1 */
@@ -2372,7 +2507,9 @@ static bool ecs__iter_block(ecs_iter *it) {
         ecs__iter_changed(it);
     for (;;) {
         ecs__storage *lead = it->lead;
+        const ecs__group *g = it->group ? &w->groups[it->group - 1] : NULL;
         if (it->row > lead->count) it->row = lead->count; /* rows were removed */
+        if (g && it->row > g->len) it->row = g->len;     /* entities left the group */
         while (it->row > it->end) {
             uint32_t r = it->row - 1, lo;
             bool single = false;
@@ -2401,8 +2538,10 @@ static bool ecs__iter_block(ecs_iter *it) {
             lo = r + 1 - it->end > it->scan ? r + 1 - it->scan : it->end;
             lo = single ? r : ecs__aligned_down(it, rows, r + 1, lo);
             for (k = 0; k < it->nterms && lo < r; k++) {
-                uint32_t j = r;
+                uint32_t j = r, x;
                 if (rows[k] != ECS__NO_ROW || it->st[k] == lead) continue;
+                for (x = 0; g && x < it->st[k]->nexcluded_by && it->st[k]->excluded_by[x] != it->group; x++) {}
+                if (g && x < it->st[k]->nexcluded_by) continue; /* excluded by the group: absent */
                 while (j > lo && ecs__row(it->st[k], lead->dense[j - 1]) == ECS__NO_ROW) j--;
                 lo = j;
             }
@@ -2477,7 +2616,7 @@ ECS__FN bool ecs_iter_chunk(ecs_iter *it, uint32_t k, uint32_t n) {
         return false;
     }
     if (it->mode == ECS__IT_DONE) return true;
-    count = it->lead->count;
+    count = it->group ? it->world->groups[it->group - 1].len : it->lead->count;
     it->end = (uint32_t)(count * k / n);
     it->row = it->lo = (uint32_t)(count * (k + 1) / n);
     return true;
@@ -2699,25 +2838,22 @@ static void ecs__reordered(ecs_world *w, ecs__storage *s, const char *call) {
     s->shuffled_by = call;
 }
 
-ECS__FN bool ecs_sort(ecs_world *w, ecs_component c, ecs_sort_fn cmp, void *ctx) {
-    ecs__storage *s;
-    uint32_t *perm, *tmp, n, width, i, *src, *dst;
-    if (c - 1u >= w->ncomponents) {
-        ecs__bad_access(w, "ecs_sort", ECS_NULL, c, (size_t)-1);
-        return false;
-    }
-    s = w->storages[c];
-    n = s->count;
+/* Stably sorts rows 0..n-1 of key by cmp and applies the same permutation
+   to each storage of apply[] (key itself, or every storage of a group).
+   Scratch: 8 bytes per row; on failure nothing moved. */
+static bool ecs__sort_rows(ecs_world *w, const char *call, ecs__storage *key, uint32_t n,
+                           ecs_sort_fn cmp, void *ctx, ecs__storage *const *apply, uint32_t napply) {
+    uint32_t *perm, *tmp, width, i, a, *src, *dst;
     if (n < 2) return true;
     perm = (uint32_t *)ecs__alloc_n(w, n, sizeof *perm);
     tmp = (uint32_t *)ecs__alloc_n(w, n, sizeof *tmp);
     if (!perm || !tmp) {
         ecs__free(w, perm, (size_t)n * sizeof *perm);
         ecs__free(w, tmp, (size_t)n * sizeof *tmp);
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_sort", ECS_NULL, c, "out of memory");
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, ECS_NULL, key->id, "out of memory");
         return false;
     }
-    /* stable bottom-up merge sort of row numbers (64-bit bounds: n may be ~2^32) */
+    /* bottom-up merge sort of row numbers (64-bit bounds: n may be ~2^32) */
     for (i = 0; i < n; i++) perm[i] = i;
     src = perm;
     dst = tmp;
@@ -2730,9 +2866,9 @@ ECS__FN bool ecs_sort(ecs_world *w, ecs_component c, ecs_sort_fn cmp, void *ctx)
             uint32_t x = (uint32_t)lo, y = mid, o = (uint32_t)lo;
             while (x < mid && y < hi) {
                 uint32_t rx = src[x], ry = src[y];
-                const void *vx = s->data ? s->data + (size_t)rx * s->size : NULL;
-                const void *vy = s->data ? s->data + (size_t)ry * s->size : NULL;
-                dst[o++] = cmp(s->dense[rx], vx, s->dense[ry], vy, ctx) <= 0 ? src[x++] : src[y++];
+                const void *vx = key->data ? key->data + (size_t)rx * key->size : NULL;
+                const void *vy = key->data ? key->data + (size_t)ry * key->size : NULL;
+                dst[o++] = cmp(key->dense[rx], vx, key->dense[ry], vy, ctx) <= 0 ? src[x++] : src[y++];
             }
             while (x < mid) dst[o++] = src[x++];
             while (y < hi) dst[o++] = src[y++];
@@ -2742,21 +2878,43 @@ ECS__FN bool ecs_sort(ecs_world *w, ecs_component c, ecs_sort_fn cmp, void *ctx)
         dst = t;
         if (width > n / 2) break; /* the next doubling could overflow */
     }
-    /* src[i] = the old row that goes to row i: follow each cycle, swapping */
-    for (i = 0; i < n; i++) {
-        uint32_t j = i;
-        while (src[j] != i) {
-            uint32_t next = src[j];
-            ecs__swap_rows(s, j, next);
-            src[j] = j;
-            j = next;
+    /* src[i] = the old row that goes to row i: follow each cycle, swapping
+       (on a copy, as walking the cycles consumes it) */
+    for (a = 0; a < napply; a++) {
+        memcpy(dst, src, (size_t)n * sizeof *dst);
+        for (i = 0; i < n; i++) {
+            uint32_t j = i;
+            while (dst[j] != i) {
+                uint32_t next = dst[j];
+                ecs__swap_rows(apply[a], j, next);
+                dst[j] = j;
+                j = next;
+            }
+            dst[j] = j;
         }
-        src[j] = j;
+        ecs__reordered(w, apply[a], call);
     }
     ecs__free(w, perm, (size_t)n * sizeof *perm);
     ecs__free(w, tmp, (size_t)n * sizeof *tmp);
-    ecs__reordered(w, s, "ecs_sort");
     return true;
+}
+
+/* An owned storage keeps its group's rows in front: only the group sorts it. */
+static bool ecs__owned(ecs_world *w, const char *call, const ecs__storage *s) {
+    if (!s->owner) return false;
+    ecs__fail(w, ECS_ERR_INVALID, call, ECS_NULL, s->id, "owned by a group: sort the group (ecs_group_sort)");
+    return true;
+}
+
+ECS__FN bool ecs_sort(ecs_world *w, ecs_component c, ecs_sort_fn cmp, void *ctx) {
+    ecs__storage *s;
+    if (c - 1u >= w->ncomponents) {
+        ecs__bad_access(w, "ecs_sort", ECS_NULL, c, (size_t)-1);
+        return false;
+    }
+    s = w->storages[c];
+    if (ecs__owned(w, "ecs_sort", s)) return false;
+    return ecs__sort_rows(w, "ecs_sort", s, s->count, cmp, ctx, &s, 1);
 }
 
 ECS__FN bool ecs_sort_as(ecs_world *w, ecs_component c, ecs_component order) {
@@ -2769,6 +2927,7 @@ ECS__FN bool ecs_sort_as(ecs_world *w, ecs_component c, ecs_component order) {
     s = w->storages[c];
     o = w->storages[order];
     if (s == o) return true;
+    if (ecs__owned(w, "ecs_sort_as", s)) return false;
     for (i = 0; i < o->count; i++) {
         uint32_t r = ecs__row(s, o->dense[i]);
         if (r == ECS__NO_ROW) continue;
@@ -2867,7 +3026,7 @@ ECS__FN bool ecs_unique_remove(ecs_world *w, ecs_component c, void *out) {
 
 /* Keeps world->nspecial = the number of tracked or hooked storages. */
 static void ecs__update_special(ecs_world *w, ecs__storage *s) {
-    bool special = s->track || s->hooks.on_insert || s->hooks.on_remove;
+    bool special = s->track || s->hooks.on_insert || s->hooks.on_remove || s->owner || s->nexcluded_by;
     w->nspecial += (uint32_t)special - (uint32_t)s->special;
     s->special = special;
 }
@@ -3099,6 +3258,229 @@ ECS__FN bool ecs_set_hooks(ecs_world *w, ecs_component c, const ecs_hooks *hooks
         memset(&s->hooks, 0, sizeof s->hooks);
     ecs__update_special(w, s);
     return true;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Groups                                                                    */
+/* ------------------------------------------------------------------------- */
+/* A group keeps every entity that has all its owned components and none of
+   its excluded ones in rows 0..len-1 of each owned storage, in the same
+   order: iterating it is a plain loop over arrays. An entity joins by
+   swapping into row len of each owned storage (len grows), and leaves by
+   swapping into row len-1 (len shrinks) before any owned component goes.
+   A storage has at most one owner. */
+
+static void ecs__groups_free(ecs_world *w) {
+    uint32_t g;
+    for (g = 0; g < w->ngroups; g++) {
+        ecs__free(w, w->groups[g].owned, (size_t)w->groups[g].nowned * sizeof(ecs_component));
+        ecs__free(w, w->groups[g].excluded, (size_t)w->groups[g].nexcluded * sizeof(ecs_component));
+    }
+    ecs__free(w, w->groups, (size_t)w->groups_cap * sizeof *w->groups);
+}
+
+static bool ecs__group_matches(const ecs_world *w, const ecs__group *g, ecs_entity e) {
+    uint32_t k;
+    for (k = 0; k < g->nowned; k++)
+        if (ecs__row(w->storages[g->owned[k]], e) == ECS__NO_ROW) return false;
+    for (k = 0; k < g->nexcluded; k++)
+        if (ecs__row(w->storages[g->excluded[k]], e) != ECS__NO_ROW) return false;
+    return true;
+}
+
+static bool ecs__group_holds(const ecs_world *w, const ecs__group *g, ecs_entity e) {
+    uint32_t row = ecs__row(w->storages[g->owned[0]], e);
+    return row != ECS__NO_ROW && row < g->len;
+}
+
+/* Moves e to row `to` of every owned storage. A view walking one of them
+   sees a removal at the lower row (the debug check of section 7). */
+static void ecs__group_move(ecs_world *w, const ecs__group *g, ecs_entity e, uint32_t to, const char *call) {
+    uint32_t k;
+    for (k = 0; k < g->nowned; k++) {
+        ecs__storage *s = w->storages[g->owned[k]];
+        uint32_t r = ecs__row(s, e);
+        if (r == to) continue;
+        ecs__swap_rows(s, r, to);
+        w->epoch++;
+        s->removed_rows[s->shuffles & 3u] = r < to ? r : to;
+        s->shuffles++;
+        s->shuffled_by = call;
+    }
+}
+
+static void ecs__group_join(ecs_world *w, ecs__group *g, ecs_entity e, const char *call) {
+    ecs__group_move(w, g, e, g->len, call);
+    g->len++;
+}
+
+static void ecs__group_leave(ecs_world *w, ecs__group *g, ecs_entity e, const char *call) {
+    ecs__group_move(w, g, e, g->len - 1, call);
+    g->len--;
+}
+
+static bool ecs__groups_locked(const ecs_world *w, const ecs__storage *s) {
+    uint32_t k, j;
+    for (k = 0; k <= s->nexcluded_by; k++) {
+        ecs_group id = k < s->nexcluded_by ? s->excluded_by[k] : s->owner;
+        const ecs__group *g;
+        if (!id) continue;
+        g = &w->groups[id - 1];
+        for (j = 0; j < g->nowned; j++)
+            if (w->storages[g->owned[j]]->locked) return true;
+    }
+    return false;
+}
+
+/* e just got s's component: it may join s's owner, and leaves every group
+   that excludes s. */
+static void ecs__groups_inserted(ecs_world *w, ecs__storage *s, ecs_entity e, const char *call) {
+    uint32_t k;
+    if (s->owner) {
+        ecs__group *g = &w->groups[s->owner - 1];
+        if (!ecs__group_holds(w, g, e) && ecs__group_matches(w, g, e)) ecs__group_join(w, g, e, call);
+    }
+    for (k = 0; k < s->nexcluded_by; k++) {
+        ecs__group *g = &w->groups[s->excluded_by[k] - 1];
+        if (ecs__group_holds(w, g, e)) ecs__group_leave(w, g, e, call);
+    }
+}
+
+/* s's component is about to leave e: e leaves s's owner. */
+static void ecs__groups_removing(ecs_world *w, ecs__storage *s, ecs_entity e, const char *call) {
+    ecs__group *g = &w->groups[s->owner - 1];
+    if (ecs__group_holds(w, g, e)) ecs__group_leave(w, g, e, call);
+}
+
+/* s's component left e: e may join the groups that exclude s. */
+static void ecs__groups_removed(ecs_world *w, ecs__storage *s, ecs_entity e, const char *call) {
+    uint32_t k;
+    for (k = 0; k < s->nexcluded_by; k++) {
+        ecs__group *g = &w->groups[s->excluded_by[k] - 1];
+        if (!ecs__group_holds(w, g, e) && ecs__group_matches(w, g, e)) ecs__group_join(w, g, e, call);
+    }
+}
+
+static uint32_t ecs__collect(const ecs_component *in, ecs_component *out) {
+    uint32_t k, n = 0;
+    for (k = 0; k < ECS_MAX_TERMS; k++)
+        if (in[k]) out[n++] = in[k];
+    return n;
+}
+
+ECS__FN ecs_group ecs_group_new(ecs_world *w, const ecs_group_desc *d) {
+    ecs_component owned[ECS_MAX_TERMS], excl[ECS_MAX_TERMS];
+    uint32_t no, nx, k, j;
+    ecs__group g;
+    ecs__storage *lead;
+    memset(&g, 0, sizeof g);
+    no = ecs__collect(d->owned, owned);
+    nx = ecs__collect(d->excluded, excl);
+    if (!no) {
+        ecs__fail(w, ECS_ERR_INVALID, "ecs_group_new", ECS_NULL, 0, "a group owns at least one storage");
+        return 0;
+    }
+    for (k = 0; k < no + nx; k++) {
+        ecs_component c = k < no ? owned[k] : excl[k - no];
+        if (c - 1u >= w->ncomponents) {
+            ecs__bad_access(w, "ecs_group_new", ECS_NULL, c, (size_t)-1);
+            return 0;
+        }
+        for (j = 0; j < k; j++)
+            if ((j < no ? owned[j] : excl[j - no]) == c) {
+                ecs__fail(w, ECS_ERR_INVALID, "ecs_group_new", ECS_NULL, c, "component listed twice");
+                return 0;
+            }
+        if (k < no && w->storages[c]->owner) {
+            ecs__fail(w, ECS_ERR_INVALID, "ecs_group_new", ECS_NULL, c, "already owned by another group");
+            return 0;
+        }
+        if (ecs__locked(w, "ecs_group_new", ECS_NULL, w->storages[c])) return 0;
+    }
+    /* everything that can fail, first */
+    g.owned = (ecs_component *)ecs__alloc_n(w, no, sizeof *g.owned);
+    g.excluded = nx ? (ecs_component *)ecs__alloc_n(w, nx, sizeof *g.excluded) : NULL;
+    if (!g.owned || (nx && !g.excluded) ||
+        !ecs__grow(w, (void **)&w->groups, &w->groups_cap, w->ngroups + 1, w->ngroups, sizeof *w->groups)) {
+        ecs__free(w, g.owned, (size_t)no * sizeof *g.owned);
+        ecs__free(w, g.excluded, (size_t)nx * sizeof *g.excluded);
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_group_new", ECS_NULL, 0, "out of memory");
+        return 0;
+    }
+    for (k = 0; k < nx; k++) {
+        ecs__storage *s = w->storages[excl[k]];
+        if (!ecs__grow(w, (void **)&s->excluded_by, &s->excluded_by_cap, s->nexcluded_by + 1,
+                       s->nexcluded_by, sizeof *s->excluded_by)) {
+            ecs__free(w, g.owned, (size_t)no * sizeof *g.owned);
+            ecs__free(w, g.excluded, (size_t)nx * sizeof *g.excluded);
+            ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_group_new", ECS_NULL, excl[k], "out of memory");
+            return 0;
+        }
+    }
+    memcpy(g.owned, owned, no * sizeof *owned);
+    if (nx) memcpy(g.excluded, excl, nx * sizeof *excl);
+    g.nowned = no;
+    g.nexcluded = nx;
+    w->groups[w->ngroups++] = g;
+    for (k = 0; k < no; k++) {
+        w->storages[owned[k]]->owner = w->ngroups;
+        ecs__update_special(w, w->storages[owned[k]]);
+    }
+    for (k = 0; k < nx; k++) {
+        ecs__storage *s = w->storages[excl[k]];
+        s->excluded_by[s->nexcluded_by++] = w->ngroups;
+        ecs__update_special(w, s);
+    }
+    /* pack the entities that already match, walking the shortest owned
+       storage: rows below k are done, so a swap never revisits one */
+    lead = w->storages[owned[0]];
+    for (k = 1; k < no; k++)
+        if (w->storages[owned[k]]->count < lead->count) lead = w->storages[owned[k]];
+    for (k = 0; k < lead->count; k++) {
+        ecs__group *gp = &w->groups[w->ngroups - 1];
+        ecs_entity e = lead->dense[k];
+        if (ecs__group_matches(w, gp, e)) ecs__group_join(w, gp, e, "ecs_group_new");
+    }
+    return w->ngroups;
+}
+
+static const ecs__group *ecs__group_get(const ecs_world *w, const char *call, ecs_group g) {
+    if (g - 1u < w->ngroups) return &w->groups[g - 1];
+    ecs__fail(w, ECS_ERR_INVALID, call, ECS_NULL, 0, "no such group");
+    return NULL;
+}
+
+ECS__FN uint32_t ecs_group_count(const ecs_world *w, ecs_group g) {
+    const ecs__group *gp = ecs__group_get(w, "ecs_group_count", g);
+    return gp ? gp->len : 0;
+}
+
+ECS__FN const ecs_entity *ecs_group_entities(const ecs_world *w, ecs_group g) {
+    const ecs__group *gp = ecs__group_get(w, "ecs_group_entities", g);
+    return gp ? w->storages[gp->owned[0]]->dense : NULL;
+}
+
+ECS__FN void *ecs_group_data(const ecs_world *w, ecs_group g, ecs_component c) {
+    const ecs__group *gp = ecs__group_get(w, "ecs_group_data", g);
+    if (!gp) return NULL;
+    if (c - 1u >= w->ncomponents || w->storages[c]->owner != g) {
+        ecs__fail(w, ECS_ERR_INVALID, "ecs_group_data", ECS_NULL, c, "not a storage this group owns");
+        return NULL;
+    }
+    return w->storages[c]->data;
+}
+
+ECS__FN bool ecs_group_sort(ecs_world *w, ecs_group g, ecs_component by, ecs_sort_fn cmp, void *ctx) {
+    const ecs__group *gp = ecs__group_get(w, "ecs_group_sort", g);
+    ecs__storage *apply[ECS_MAX_TERMS];
+    uint32_t k;
+    if (!gp) return false;
+    if (by - 1u >= w->ncomponents || w->storages[by]->owner != g) {
+        ecs__fail(w, ECS_ERR_INVALID, "ecs_group_sort", ECS_NULL, by, "not a storage this group owns");
+        return false;
+    }
+    for (k = 0; k < gp->nowned; k++) apply[k] = w->storages[gp->owned[k]];
+    return ecs__sort_rows(w, "ecs_group_sort", w->storages[by], gp->len, cmp, ctx, apply, gp->nowned);
 }
 
 /* ------------------------------------------------------------------------- */
