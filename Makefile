@@ -55,9 +55,13 @@ VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-
 TEST_CMDS := $(GCC_T) $(CLANG_T) $(CPP_T) $(TWOTU_T) $(TCC_T) \
              $(if $(HAVE_VALGRIND),$(PLAIN_T:%='$(VALGRIND) %')) \
              '$(B)/bench/bench-quick --quick'
+TEST_DEPS := $(GCC_T) $(CLANG_T) $(CPP_T) $(TWOTU_T) $(TCC_T) $(if $(HAVE_VALGRIND),$(PLAIN_T)) \
+             $(B)/bench/bench-quick
 
-test: $(GCC_T) $(CLANG_T) $(CPP_T) $(TWOTU_T) $(TCC_T) $(if $(HAVE_VALGRIND),$(PLAIN_T)) \
-      $(B)/bench/bench-quick
+# mk/*.mk add their checks: TEST_DEPS += <files to build>, TEST_CMDS += <commands>
+-include $(wildcard mk/*.mk)
+
+test: $(TEST_DEPS)
 	@sh tests/run.sh $(TEST_CMDS)
 
 $(B)/gcc-c99/%: tests/%.c tests/test.h ecs.h | $(B)/gcc-c99
