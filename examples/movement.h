@@ -1,0 +1,244 @@
+/* movement.h - the world and systems of examples/movement.c, in a header so
+   that tests/test_movement.c runs the very same code.
+
+   Entities with a Position move by their Velocity inside a box and bounce
+   off its walls. Some have no Velocity (they stand still), some are Frozen
+   (a tag: they keep their Velocity but don't move), some have a Lifetime
+   and are destroyed when it runs out. The time step and the box are
+   uniques. One workload, "frame", runs four systems in order:
+
+       integrate  Position += Velocity * dt, for entities that are not Frozen
+       bounce     reflects whoever left the box back into it
+       expire     counts Lifetimes down; destroys through the command buffer
+       report     counts what changed since its previous run (tracking)
+
+   Every number here is a multiple of 1/64 well inside float's 24 bits
+   (velocities in 1/16 units, dt = 1/4, positions below 128), so the float
+   arithmetic is exact and a test can check positions with ==. */
+#ifndef MOVEMENT_H
+#define MOVEMENT_H
+
+#include <stdio.h>
+#include "../ecs.h"
+
+typedef struct { float x, y; } Position;
+typedef struct { float x, y; } Velocity;  /* units per second */
+typedef struct { uint32_t frames; } Lifetime; /* frames left; destroyed when it reaches 0 */
+
+/* uniques */
+typedef struct { float dt; } Time;        /* seconds per frame */
+typedef struct { float w, h; } Bounds;    /* the box: 0 <= x <= w, 0 <= y <= h */
+typedef struct {                          /* what the last frame did */
+    uint32_t moved;    /* entities whose Position changed (report) */
+    uint32_t bounced;  /* entities whose Velocity changed (report) */
+    uint32_t expired;  /* entities destroyed (expire) */
+} Stats;
+
+typedef struct movement {
+    ecs_world *w;
+    ecs_component position, velocity, lifetime, frozen; /* components; frozen is a tag */
+    ecs_component time, bounds, stats;                  /* uniques */
+} movement;
+
+/* --- the systems ----------------------------------------------------------
+   A system is a function of its ecs_system_ctx; ctx->user is the movement
+   struct with the component ids. Each returns 0 (non-zero would stop the
+   workload). */
+
+/* Position += Velocity * dt for every entity with both that is not Frozen.
+   The block loop hands out whole arrays (it.fields[i][0..count)), so the
+   inner loop is a plain array loop: the fastest way through a view.
+   ECS_WRITE marks every Position it hands out as modified. */
+static inline int movement_integrate(const ecs_system_ctx *ctx) {
+    const movement *m = (const movement *)ctx->user;
+    float dt = ECS_UNIQUE_GET(ctx->world, m->time, Time)->dt;
+    ecs_view_desc d;
+    ecs_iter it;
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = m->position;
+    d.terms[0].flags = ECS_WRITE;
+    d.terms[1].c = m->velocity;
+    d.terms[2].c = m->frozen;
+    d.terms[2].flags = ECS_NOT;
+    for (it = ecs_view(ctx->world, &d); ecs_iter_next_block(&it);) {
+        Position *p = (Position *)it.fields[0];
+        const Velocity *v = (const Velocity *)it.fields[1];
+        uint32_t i;
+        for (i = 0; i < it.count; i++) {
+            p[i].x += v[i].x * dt;
+            p[i].y += v[i].y * dt;
+        }
+    }
+    return 0;
+}
+
+/* Mirrors *x into [0, max] and turns *v around when it left that range. */
+static inline bool movement__reflect(float *x, float *v, float max) {
+    if (*x >= 0 && *x <= max) return false;
+    *x = *x < 0 ? -*x : 2 * max - *x;
+    *v = -*v;
+    return true;
+}
+
+/* Reflects every moving entity that left the box. The view only reads;
+   the few that bounce are written through ECS_GET_MUT, so only they count
+   as modified - which is what report's "bounced" counts. */
+static inline int movement_bounce(const ecs_system_ctx *ctx) {
+    const movement *m = (const movement *)ctx->user;
+    const Bounds *b = ECS_UNIQUE_GET(ctx->world, m->bounds, Bounds);
+    ecs_view_desc d;
+    ecs_iter it;
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = m->position;
+    d.terms[1].c = m->velocity;
+    d.terms[2].c = m->frozen;
+    d.terms[2].flags = ECS_NOT;
+    for (it = ecs_view(ctx->world, &d); ecs_iter_next(&it);) {
+        Position p = *ECS_FIELD(&it, 0, const Position);
+        Velocity v = *ECS_FIELD(&it, 1, const Velocity);
+        bool hit_x = movement__reflect(&p.x, &v.x, b->w);
+        bool hit_y = movement__reflect(&p.y, &v.y, b->h);
+        if (hit_x || hit_y) {
+            *ECS_GET_MUT(ctx->world, it.entity, m->position, Position) = p;
+            *ECS_GET_MUT(ctx->world, it.entity, m->velocity, Velocity) = v;
+        }
+    }
+    return 0;
+}
+
+/* Counts every Lifetime down; at 0 the entity is destroyed - through the
+   command buffer. (Destroying the entity the loop stands on would be
+   allowed, but recording it is the pattern that is always right: it also
+   covers destroying *other* entities mid-loop.) The system is declared
+   structural, so the workload flushes its commands right after it. */
+static inline int movement_expire(const ecs_system_ctx *ctx) {
+    const movement *m = (const movement *)ctx->user;
+    uint32_t expired = 0;
+    ecs_view_desc d;
+    ecs_iter it;
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = m->lifetime;
+    d.terms[0].flags = ECS_WRITE;
+    for (it = ecs_view(ctx->world, &d); ecs_iter_next(&it);) {
+        Lifetime *life = ECS_FIELD(&it, 0, Lifetime);
+        if (--life->frames == 0 && ecs_defer_destroy(ctx->world, it.entity)) expired++;
+    }
+    ECS_UNIQUE_GET_MUT(ctx->world, m->stats, Stats)->expired = expired;
+    return 0;
+}
+
+/* How many entities a filtered view yields. */
+static inline uint32_t movement__count(ecs_iter it) {
+    uint32_t n = 0;
+    while (ecs_iter_next(&it)) n++;
+    return n;
+}
+
+/* Modification tracking: which Positions and Velocities changed since this
+   system last ran? ecs_system_view gives ECS_MODIFIED terms the system's
+   own window (ctx->last_run .. now), so nothing needs clearing and another
+   system asking the same question would get its own answer. Entities
+   destroyed since then are not counted: they are gone. */
+static inline int movement_report(const ecs_system_ctx *ctx) {
+    const movement *m = (const movement *)ctx->user;
+    Stats *s = ECS_UNIQUE_GET_MUT(ctx->world, m->stats, Stats);
+    ecs_view_desc d;
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = m->position;
+    d.terms[0].flags = ECS_MODIFIED;
+    s->moved = movement__count(ecs_system_view(ctx, &d));
+    d.terms[0].c = m->velocity;
+    s->bounced = movement__count(ecs_system_view(ctx, &d));
+    return 0;
+}
+
+/* --- setting up -------------------------------------------------------------- */
+
+/* Registers everything in w, adds the uniques and the "frame" workload.
+   m must stay where it is while the workload runs (the systems point at
+   it). False if the world ran out of memory. */
+static inline bool movement_init(movement *m, ecs_world *w, float width, float height) {
+    /* Each system says what it reads and writes, so that the workload can
+       tell which ones may run side by side (ecs_workload_plan). */
+    ecs_system_desc sys[4];
+    static const char *const frame[4] = {"integrate", "bounce", "expire", "report"};
+    int i;
+    m->w = w;
+    m->position = ECS_COMPONENT(w, Position);
+    m->velocity = ECS_COMPONENT(w, Velocity);
+    m->lifetime = ECS_COMPONENT(w, Lifetime);
+    m->frozen = ECS_TAG(w, "Frozen");
+    m->time = ECS_COMPONENT(w, Time);
+    m->bounds = ECS_COMPONENT(w, Bounds);
+    m->stats = ECS_COMPONENT(w, Stats);
+    if (!m->position || !m->velocity || !m->lifetime || !m->frozen || !m->time || !m->bounds ||
+        !m->stats)
+        return false;
+    /* report asks what was modified: those storages record it */
+    if (!ecs_track(w, m->position, ECS_TRACK_MODIFICATION) ||
+        !ecs_track(w, m->velocity, ECS_TRACK_MODIFICATION))
+        return false;
+    if (!ECS_UNIQUE_ADD(w, m->time, Time, {0.25f}) || !ECS_UNIQUE_ADD(w, m->bounds, Bounds, {width, height}) ||
+        !ECS_UNIQUE_ADD(w, m->stats, Stats, {0, 0, 0}))
+        return false;
+
+    memset(sys, 0, sizeof sys);
+    for (i = 0; i < 4; i++) sys[i].name = frame[i], sys[i].user = m;
+    sys[0].fn = movement_integrate;
+    sys[0].reads[0] = m->velocity, sys[0].reads[1] = m->frozen, sys[0].reads[2] = m->time;
+    sys[0].writes[0] = m->position;
+    sys[1].fn = movement_bounce;
+    sys[1].reads[0] = m->frozen, sys[1].reads[1] = m->bounds;
+    sys[1].writes[0] = m->position, sys[1].writes[1] = m->velocity;
+    sys[2].fn = movement_expire;
+    sys[2].writes[0] = m->lifetime, sys[2].writes[1] = m->stats;
+    sys[2].structural = true; /* it destroys (through commands) */
+    sys[3].fn = movement_report;
+    sys[3].reads[0] = m->position, sys[3].reads[1] = m->velocity;
+    sys[3].writes[0] = m->stats;
+    for (i = 0; i < 4; i++)
+        if (!ecs_system_add(w, &sys[i])) return false;
+    return ecs_workload_add(w, "frame", 4, frame);
+}
+
+/* A tiny deterministic generator, so every run (and the test) sees the
+   same world. */
+static inline uint32_t movement__rand(uint32_t *state, uint32_t n) {
+    *state ^= *state << 13;
+    *state ^= *state >> 17;
+    *state ^= *state << 5;
+    return *state % n;
+}
+
+/* count entities, placed at random on a 1/16 grid inside the box:
+   1 in 8 stands still (no Velocity), 1 in 8 is Frozen, the rest move at
+   1/16 to 8 units per second on each axis; 1 in 4 lives 1 to 12 frames.
+   Each is created with its whole bundle at once (ecs_create_with). */
+static inline bool movement_spawn(movement *m, uint32_t count, uint32_t seed) {
+    const Bounds *b = ECS_UNIQUE_GET(m->w, m->bounds, Bounds);
+    uint32_t rng = seed ? seed : 1, gw = (uint32_t)(b->w * 16), gh = (uint32_t)(b->h * 16), i;
+    for (i = 0; i < count; i++) {
+        ecs_component comps[4];
+        const void *values[4];
+        uint32_t n = 0, kind = movement__rand(&rng, 8);
+        Position p;
+        Velocity v;
+        Lifetime life;
+        p.x = (float)movement__rand(&rng, gw + 1) / 16;
+        p.y = (float)movement__rand(&rng, gh + 1) / 16;
+        v.x = (float)(1 + movement__rand(&rng, 128)) / 16 * (movement__rand(&rng, 2) ? 1 : -1);
+        v.y = (float)(1 + movement__rand(&rng, 128)) / 16 * (movement__rand(&rng, 2) ? 1 : -1);
+        life.frames = 1 + movement__rand(&rng, 12);
+        comps[n] = m->position, values[n++] = &p;
+        if (kind != 0) comps[n] = m->velocity, values[n++] = &v;
+        if (kind == 1) comps[n] = m->frozen, values[n++] = NULL;
+        if (movement__rand(&rng, 4) == 0) comps[n] = m->lifetime, values[n++] = &life;
+        if (ecs_create_with(m->w, n, comps, values) == ECS_NULL) return false;
+    }
+    return true;
+}
+
+/* One frame: the whole workload. 0, or what a failing system returned. */
+static inline int movement_frame(movement *m) { return ecs_workload_run(m->w, "frame"); }
+
+#endif /* MOVEMENT_H */
