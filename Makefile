@@ -30,11 +30,15 @@ endif
 CFLAGS_COMMON := $(STB_CFLAGS) -I. -g
 
 # ---- examples -------------------------------------------------------------
-EXAMPLES := quickstart
+EXAMPLES := quickstart hierarchy movement
 run: $(EXAMPLES:%=$(B)/ex/%)
 	@for e in $(EXAMPLES); do echo "== examples/$$e.c"; ./$(B)/ex/$$e || exit 1; echo; done
 $(B)/ex/%: examples/%.c ecs.h | $(B)/ex
 	$(CC) -std=c99 $(WARN) -O2 $(CFLAGS_COMMON) $< -o $@ -lm
+# the examples' headers, included by their programs and by their tests
+EX_TEST_DIRS := gcc-c99 clang-c11 plain tcc
+$(B)/ex/hierarchy $(EX_TEST_DIRS:%=$(B)/%/test_hierarchy): examples/hierarchy.h
+$(B)/ex/movement $(EX_TEST_DIRS:%=$(B)/%/test_movement): examples/movement.h
 
 # ---- tests ----------------------------------------------------------------
 # Every tests/test_*.c is one program. Each is built and run as
