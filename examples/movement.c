@@ -41,7 +41,8 @@ static void print_plan(const ecs_world *w) {
     uint32_t i, n = ecs_workload_plan(w, "frame", steps, 8);
     printf("workload \"frame\":\n");
     for (i = 0; i < n; i++)
-        printf("  batch %u: %-9s %s\n", (unsigned)steps[i].batch, steps[i].system, steps[i].reason);
+        printf("  batch %u: %-9s %s\n", (unsigned)steps[i].batch, steps[i].system,
+               *steps[i].reason ? steps[i].reason : "(first)");
 }
 
 int main(int argc, char **argv) {
@@ -61,6 +62,7 @@ int main(int argc, char **argv) {
     printf("%u entities in a %dx%d box, dt = %g s", (unsigned)ecs_count(w), BOX_W, BOX_H,
            (double)ECS_UNIQUE_GET(w, m.time, Time)->dt);
     if (timed) printf(" (spawned in %.1f ms)", 1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC);
+    if (pictures) printf("; o moves, # is frozen, + has no velocity");
     printf("\n");
     if (pictures) draw(&m);
 
