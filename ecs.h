@@ -97,25 +97,66 @@
       Programmer errors also go through ECS_ASSERT with the same message;
       runtime conditions (out of memory, exhausted ids) do not assert.
 
-      input                 answer
-      --------------------  -----------------------------------------------
-      null / stale entity   get/get_mut/has/alive: NULL/false, no error.
-                            remove/delete/strip/destroy: false/0, no error.
-                            add/add_n/set: NULL/false, ECS_ERR_DEAD_ENTITY,
-                            assert (the value would be lost silently).
-      unknown component     every call: failure value, ECS_ERR_UNKNOWN_COMPONENT,
-                            assert.
-      size mismatch         typed macros: failure value, ECS_ERR_SIZE_MISMATCH,
-                            assert. Re-registering a name with a different
-                            size: 0, ECS_ERR_INVALID, assert.
-      out of memory         failure value, ECS_ERR_OUT_OF_MEMORY, no assert;
-                            nothing was changed. (If the free-slot queue
-                            cannot grow, a destroyed slot is retired instead
-                            of queued.)
-      locked                a change a running hook forbids (section 12):
-                            failure value, ECS_ERR_LOCKED, assert.
-      exhausted ids         ecs_create*: ECS_NULL/false, ECS_ERR_EXHAUSTED.
-      NULL world            undefined (not checked).
+      The catalogue. "assert" = ECS_ASSERT with the message, then the
+      failure value; errors are the ecs_error set. null = ECS_NULL; stale =
+      destroyed or never created; unknown = component id 0 or unregistered.
+
+      call                      bad input                 answer
+      ------------------------  ------------------------  --------------------
+      ecs_world_new             alloc without free        NULL, assert
+                                out of memory             NULL
+      ecs_create, _with, _bulk  no slot left              ECS_NULL/false, EXHAUSTED
+                                out of memory             ECS_NULL/false, OUT_OF_MEMORY
+                                unknown / repeated comp   ECS_NULL/false, assert
+      ecs_destroy, ecs_strip    null or stale entity      false/0, no error
+                                its own hook runs         false/0, LOCKED, assert
+                                out of memory (tracking)  false/0, OUT_OF_MEMORY
+      ecs_alive, ecs_has,       null or stale entity      false/NULL, no error
+      ecs_get, ecs_get_mut      unknown component         false/NULL, assert
+      ECS_GET, ECS_GET_MUT      wrong sizeof(T)           NULL, assert (ECS_DEBUG)
+      ecs_add, ECS_ADD,         null or stale entity      NULL/false, DEAD_ENTITY, assert
+      ECS_SET, ecs_add_n,       unknown component         NULL/false, assert
+      ecs_set_if_changed        wrong sizeof(T)           NULL/false, SIZE_MISMATCH, assert
+                                hook lock / being stripped NULL/false, LOCKED, assert
+                                out of memory             NULL/false, OUT_OF_MEMORY
+      ecs_remove, ECS_REMOVE,   null or stale entity      false, no error
+      ecs_delete                unknown component         false, assert
+                                wrong sizeof(T)           false, SIZE_MISMATCH, assert
+                                hook lock                 false, LOCKED, assert
+                                out of memory (tracking)  false, OUT_OF_MEMORY
+      ecs_register              no name; bad size/align;  0, INVALID, assert
+                                name taken, other size
+      ecs_lookup                NULL or unknown name      0, no error
+      ecs_component_name/size,  unknown component         NULL/0, assert
+      ecs_storage_*
+      ecs_view, ecs_view_of     unknown/repeated comp,    a view that yields
+                                bad flags, no required    nothing, assert
+                                or ANY term, untracked
+                                filter, lead not required
+      ecs_iter_next             forbidden change (sect. 7) assert (ECS_DEBUG)
+      ECS_FIELD, ecs_field      bad index, wrong sizeof   NULL, assert (ECS_DEBUG)
+      ecs_iter_chunk            union view, k >= n, late  false, assert
+      ecs_defer_add             stale entity, unknown     false, assert
+      ecs_defer_*               out of memory             false, nothing recorded
+      ecs_flush                 entity died meanwhile     command skipped
+                                out of memory             stops; rest stays queued
+      ecs_sort, ecs_sort_as     unknown; owned by group   false, assert
+                                out of memory             false, nothing moved
+      ecs_unique_*              unknown component         NULL/false, assert
+      ecs_unique_get(_mut)      no unique value           NULL, NOT_FOUND, assert
+      ecs_track                 unknown; bad flags        false, assert
+                                out of memory             false
+      ecs_was_*, ecs_removed,   storage not tracking it   false/NULL, INVALID, assert
+      ecs_deleted*, ecs_created
+      ecs_set_hooks             its hook is running       false, LOCKED, assert
+      ecs_group_new             owned twice, unknown,     0, assert
+                                repeated, none owned
+      ecs_group_*               bad group; not owned c    0/NULL/false, assert
+      ecs_system_add            no name/fn; name taken    false, INVALID, assert
+      ecs_workload_add          unknown item; name taken  false, NOT_FOUND/INVALID, assert
+      ecs_workload_run          unknown workload; nested  -1, NOT_FOUND/INVALID, assert
+                                a system returns n != 0   n, SYSTEM (no assert)
+      any call                  NULL world                undefined (not checked)
 
    ---------------------------------------------------------------------------
    3. WORLD
