@@ -33,8 +33,9 @@
      How: on_remove hooks on Parent and Child (see "Hooks" below) do the
      unlinking, whatever takes the component away.
    - Don't change the hierarchy while a hierarchy_iter walks it. In a view
-     loop over Parent or Child, destroy other entities with
-     ecs_defer_destroy: the hooks take Child components off the children.
+     loop over Parent or Child, defer destroying even the current entity
+     (ecs_defer_destroy): its hooks take the Child off its children, which
+     are other entities of the storage being walked (ecs.h section 7).
    - hierarchy_init stores a pointer to your `hierarchy` in the hooks: keep
      it at the same address for as long as the world lives.
 
