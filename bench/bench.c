@@ -467,7 +467,8 @@ enum {
     SCENE_HALF,   /* the same, then Velocity removed from every odd k */
     SCENE_PVD,    /* Position + Velocity + Data, created together */
     SCENE_FROZEN, /* Position + Velocity; the tag Frozen on every k % 3 == 0 */
-    SCENE_TRACKED = 0x100 /* flag: Position tracks modification (ecs.h side) */
+    SCENE_TRACKED = 0x100, /* flag: Position tracks modification (ecs.h side) */
+    SCENE_GROUPED = 0x200  /* flag: a group owns the scene's components (ecs.h side) */
 };
 
 static Position bench_pos_of(uint32_t k) {
@@ -552,6 +553,13 @@ static bench_scene *bench_scene_ecs(bench_run *r, unsigned kind) {
         }
         if ((kind & SCENE_TRACKED) && !ecs_track(w, sc->b.pos, ECS_TRACK_MODIFICATION))
             bench_die(ecs_last_error_msg(w));
+        if (kind & SCENE_GROUPED) { /* packs the matching entities in rows 0..len-1 */
+            ecs_group_desc g;
+            memset(&g, 0, sizeof g);
+            memcpy(g.owned, comps, ncomps * sizeof comps[0]);
+            g.excluded[0] = sc->frozen;
+            if (!ecs_group_new(w, &g)) bench_die(ecs_last_error_msg(w));
+        }
         memcpy(sc->pos0, ecs_storage_data(w, sc->b.pos), (size_t)r->n * sizeof *sc->pos0);
         free(ids);
     }
@@ -656,7 +664,9 @@ static bench_sum raw_iter1(bench_run *r) {
 /* g) iterate 2: Position += Velocity, with the view Position (ECS_WRITE) +
    Velocity [+ NOT Frozen]. One function serves the scenes: every entity
    (SCENE_PV), every second one (SCENE_HALF), with Position tracked
-   (SCENE_TRACKED) and without the frozen third (SCENE_FROZEN). */
+   (SCENE_TRACKED), without the frozen third (SCENE_FROZEN), and each of
+   them with a group owning the components (SCENE_GROUPED), which the view
+   then walks as one block. */
 static bench_sum bench_move(bench_run *r, unsigned kind, int blocks) {
     bench_scene *sc = bench_scene_ecs(r, kind);
     ecs_view_desc d;
@@ -705,6 +715,9 @@ static bench_sum ecs_tracked_each(bench_run *r) { return bench_move(r, SCENE_PV 
 static bench_sum ecs_tracked_block(bench_run *r) { return bench_move(r, SCENE_PV | SCENE_TRACKED, 1); }
 static bench_sum ecs_frozen_each(bench_run *r) { return bench_move(r, SCENE_FROZEN, 0); }
 static bench_sum ecs_frozen_block(bench_run *r) { return bench_move(r, SCENE_FROZEN, 1); }
+static bench_sum ecs_iter2_group(bench_run *r) { return bench_move(r, SCENE_PV | SCENE_GROUPED, 1); }
+static bench_sum ecs_half_group(bench_run *r) { return bench_move(r, SCENE_HALF | SCENE_GROUPED, 1); }
+static bench_sum ecs_frozen_group(bench_run *r) { return bench_move(r, SCENE_FROZEN | SCENE_GROUPED, 1); }
 
 /* Baseline of iterate 2 and of its tracked form. */
 static bench_sum raw_iter2(bench_run *r) {
@@ -759,8 +772,8 @@ static bench_sum raw_frozen(bench_run *r) {
 }
 
 /* h) iterate 3: Position += Velocity * Data over entities with all three. */
-static bench_sum bench_iter3(bench_run *r, int blocks) {
-    bench_scene *sc = bench_scene_ecs(r, SCENE_PVD);
+static bench_sum bench_iter3(bench_run *r, unsigned kind, int blocks) {
+    bench_scene *sc = bench_scene_ecs(r, kind);
     ecs_view_desc d;
     ecs_iter it;
     uint64_t count = 0;
@@ -796,8 +809,9 @@ static bench_sum bench_iter3(bench_run *r, int blocks) {
     bench_stop(r);
     return bench_pos_sum(count, (const Position *)ecs_storage_data(sc->b.w, sc->b.pos), sc->n);
 }
-static bench_sum ecs_iter3_each(bench_run *r) { return bench_iter3(r, 0); }
-static bench_sum ecs_iter3_block(bench_run *r) { return bench_iter3(r, 1); }
+static bench_sum ecs_iter3_each(bench_run *r) { return bench_iter3(r, SCENE_PVD, 0); }
+static bench_sum ecs_iter3_block(bench_run *r) { return bench_iter3(r, SCENE_PVD, 1); }
+static bench_sum ecs_iter3_group(bench_run *r) { return bench_iter3(r, SCENE_PVD | SCENE_GROUPED, 1); }
 
 static bench_sum raw_iter3(bench_run *r) {
     bench_scene *sc = bench_scene_raw(r, SCENE_PVD);
@@ -1018,10 +1032,12 @@ static const bench_row ROWS[] = {
     {"iterate 1, blocks", ecs_iter1_block, RAW_ITER1, RAW_ITER1, 1.1, 0},
     {"iterate 2, per entity", ecs_iter2_each, RAW_ITER2, RAW_ITER2, 2.0, 0},
     {"iterate 2, blocks", ecs_iter2_block, RAW_ITER2, RAW_ITER2, 2.0, 0},
+    {"iterate 2, group blocks", ecs_iter2_group, RAW_ITER2, RAW_ITER2, 2.0, 0},
     {"iterate 2 tracked, per entity", ecs_tracked_each, RAW_ITER2, ECS_ITER2_EACH, 1.3, 0},
     {"iterate 2 tracked, blocks", ecs_tracked_block, RAW_ITER2, ECS_ITER2_BLOCK, 1.3, 0},
     {"iterate 2 mixed, per entity", ecs_half_each, RAW_HALF, NO_TARGET, 0, 0},
     {"iterate 2 mixed, blocks", ecs_half_block, RAW_HALF, NO_TARGET, 0, 0},
+    {"iterate 2 mixed, group blocks", ecs_half_group, RAW_HALF, NO_TARGET, 0, 0},
     /* Quadratic in ecs.h: for each block, ecs__aligned_down compares the
        dense arrays of Position and Velocity from the block's top down to
        row 0 (memcmp, 256 rows at a time) before the NOT term cuts the block
@@ -1029,8 +1045,10 @@ static const bench_row ROWS[] = {
        from ~0.7 us at 10k); one run at 1M would take over a minute. */
     {"iterate 2 NOT Frozen, per entity", ecs_frozen_each, RAW_FROZEN, NO_TARGET, 0, 100000},
     {"iterate 2 NOT Frozen, blocks", ecs_frozen_block, RAW_FROZEN, NO_TARGET, 0, 100000},
+    {"iterate 2 NOT Frozen, group blocks", ecs_frozen_group, RAW_FROZEN, NO_TARGET, 0, 0},
     {"iterate 3, per entity", ecs_iter3_each, RAW_ITER3, RAW_ITER3, 2.0, 0},
     {"iterate 3, blocks", ecs_iter3_block, RAW_ITER3, RAW_ITER3, 2.0, 0},
+    {"iterate 3, group blocks", ecs_iter3_group, RAW_ITER3, RAW_ITER3, 2.0, 0},
     {"hierarchy transforms, 4-ary", ecs_tree_transforms, RAW_TREE, NO_TARGET, 0, 0},
 };
 #define NROWS (sizeof ROWS / sizeof ROWS[0])
@@ -1144,7 +1162,7 @@ static int bench_memory(uint32_t n) {
     for (k = 0; k < n; k++) raw_push(&rw, pos0, vel0);
     es = bench_ecs_sum(&b);
     rs = raw_sum(&rw);
-    printf("memory %-25s %8lu  ecs held %6.2f B/entity, peak %6.2f | raw arrays held %6.2f, peak %6.2f",
+    printf("memory %-27s %8lu  ecs held %6.2f B/entity, peak %6.2f | raw arrays held %6.2f, peak %6.2f",
            "Position+Velocity", (unsigned long)n, held, peak, (double)rw.held / n,
            (double)rw.peak / n);
     if (n == TARGET_N) {
@@ -1223,7 +1241,7 @@ static void bench_print_header(const uint32_t *ns, int nn, int reps_override, co
     printf("times in ns per entity; ratio = ecs / raw, from the minima and from the medians;\n");
     printf("targets are ecs min / the named baseline's min, judged at N = %lu\n\n",
            (unsigned long)TARGET_N);
-    printf("%-32s %8s %8s %8s  %-11s %8s %8s %10s %10s  %s\n", "workload", "N", "ecs min",
+    printf("%-34s %8s %8s %8s  %-11s %8s %8s %10s %10s  %s\n", "workload", "N", "ecs min",
            "ecs med", "baseline", "raw min", "raw med", "ratio(min)", "ratio(med)", "target");
 }
 
@@ -1279,7 +1297,7 @@ int main(int argc, char **argv) {
             bench_result e, *raw = &ref[rw->raw];
             if (only && !strstr(rw->name, only)) continue;
             if (rw->max_n && n > rw->max_n) {
-                printf("%-32s %8lu  skipped: above N = %lu (see the row's comment in bench.c)\n",
+                printf("%-34s %8lu  skipped: above N = %lu (see the row's comment in bench.c)\n",
                        rw->name, (unsigned long)n, (unsigned long)rw->max_n);
                 continue;
             }
@@ -1292,7 +1310,7 @@ int main(int argc, char **argv) {
             e = b < NBASELINES ? ref[b] : bench_measure(rw->name, rw->ecs, n, perm, reps);
             for (b = 0; b < NBASELINES; b++)
                 if (BASELINES[b].fn == rw->ecs) ref[b] = e;
-            printf("%-32s %8lu %8.2f %8.2f  %-11s %8.2f %8.2f %9.2fx %9.2fx", rw->name,
+            printf("%-34s %8lu %8.2f %8.2f  %-11s %8.2f %8.2f %9.2fx %9.2fx", rw->name,
                    (unsigned long)n, e.min, e.med, BASELINES[rw->raw].name, raw->min, raw->med,
                    e.min / raw->min, e.med / raw->med);
             if (e.reps < reps) printf("  (%d run%s)", e.reps, e.reps == 1 ? "" : "s");
