@@ -2503,29 +2503,38 @@ static bool ecs__iter_match(const ecs_iter *it, uint32_t r, ecs_entity e, uint32
     return any || !it->nany;
 }
 
-/* Lowest lo >= end such that, at every row of lo..top-1, each term that
-   holds the lead's entity at row top-1 holds the lead's entity of that row:
-   the rows over which fields are at the lead's row. One pass over the lead,
-   256 rows at a time, each compared with every such term by memcmp. */
-static uint32_t ecs__aligned_down(const ecs_iter *it, const uint32_t *rows, uint32_t top,
-                                  uint32_t end) {
+/* How a block's rows are checked against term k (see ecs__block_floor). */
+enum { ECS__CHECK_NONE, ECS__CHECK_ALIGNED, ECS__CHECK_ABSENT };
+
+/* The lowest row lo >= floor such that every row of lo..top-1 relates to
+   each term as the block's top row does: a term present there holds the
+   lead's entity at the same row (compared 256 rows at a time by memcmp), an
+   absent one is absent (a lookup per row), a filtered one is in its window.
+   Goes down a chunk at a time and stops at the first row that breaks, so
+   the work is proportional to the block found. */
+static uint32_t ecs__block_floor(const ecs_iter *it, const uint8_t *check, uint32_t top, uint32_t floor) {
     const ecs_entity *a = it->lead->dense;
-    uint32_t j = top, k;
-    while (j > end) {
-        uint32_t n = j - end < 256 ? j - end : 256, lo = j - n;
+    uint32_t j = top, k, x;
+    while (j > floor) {
+        uint32_t n = j - floor < 256 ? j - floor : 256, lo = j - n;
         for (k = 0; k < it->nterms; k++) {
-            const ecs_entity *b = it->st[k]->dense;
-            uint32_t x = j;
-            if (it->st[k] == it->lead || rows[k] == ECS__NO_ROW) continue;
-            if (it->group && it->st[k]->owner == it->group) continue; /* a group keeps its rows in step */
-            if (memcmp(a + lo, b + lo, (size_t)(j - lo) * sizeof *a) == 0) continue; /* lo may have risen */
-            while (x > lo && a[x - 1] == b[x - 1]) x--;
-            if (x > lo) lo = x; /* this term leaves the lead's order at row x - 1 */
+            const ecs__storage *s = it->st[k];
+            if (check[k] == ECS__CHECK_ALIGNED && memcmp(a + lo, s->dense + lo, (size_t)(j - lo) * sizeof *a)) {
+                for (x = j; x > lo && a[x - 1] == s->dense[x - 1]; x--) {}
+                lo = x; /* this term leaves the lead's order at row x - 1 */
+            } else if (check[k] == ECS__CHECK_ABSENT) {
+                for (x = j; x > lo && ecs__row(s, a[x - 1]) == ECS__NO_ROW; x--) {}
+                lo = x;
+            }
+            if (it->flags[k] & (ECS_INSERTED | ECS_MODIFIED)) { /* filtered terms are aligned */
+                for (x = j; x > lo && ecs__fresh(it, k, x - 1); x--) {}
+                lo = x;
+            }
         }
         if (lo > j - n) return lo;
         j = lo;
     }
-    return end;
+    return floor;
 }
 
 /* Finds the next block below it->row: its top row is the first matching
@@ -2534,6 +2543,7 @@ static uint32_t ecs__aligned_down(const ecs_iter *it, const uint32_t *rows, uint
    one-row block. Sets lo, row (= the block's top + 1), base, stride. */
 static bool ecs__iter_block(ecs_iter *it) {
     uint32_t rows[ECS_MAX_TERMS], k;
+    uint8_t check[ECS_MAX_TERMS];
     ecs_world *w = it->world;
     if (it->mode == ECS__IT_DONE) return false;
     /* A change in the middle of a block (say, the loop removes the current
@@ -2576,22 +2586,16 @@ static bool ecs__iter_block(ecs_iter *it) {
             /* the block is rows lo..r: start from the floor of the walk and
                let each term raise lo, aligned terms by comparing dense
                arrays, absent ones by lookup */
+            for (k = 0; k < it->nterms; k++) {
+                const ecs__storage *s = it->st[k];
+                uint32_t x = 0;
+                check[k] = rows[k] == ECS__NO_ROW ? ECS__CHECK_ABSENT : ECS__CHECK_ALIGNED;
+                if (s == lead || (g && s->owner == it->group)) check[k] = ECS__CHECK_NONE; /* in step */
+                for (; g && check[k] == ECS__CHECK_ABSENT && x < s->nexcluded_by; x++)
+                    if (s->excluded_by[x] == it->group) check[k] = ECS__CHECK_NONE; /* absent in the group */
+            }
             lo = r + 1 - it->end > it->scan ? r + 1 - it->scan : it->end;
-            lo = single ? r : ecs__aligned_down(it, rows, r + 1, lo);
-            for (k = 0; k < it->nterms && lo < r; k++) {
-                uint32_t j = r, x;
-                if (rows[k] != ECS__NO_ROW || it->st[k] == lead) continue;
-                for (x = 0; g && x < it->st[k]->nexcluded_by && it->st[k]->excluded_by[x] != it->group; x++) {}
-                if (g && x < it->st[k]->nexcluded_by) continue; /* excluded by the group: absent */
-                while (j > lo && ecs__row(it->st[k], lead->dense[j - 1]) == ECS__NO_ROW) j--;
-                lo = j;
-            }
-            for (k = 0; k < it->nterms && lo < r; k++) { /* filtered terms: aligned here */
-                uint32_t j = r;
-                if (!(it->flags[k] & (ECS_INSERTED | ECS_MODIFIED))) continue;
-                while (j > lo && ecs__fresh(it, k, j - 1)) j--;
-                lo = j;
-            }
+            lo = single ? r : ecs__block_floor(it, check, r + 1, lo);
             /* ECS_WRITE terms of storages tracking modification: marked per entity */
             it->nmark = 0;
             it->tick = w->tick;
