@@ -2510,13 +2510,15 @@ enum { ECS__CHECK_NONE, ECS__CHECK_ALIGNED, ECS__CHECK_ABSENT };
    each term as the block's top row does: a term present there holds the
    lead's entity at the same row (compared 256 rows at a time by memcmp), an
    absent one is absent (a lookup per row), a filtered one is in its window.
-   Goes down a chunk at a time and stops at the first row that breaks, so
-   the work is proportional to the block found. */
+   Goes down a chunk at a time (8 rows, doubling to 256, so a short block
+   is found as cheaply as a long one) and stops at the first row that
+   breaks: the work is proportional to the block found. */
 static uint32_t ecs__block_floor(const ecs_iter *it, const uint8_t *check, uint32_t top, uint32_t floor) {
     const ecs_entity *a = it->lead->dense;
-    uint32_t j = top, k, x;
+    uint32_t j = top, k, x, chunk = 8;
     while (j > floor) {
-        uint32_t n = j - floor < 256 ? j - floor : 256, lo = j - n;
+        uint32_t n = j - floor < chunk ? j - floor : chunk, lo = j - n;
+        if (chunk < 256) chunk *= 2;
         for (k = 0; k < it->nterms; k++) {
             const ecs__storage *s = it->st[k];
             if (check[k] == ECS__CHECK_ALIGNED && memcmp(a + lo, s->dense + lo, (size_t)(j - lo) * sizeof *a)) {
@@ -2568,43 +2570,44 @@ static bool ecs__iter_block(ecs_iter *it) {
                 it->row = r;
                 continue;
             }
+            /* Fields: at the lead's row (stride = size), absent (0), or at
+               another row, which makes a one-row block (stride 0). How each
+               term is checked further down: see ecs__block_floor. If the
+               row below already breaks an aligned term, the block is this
+               row and the floor search is skipped. */
+            it->nmark = 0;
+            it->tick = w->tick;
             for (k = 0; k < it->nterms; k++) {
                 ecs__storage *s = it->st[k];
                 unsigned char *data = s->data ? s->data : (unsigned char *)&w->tag_dummy;
+                uint32_t x = 0;
+                check[k] = ECS__CHECK_NONE;
                 if (rows[k] == ECS__NO_ROW) {
                     it->base[k] = 0;
                     it->stride[k] = 0;
+                    check[k] = ECS__CHECK_ABSENT;
+                    for (; g && x < s->nexcluded_by; x++)
+                        if (s->excluded_by[x] == it->group) check[k] = ECS__CHECK_NONE; /* absent in the group */
+                    continue;
                 } else if (rows[k] == r) {
                     it->base[k] = (uintptr_t)data;
                     it->stride[k] = s->data ? s->size : 0;
+                    if (s != lead && !(g && s->owner == it->group)) { /* else: in step */
+                        check[k] = ECS__CHECK_ALIGNED;
+                        single |= !r || r - 1 >= s->count || s->dense[r - 1] != lead->dense[r - 1];
+                    }
                 } else {
                     it->base[k] = (uintptr_t)(s->data ? data + (size_t)rows[k] * s->size : data);
                     it->stride[k] = 0;
                     single = true;
                 }
-            }
-            /* the block is rows lo..r: start from the floor of the walk and
-               let each term raise lo, aligned terms by comparing dense
-               arrays, absent ones by lookup */
-            for (k = 0; k < it->nterms; k++) {
-                const ecs__storage *s = it->st[k];
-                uint32_t x = 0;
-                check[k] = rows[k] == ECS__NO_ROW ? ECS__CHECK_ABSENT : ECS__CHECK_ALIGNED;
-                if (s == lead || (g && s->owner == it->group)) check[k] = ECS__CHECK_NONE; /* in step */
-                for (; g && check[k] == ECS__CHECK_ABSENT && x < s->nexcluded_by; x++)
-                    if (s->excluded_by[x] == it->group) check[k] = ECS__CHECK_NONE; /* absent in the group */
+                if ((it->flags[k] & ECS_WRITE) && s->modified) { /* marked per entity (tracking) */
+                    it->mark[it->nmark] = rows[k] == r ? s->modified : s->modified + rows[k];
+                    it->mstride[it->nmark++] = rows[k] == r ? 1 : 0;
+                }
             }
             lo = r + 1 - it->end > it->scan ? r + 1 - it->scan : it->end;
             lo = single ? r : ecs__block_floor(it, check, r + 1, lo);
-            /* ECS_WRITE terms of storages tracking modification: marked per entity */
-            it->nmark = 0;
-            it->tick = w->tick;
-            for (k = 0; k < it->nterms; k++) {
-                ecs__storage *s = it->st[k];
-                if (!(it->flags[k] & ECS_WRITE) || rows[k] == ECS__NO_ROW || !s->modified) continue;
-                it->mark[it->nmark] = rows[k] == r ? s->modified : s->modified + rows[k];
-                it->mstride[it->nmark++] = rows[k] == r ? 1 : 0;
-            }
             it->lo = lo;
             it->row = r + 1;
             it->dense = lead->dense;
