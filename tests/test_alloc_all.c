@@ -1164,8 +1164,9 @@ static int flush_failed(const result *r) {
 }
 
 /* Does command x, checking what a failed allocation inside it did. */
+static snap before, after; /* libc memory, freed by sweep */
+
 static int step(const cmd *x) {
-    static snap before, after;
     unsigned long failures = A.failures, calls;
     int pending = A.failures == 0 && A.fail_at != 0;
     result r;
@@ -1236,18 +1237,21 @@ static int run_scenario(const scenario *sc, int use_realloc, unsigned long fail_
     return !R.bad;
 }
 
-/* Every k in both allocator modes; returns how many runs it took. */
+/* Every k in both allocator modes; returns how many runs it took (0 if
+   one went wrong). */
 static unsigned long sweep(const scenario *sc) {
-    int use_realloc, reached;
+    int use_realloc, reached, good = 1;
     unsigned long k, runs = 0;
-    for (use_realloc = 0; use_realloc < 2; use_realloc++) {
-        if (!run_scenario(sc, use_realloc, 0, &reached)) return 0; /* the script itself */
-        for (k = 1, reached = 1; reached; k++, runs++) {
-            if (!run_scenario(sc, use_realloc, k, &reached)) return 0;
-            if (k > 20000) return 0;
-        }
+    for (use_realloc = 0; use_realloc < 2 && good; use_realloc++) {
+        good = run_scenario(sc, use_realloc, 0, &reached); /* the script itself */
+        for (k = 1, reached = 1; good && reached; k++, runs++)
+            good = run_scenario(sc, use_realloc, k, &reached) && k < 20000;
     }
-    return runs;
+    free(before.p);
+    free(after.p);
+    memset(&before, 0, sizeof before);
+    memset(&after, 0, sizeof after);
+    return good ? runs : 0;
 }
 
 #define SCENARIO(name, track_entities)                                                     \
@@ -1682,7 +1686,8 @@ static void delete_victims_b(ecs_world *hw, ecs_entity e, ecs_component c, void 
    the deletion entry ecs_destroy had reserved for e's own B. If recording
    e's deletion then cannot allocate, section 11 says the destroy fails
    with ECS_ERR_OUT_OF_MEMORY; it must not succeed with e's deletion
-   missing from the list. */
+   missing from the list. (The hook's own delete may fail instead: then
+   the victim keeps B and only e's deletion is due.) */
 static void test_destroy_whose_hook_used_up_the_reserved_deletion_entry_loses_no_record(void) {
     unsigned long k;
     int reached = 1;
@@ -1715,11 +1720,14 @@ static void test_destroy_whose_hook_used_up_the_reserved_deletion_entry_loses_no
         A.armed = 0;
         reached = A.failures > 0;
         l = ecs_deleted(w, hooked_b, 0, &n);
-        if (ok) {
-            int recorded = n == 9 && l[7].entity == victim && l[8].entity == e;
+        if (ok) { /* every deletion that happened is recorded: the victim's (if the hook's call went through), e's */
+            int victim_lost_b = !ecs_has(w, victim, hooked_b);
+            uint32_t want = 8 + (uint32_t)victim_lost_b;
+            int recorded = n == want && (!victim_lost_b || l[7].entity == victim) && l[want - 1].entity == e;
             if (!recorded)
-                printf("  fail_at %lu: ecs_destroy returned true, %u deletions recorded (want 9: the victim's and e's); "
-                       "error %d \"%s\"\n", k, (unsigned)n, (int)ecs_last_error(w), ecs_last_error_msg(w));
+                printf("  fail_at %lu: ecs_destroy returned true, %u deletions recorded (want %u: %se's); "
+                       "error %d \"%s\"\n", k, (unsigned)n, (unsigned)want, victim_lost_b ? "the victim's and " : "",
+                       (int)ecs_last_error(w), ecs_last_error_msg(w));
             NOTE(recorded);
             NOTE(!ecs_alive(w, e));
         } else {
@@ -1770,11 +1778,14 @@ static void test_destroy_whose_hook_destroyed_another_entity_loses_no_destroyed_
         A.armed = 0;
         reached = A.failures > 0;
         l = ecs_destroyed(w, 0, &n);
-        if (ok) {
-            int recorded = n == 9 && l[7].entity == victim && l[8].entity == e;
+        if (ok) { /* every destruction that happened is recorded: the victim's (if the hook's call went through), e's */
+            int victim_died = !ecs_alive(w, victim);
+            uint32_t want = 8 + (uint32_t)victim_died;
+            int recorded = n == want && (!victim_died || l[7].entity == victim) && l[want - 1].entity == e;
             if (!recorded)
-                printf("  fail_at %lu: ecs_destroy returned true, %u destructions recorded (want 9: the victim's and e's); "
-                       "error %d \"%s\"\n", k, (unsigned)n, (int)ecs_last_error(w), ecs_last_error_msg(w));
+                printf("  fail_at %lu: ecs_destroy returned true, %u destructions recorded (want %u: %se's); "
+                       "error %d \"%s\"\n", k, (unsigned)n, (unsigned)want, victim_died ? "the victim's and " : "",
+                       (int)ecs_last_error(w), ecs_last_error_msg(w));
             NOTE(recorded);
         } else {
             NOTE(ecs_last_error(w) == ECS_ERR_OUT_OF_MEMORY);
