@@ -111,6 +111,8 @@
       ecs_destroy, ecs_strip    null or stale entity      false/0, no error
                                 its own hook runs         false/0, LOCKED, assert
                                 out of memory (tracking)  false/0, OUT_OF_MEMORY
+                                free queue cannot grow    destroyed; the slot is
+                                                          retired, not queued
       ecs_alive, ecs_has,       null or stale entity      false/NULL, no error
       ecs_get, ecs_get_mut      unknown component         false/NULL, assert
       ECS_GET, ECS_GET_MUT      wrong sizeof(T)           NULL, assert (ECS_DEBUG)
@@ -530,8 +532,11 @@
       own; create entities; destroy other entities; record commands.
       What it may not (asserts with ECS_ERR_LOCKED, and the call fails):
       insert into or remove from its own storage (defer it), destroy or
-      strip its own entity (defer it), or add components to an entity that
-      is being stripped or destroyed.
+      strip its own entity (defer it), add components to an entity that is
+      being stripped or destroyed, or - when its storage belongs to a group
+      (section 13) - add or remove any component of that group, owned or
+      excluded, since joining and leaving move the group's rows, the
+      hook's own value among them (defer those too).
 
    ---------------------------------------------------------------------------
    13. GROUPS
@@ -578,6 +583,8 @@
       While a view walks an owned storage, an add that makes an entity join
       the group moves rows below the walk: defer it (asserts under
       ECS_DEBUG). Leaving is fine for the current entity (it moves up).
+      Hooks of a group's storages may not change that group's components
+      (section 12): defer it.
 
    ---------------------------------------------------------------------------
    14. SYSTEMS AND WORKLOADS
@@ -603,7 +610,9 @@
           after that system's batch, whose commands are still flushed;
           ecs_workload_failed_system names the system until the next run,
           and the error is ECS_ERR_SYSTEM); -1 if the workload does not
-          exist or a workload is already running.
+          exist, a workload is already running, or the flush after a batch
+          ran out of memory (ECS_ERR_OUT_OF_MEMORY; the commands not yet
+          applied stay queued, and no later batch ran).
       bool ecs_workload_set_default(ecs_world *w, const char *name)
       ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc *desc)
           ecs_view whose ECS_INSERTED/ECS_MODIFIED window is the system's
@@ -990,7 +999,7 @@ ECS_API void ecs__bad_access(const ecs_world *w, const char *call, ecs_entity e,
                              size_t size);
 ECS_API bool ecs__iter_refill(ecs_iter *it);
 ECS_API ecs_entity ecs__create(ecs_world *w);
-ECS_API void ecs__bad_field(const ecs_iter *it, uint32_t i, size_t size);
+ECS_API void ecs__bad_field(const ecs_iter *it, const char *call, uint32_t i, size_t size);
 ECS_API bool ecs__defer_add_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
                                   size_t size);
 ECS_API void *ecs__unique_get(const ecs_world *w, const char *call, ecs_component c, size_t size, bool mut);
@@ -1010,6 +1019,7 @@ typedef struct ecs__changes {
     ecs_change *items;
     unsigned char *values;
     uint32_t count, cap;
+    uint32_t reserved;  /* entries promised to a strip in progress */
 } ecs__changes;
 
 struct ecs__storage {
@@ -1249,13 +1259,14 @@ ECS_HOT bool ecs_iter_next(ecs_iter *it) {
 
 /* Term i's value for the current entity (computed on access: the walk
    itself touches no field). NULL for ECS_NOT and absent optional/any. */
-ECS_INLINE void *ecs__field(const ecs_iter *it, uint32_t i, size_t size) {
+ECS_INLINE void *ecs__field(const ecs_iter *it, const char *call, uint32_t i, size_t size) {
 #if ECS_DEBUG
     if (i >= it->nterms || (size != (size_t)-1 && size != it->st[i]->size)) {
-        ecs__bad_field(it, i, size);
+        ecs__bad_field(it, call, i, size);
         return NULL;
     }
 #else
+    (void)call;
     (void)size;
 #endif
     return (void *)(it->base[i] + it->row * it->stride[i]);
@@ -1278,7 +1289,7 @@ ECS_INLINE void *ecs__field(const ecs_iter *it, uint32_t i, size_t size) {
 #else
 #define ECS_ADD(w, e, c, T, ...) ((T *)ecs__add_fast((w), "ECS_ADD", (e), (c), &(T)__VA_ARGS__, sizeof(T)))
 #endif
-#define ECS_FIELD(it, i, T) ((T *)ecs__field((it), (i), ECS__SIZE(T)))
+#define ECS_FIELD(it, i, T) ((T *)ecs__field((it), "ECS_FIELD", (i), ECS__SIZE(T)))
 #define ECS_UNIQUE_GET(w, c, T) ((const T *)ecs__unique_get((w), "ECS_UNIQUE_GET", (c), ECS__SIZE(T), false))
 #define ECS_UNIQUE_GET_MUT(w, c, T) ((T *)ecs__unique_get((w), "ECS_UNIQUE_GET_MUT", (c), ECS__SIZE(T), true))
 #ifdef __cplusplus
@@ -1289,7 +1300,7 @@ ECS_INLINE void *ecs__field(const ecs_iter *it, uint32_t i, size_t size) {
 #endif
 #define ECS_SET_IF_CHANGED(w, e, c, T, value) \
     ecs__set_if_changed_sized((w), (e), (c), (1 ? &(value) : (const T *)0), sizeof(T))
-#define ecs_field(it, i) ecs__field((it), (i), (size_t)-1)
+#define ecs_field(it, i) ecs__field((it), "ecs_field", (i), (size_t)-1)
 #ifdef __cplusplus
 #define ECS_DEFER_ADD(w, e, c, T, ...) ecs__defer_add_sized((w), (e), (c), &ecs__lvalue(T __VA_ARGS__), sizeof(T))
 #else
@@ -1418,7 +1429,7 @@ static bool ecs__grow(ecs_world *w, void **arr, uint32_t *cap, uint32_t need, ui
 /* Makes room for `extra` more entries in a change list (values of vsize
    bytes each for deletions); both arrays grow, or neither. */
 static bool ecs__changes_reserve(ecs_world *w, ecs__changes *l, uint32_t extra, uint32_t vsize) {
-    uint32_t need = l->count + extra, cap;
+    uint32_t need = l->count + l->reserved + extra, cap;
     ecs_change *items;
     unsigned char *values = NULL;
     if (need < l->count) return false;
@@ -1441,7 +1452,7 @@ static bool ecs__changes_reserve(ecs_world *w, ecs__changes *l, uint32_t extra, 
     return true;
 }
 
-/* Appends an entry; room must be reserved. */
+/* Appends an entry into room reserved before the change began. */
 static void ecs__changes_push(ecs__changes *l, ecs_entity e, ecs_tick t, const void *value,
                               uint32_t vsize) {
     l->items[l->count].entity = e;
@@ -1657,7 +1668,7 @@ static ecs_entity ecs__take_tracked(ecs_world *w) {
 static void ecs__release_slot(ecs_world *w, ecs_entity e) {
     uint32_t i = ECS_ENTITY_INDEX(e), v = ECS_ENTITY_VERSION(e);
     w->alive--;
-    /* reserved by ecs__strip, unless a hook used the room up meanwhile */
+    /* room reserved by ecs__strip (and kept from its hooks) */
     if (w->track_entities) {
         if (ecs__changes_reserve(w, &w->destroyed, 1, 0))
             ecs__changes_push(&w->destroyed, e, w->tick, NULL, 0);
@@ -1811,6 +1822,7 @@ static bool ecs__reserve_rows(ecs_world *w, ecs__storage *s, uint32_t extra) {
     if (need <= s->cap) return true;
     cap = ecs__next_cap(s->cap, need);
     ecs__row_arrays(s, arr, size);
+    w->epoch++; /* arrays may move, even if growing fails (realloc, then rollback) */
     for (i = 0; i < ECS__ROW_ARRAYS; i++) {
         fresh[i] = NULL;
         if (!size[i]) continue;
@@ -2092,6 +2104,8 @@ ECS__FN bool ecs_delete(ecs_world *w, ecs_entity e, ecs_component c) {
 static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call, bool destroying) {
     ecs__busy b;
     uint32_t c, n = 0, row, i = ECS_ENTITY_INDEX(e);
+    unsigned char small[32], *had = small; /* storages e had at the start: bits */
+    size_t hadsize = (w->ncomponents + 8u) / 8u;
     if (!w->nspecial && !w->busy && !(destroying && w->track_entities)) {
         /* nothing tracked or hooked: nothing can fail, one pass */
         for (c = 1; c <= w->ncomponents; c++) {
@@ -2108,30 +2122,43 @@ static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call, bool des
                   "the entity is inside a hook or already being stripped; defer it (ecs_defer_*)");
         return -1;
     }
+    if (hadsize > sizeof small && !(had = (unsigned char *)ecs__alloc(w, hadsize))) {
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, 0, "out of memory");
+        return -1;
+    }
+    memset(had, 0, hadsize);
     for (c = 1; c <= w->ncomponents; c++) {
         ecs__storage *s = w->storages[c];
         if (ecs__row(s, e) == ECS__NO_ROW) continue;
-        if (ecs__locked(w, call, e, s)) return -1;
+        had[c / 8] |= (unsigned char)(1u << (c % 8));
+        if (ecs__locked(w, call, e, s)) goto fail;
         if (!ecs__reserve_record(w, s, true)) {
             ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, c, "out of memory");
-            return -1;
+            goto fail;
         }
     }
     if (destroying && w->track_entities && !ecs__changes_reserve(w, &w->destroyed, 1, 0)) {
         ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, 0, "out of memory");
-        return -1;
+        goto fail;
     }
+    /* Promise the room: the hooks run below may record changes of their
+       own, and must find room beyond it (or fail themselves). */
+    for (c = 1; c <= w->ncomponents; c++)
+        if ((had[c / 8] >> (c % 8) & 1u) && (w->storages[c]->track & ECS_TRACK_DELETION))
+            w->storages[c]->deleted.reserved++;
+    if (destroying && w->track_entities) w->destroyed.reserved++;
     b.e = e;
     b.kind = ECS__BUSY_STRIP;
     b.prev = w->busy;
     w->busy = &b;
     for (c = 1; c <= w->ncomponents; c++) {
         ecs__storage *s = w->storages[c];
-        if ((row = ecs__row(s, e)) == ECS__NO_ROW) continue;
-        /* a hook of an earlier storage may have used up this reservation */
-        if (ecs__reserve_record(w, s, true)) {
+        if (!(had[c / 8] >> (c % 8) & 1u)) continue; /* hooks cannot add to e now */
+        if ((s->track & ECS_TRACK_DELETION) && s->deleted.reserved) s->deleted.reserved--;
+        if ((row = ecs__row(s, e)) == ECS__NO_ROW) continue; /* an earlier hook removed it */
+        if (ecs__reserve_record(w, s, true)) { /* always true, unless a hook turned tracking on */
             ecs__remove_row(w, s, e, row, call, true, NULL);
-        } else { /* the stripping goes on; only the record is lost */
+        } else {
             uint32_t track = s->track;
             ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, c, "out of memory: a deletion was not recorded");
             s->track &= ~(uint32_t)ECS_TRACK_DELETION;
@@ -2141,7 +2168,12 @@ static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call, bool des
         n++;
     }
     w->busy = b.prev;
+    if (destroying && w->track_entities && w->destroyed.reserved) w->destroyed.reserved--;
+    if (had != small) ecs__free(w, had, hadsize);
     return n;
+fail:
+    if (had != small) ecs__free(w, had, hadsize);
+    return -1;
 }
 
 ECS__FN uint32_t ecs_strip(ecs_world *w, ecs_entity e) {
@@ -2390,16 +2422,16 @@ static void ecs__view_group(ecs_world *w, ecs_iter *it) {
     it->group = lead->owner;
 }
 
-static ecs_iter ecs__view_fail(ecs_iter *it, ecs_world *w, ecs_error code, ecs_component c,
-                               const char *what) {
-    ecs__fail(w, code, "ecs_view", ECS_NULL, c, what);
+static ecs_iter ecs__view_fail(ecs_iter *it, ecs_world *w, const char *call, ecs_error code,
+                               ecs_component c, const char *what) {
+    ecs__fail(w, code, call, ECS_NULL, c, what);
     memset(it, 0, sizeof *it);
     it->world = w;
     it->world_epoch = &w->epoch;
     return *it;
 }
 
-ECS__FN ecs_iter ecs_view(ecs_world *w, const ecs_view_desc *d) {
+static ecs_iter ecs__view(ecs_world *w, const char *call, const ecs_view_desc *d) {
     ecs_iter it;
     uint32_t k, j, nreq = 0;
     int lead = -1;
@@ -2410,24 +2442,24 @@ ECS__FN ecs_iter ecs_view(ecs_world *w, const ecs_view_desc *d) {
         ecs_component c = d->terms[k].c;
         uint32_t f = d->terms[k].flags;
         if (c - 1u >= w->ncomponents) {
-            ecs__bad_access(w, "ecs_view", ECS_NULL, c, (size_t)-1);
+            ecs__bad_access(w, call, ECS_NULL, c, (size_t)-1);
             memset(&it, 0, sizeof it);
             it.world = w;
             it.world_epoch = &w->epoch;
             return it;
         }
         for (j = 0; j < k; j++)
-            if (d->terms[j].c == c) return ecs__view_fail(&it, w, ECS_ERR_INVALID, c, "component listed twice");
+            if (d->terms[j].c == c) return ecs__view_fail(&it, w, call, ECS_ERR_INVALID, c, "component listed twice");
         if ((f & ~(uint32_t)(ECS_WRITE | ECS_NOT | ECS_OPTIONAL | ECS_ANY | ECS_INSERTED | ECS_MODIFIED)) ||
             ((f & ECS_NOT) && (f & ~(uint32_t)ECS_NOT)) || ((f & ECS_OPTIONAL) && (f & ECS_ANY)) ||
             ((f & (ECS_INSERTED | ECS_MODIFIED)) && (f & (ECS_OPTIONAL | ECS_ANY))))
-            return ecs__view_fail(&it, w, ECS_ERR_INVALID, c, "invalid combination of term flags");
+            return ecs__view_fail(&it, w, call, ECS_ERR_INVALID, c, "invalid combination of term flags");
         it.st[k] = w->storages[c];
         it.flags[k] = f;
         it.until[k] = it.st[k]->count; /* entities created during the walk are not visited */
         if (((f & ECS_INSERTED) && !(it.st[k]->track & ECS_TRACK_INSERTION)) ||
             ((f & ECS_MODIFIED) && !(it.st[k]->track & ECS_TRACK_MODIFICATION)))
-            return ecs__view_fail(&it, w, ECS_ERR_INVALID, c,
+            return ecs__view_fail(&it, w, call, ECS_ERR_INVALID, c,
                                   "ECS_INSERTED/ECS_MODIFIED on a storage that does not track it (ecs_track)");
         it.since[k][0] = d->since ? d->since : it.st[k]->clear_inserted;
         it.since[k][1] = d->since ? d->since : it.st[k]->clear_modified;
@@ -2438,9 +2470,9 @@ ECS__FN ecs_iter ecs_view(ecs_world *w, const ecs_view_desc *d) {
     }
     it.nterms = k;
     if (d->lead && lead < 0)
-        return ecs__view_fail(&it, w, ECS_ERR_INVALID, d->lead, "desc.lead is not a required term");
+        return ecs__view_fail(&it, w, call, ECS_ERR_INVALID, d->lead, "desc.lead is not a required term");
     if (lead < 0) {
-        if (!it.nany) return ecs__view_fail(&it, w, ECS_ERR_INVALID, 0, "a view needs a required or ECS_ANY term");
+        if (!it.nany) return ecs__view_fail(&it, w, call, ECS_ERR_INVALID, 0, "a view needs a required or ECS_ANY term");
         for (k = 0; !(it.flags[k] & ECS_ANY); k++) {}
         lead = (int)k;
         it.mode = ECS__IT_UNION;
@@ -2456,16 +2488,18 @@ ECS__FN ecs_iter ecs_view(ecs_world *w, const ecs_view_desc *d) {
     return it;
 }
 
+ECS__FN ecs_iter ecs_view(ecs_world *w, const ecs_view_desc *d) { return ecs__view(w, "ecs_view", d); }
+
 ECS__FN ecs_iter ecs_view_of(ecs_world *w, uint32_t n, const ecs_component *comps) {
     ecs_view_desc d;
     uint32_t k;
     memset(&d, 0, sizeof d);
     if (n > ECS_MAX_TERMS) {
         ecs_iter it;
-        return ecs__view_fail(&it, w, ECS_ERR_INVALID, 0, "more than ECS_MAX_TERMS terms");
+        return ecs__view_fail(&it, w, "ecs_view_of", ECS_ERR_INVALID, 0, "more than ECS_MAX_TERMS terms");
     }
     for (k = 0; k < n; k++) d.terms[k].c = comps[k];
-    return ecs_view(w, &d);
+    return ecs__view(w, "ecs_view_of", &d);
 }
 
 /* Row of term k's entity e, when the lead holds e at row r. */
@@ -2706,19 +2740,19 @@ static void ecs__iter_changed(ecs_iter *it) {
 #endif
 }
 
-ECS__FN void ecs__bad_field(const ecs_iter *it, uint32_t i, size_t size) {
+ECS__FN void ecs__bad_field(const ecs_iter *it, const char *call, uint32_t i, size_t size) {
     char what[96];
     if (i >= it->nterms) {
         snprintf(what, sizeof what, "field %lu of a view with %lu terms", (unsigned long)i,
                  (unsigned long)it->nterms);
-        ecs__fail(it->world, ECS_ERR_INVALID, "ECS_FIELD", it->entity, 0, what);
+        ecs__fail(it->world, ECS_ERR_INVALID, call, it->entity, 0, what);
     } else
-        ecs__bad_access(it->world, "ECS_FIELD", it->entity, it->st[i]->id, size);
+        ecs__bad_access(it->world, call, it->entity, it->st[i]->id, size);
 }
 
 ECS__FN uint32_t ecs_each(ecs_world *w, const ecs_view_desc *desc,
                           void (*fn)(ecs_iter *it, void *ctx), void *ctx) {
-    ecs_iter it = ecs_view(w, desc);
+    ecs_iter it = ecs__view(w, "ecs_each", desc);
     uint32_t n = 0;
     while (ecs_iter_next(&it)) {
         fn(&it, ctx);
@@ -2769,7 +2803,10 @@ static bool ecs__record(ecs_world *w, const char *call, uint32_t op, ecs_entity 
     return true;
 }
 
-ECS__FN ecs_entity ecs_defer_create(ecs_world *w) { return ecs_create(w); }
+ECS__FN ecs_entity ecs_defer_create(ecs_world *w) {
+    if (!ecs__reserve_slots(w, "ecs_defer_create", 1)) return ECS_NULL;
+    return ecs__take_tracked(w);
+}
 
 ECS__FN bool ecs_defer_destroy(ecs_world *w, ecs_entity e) {
     return ecs__record(w, "ecs_defer_destroy", ECS__CMD_DESTROY, e, 0, NULL, 0);
@@ -2974,8 +3011,8 @@ ECS__FN bool ecs_sort_as(ecs_world *w, ecs_component c, ecs_component order) {
     }
     s = w->storages[c];
     o = w->storages[order];
-    if (s == o) return true;
     if (ecs__owned(w, "ecs_sort_as", s)) return false;
+    if (s == o) return true;
     for (i = 0; i < o->count; i++) {
         uint32_t r = ecs__row(s, o->dense[i]);
         if (r == ECS__NO_ROW) continue;
@@ -3715,10 +3752,12 @@ ECS__FN bool ecs_workload_add(ecs_world *w, const char *name, uint32_t n, const 
     }
     wl.n = steps;
     wl.name = ecs__strdup(w, name);
-    wl.sys = (uint32_t *)ecs__alloc_n(w, steps, sizeof *wl.sys);
-    wl.batch = (uint32_t *)ecs__alloc_n(w, steps, sizeof *wl.batch);
-    wl.reasons = (char *)ecs__alloc_n(w, steps, ECS__REASON);
-    wl.results = (int *)ecs__alloc_n(w, steps, sizeof *wl.results);
+    if (steps) {
+        wl.sys = (uint32_t *)ecs__alloc_n(w, steps, sizeof *wl.sys);
+        wl.batch = (uint32_t *)ecs__alloc_n(w, steps, sizeof *wl.batch);
+        wl.reasons = (char *)ecs__alloc_n(w, steps, ECS__REASON);
+        wl.results = (int *)ecs__alloc_n(w, steps, sizeof *wl.results);
+    }
     if (!wl.name || (steps && (!wl.sys || !wl.batch || !wl.reasons || !wl.results)) ||
         !ecs__grow(w, (void **)&w->wl, &w->wl_cap, w->nwl + 1, w->nwl, sizeof *w->wl)) {
         if (wl.name) ecs__workload_free(w, &wl);
@@ -3734,7 +3773,7 @@ ECS__FN bool ecs_workload_add(ecs_world *w, const char *name, uint32_t n, const 
         else
             for (k = 0; k < w->wl[at].n; k++) wl.sys[steps++] = w->wl[at].sys[k];
     }
-    memset(wl.results, 0, (size_t)steps * sizeof *wl.results);
+    if (steps) memset(wl.results, 0, (size_t)steps * sizeof *wl.results);
     ecs__plan(w, &wl);
     w->wl[w->nwl] = wl;
     map = (ecs__index *)w->workloads;
@@ -3830,6 +3869,10 @@ ECS__FN int ecs_workload_run(ecs_world *w, const char *name) {
                 ecs__seterr(w, ECS_ERR_SYSTEM, "ecs_workload_run", ECS_NULL, 0, what);
             }
         ecs_flush(w);
+        if (!rc && w->cmds_head < w->cmds_len) { /* out of memory: the next batch must not run */
+            w->failed_system = w->sys[wl->sys[j - 1]].name;
+            rc = -1;
+        }
         i = j;
     }
     ecs__advance(w); /* changes after the run are newer than every system's `now` */
@@ -3840,7 +3883,7 @@ ECS__FN int ecs_workload_run(ecs_world *w, const char *name) {
 ECS__FN ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc *desc) {
     ecs_view_desc d = *desc;
     if (!d.since) d.since = ctx->last_run;
-    return ecs_view(ctx->world, &d);
+    return ecs__view(ctx->world, "ecs_system_view", &d);
 }
 
 #ifdef ECS__UNDEF_TYPEOF
