@@ -1015,41 +1015,35 @@ typedef struct bench_row {
     int raw;         /* BASELINES[raw] does the same work with plain arrays */
     int target_raw;  /* the target is stated against BASELINES[target_raw] */
     double target;   /* as ecs min / raw min at N = 1M: at most this */
-    uint32_t max_n;  /* 0, or the row is skipped above this N (a cost that grows as N^2) */
 } bench_row;
 
 #define TARGET_N 1000000u
 
 static const bench_row ROWS[] = {
-    {"create + 2x ECS_ADD", ecs_create_add, RAW_CREATE, RAW_CREATE, 2.5, 0},
-    {"create_with, one by one", ecs_create_with_each, RAW_CREATE, NO_TARGET, 0, 0},
-    {"create_bulk, all at once", ecs_create_bulk_all, RAW_CREATE, NO_TARGET, 0, 0},
-    {"destroy, creation order", ecs_destroy_all, RAW_CREATE, RAW_CREATE, 1.0, 0},
-    {"get Position, shuffled", ecs_get_shuffled, RAW_GET, RAW_GET, 1.6, 0},
-    {"add+remove Data", ecs_add_remove, RAW_ADD_REMOVE, RAW_CREATE, 1.2, 0},
-    {"add+remove Data, tracked", ecs_add_remove_tracked, RAW_ADD_REMOVE, ECS_ADD_REMOVE, 1.3, 0},
-    {"iterate 1, per entity", ecs_iter1_each, RAW_ITER1, RAW_ITER1, 1.1, 0},
-    {"iterate 1, blocks", ecs_iter1_block, RAW_ITER1, RAW_ITER1, 1.1, 0},
-    {"iterate 2, per entity", ecs_iter2_each, RAW_ITER2, RAW_ITER2, 2.0, 0},
-    {"iterate 2, blocks", ecs_iter2_block, RAW_ITER2, RAW_ITER2, 2.0, 0},
-    {"iterate 2, group blocks", ecs_iter2_group, RAW_ITER2, RAW_ITER2, 2.0, 0},
-    {"iterate 2 tracked, per entity", ecs_tracked_each, RAW_ITER2, ECS_ITER2_EACH, 1.3, 0},
-    {"iterate 2 tracked, blocks", ecs_tracked_block, RAW_ITER2, ECS_ITER2_BLOCK, 1.3, 0},
-    {"iterate 2 mixed, per entity", ecs_half_each, RAW_HALF, NO_TARGET, 0, 0},
-    {"iterate 2 mixed, blocks", ecs_half_block, RAW_HALF, NO_TARGET, 0, 0},
-    {"iterate 2 mixed, group blocks", ecs_half_group, RAW_HALF, NO_TARGET, 0, 0},
-    /* Quadratic in ecs.h: for each block, ecs__aligned_down compares the
-       dense arrays of Position and Velocity from the block's top down to
-       row 0 (memcmp, 256 rows at a time) before the NOT term cuts the block
-       at the next frozen entity, 2 rows below. ~8 us an entity at 100k (up
-       from ~0.7 us at 10k); one run at 1M would take over a minute. */
-    {"iterate 2 NOT Frozen, per entity", ecs_frozen_each, RAW_FROZEN, NO_TARGET, 0, 100000},
-    {"iterate 2 NOT Frozen, blocks", ecs_frozen_block, RAW_FROZEN, NO_TARGET, 0, 100000},
-    {"iterate 2 NOT Frozen, group blocks", ecs_frozen_group, RAW_FROZEN, NO_TARGET, 0, 0},
-    {"iterate 3, per entity", ecs_iter3_each, RAW_ITER3, RAW_ITER3, 2.0, 0},
-    {"iterate 3, blocks", ecs_iter3_block, RAW_ITER3, RAW_ITER3, 2.0, 0},
-    {"iterate 3, group blocks", ecs_iter3_group, RAW_ITER3, RAW_ITER3, 2.0, 0},
-    {"hierarchy transforms, 4-ary", ecs_tree_transforms, RAW_TREE, NO_TARGET, 0, 0},
+    {"create + 2x ECS_ADD", ecs_create_add, RAW_CREATE, RAW_CREATE, 2.5},
+    {"create_with, one by one", ecs_create_with_each, RAW_CREATE, NO_TARGET, 0},
+    {"create_bulk, all at once", ecs_create_bulk_all, RAW_CREATE, NO_TARGET, 0},
+    {"destroy, creation order", ecs_destroy_all, RAW_CREATE, RAW_CREATE, 1.0},
+    {"get Position, shuffled", ecs_get_shuffled, RAW_GET, RAW_GET, 1.6},
+    {"add+remove Data", ecs_add_remove, RAW_ADD_REMOVE, RAW_CREATE, 1.2},
+    {"add+remove Data, tracked", ecs_add_remove_tracked, RAW_ADD_REMOVE, ECS_ADD_REMOVE, 1.3},
+    {"iterate 1, per entity", ecs_iter1_each, RAW_ITER1, RAW_ITER1, 1.1},
+    {"iterate 1, blocks", ecs_iter1_block, RAW_ITER1, RAW_ITER1, 1.1},
+    {"iterate 2, per entity", ecs_iter2_each, RAW_ITER2, RAW_ITER2, 2.0},
+    {"iterate 2, blocks", ecs_iter2_block, RAW_ITER2, RAW_ITER2, 2.0},
+    {"iterate 2, group blocks", ecs_iter2_group, RAW_ITER2, RAW_ITER2, 2.0},
+    {"iterate 2 tracked, per entity", ecs_tracked_each, RAW_ITER2, ECS_ITER2_EACH, 1.3},
+    {"iterate 2 tracked, blocks", ecs_tracked_block, RAW_ITER2, ECS_ITER2_BLOCK, 1.3},
+    {"iterate 2 mixed, per entity", ecs_half_each, RAW_HALF, NO_TARGET, 0},
+    {"iterate 2 mixed, blocks", ecs_half_block, RAW_HALF, NO_TARGET, 0},
+    {"iterate 2 mixed, group blocks", ecs_half_group, RAW_HALF, NO_TARGET, 0},
+    {"iterate 2 NOT Frozen, per entity", ecs_frozen_each, RAW_FROZEN, NO_TARGET, 0},
+    {"iterate 2 NOT Frozen, blocks", ecs_frozen_block, RAW_FROZEN, NO_TARGET, 0},
+    {"iterate 2 NOT Frozen, group blocks", ecs_frozen_group, RAW_FROZEN, NO_TARGET, 0},
+    {"iterate 3, per entity", ecs_iter3_each, RAW_ITER3, RAW_ITER3, 2.0},
+    {"iterate 3, blocks", ecs_iter3_block, RAW_ITER3, RAW_ITER3, 2.0},
+    {"iterate 3, group blocks", ecs_iter3_group, RAW_ITER3, RAW_ITER3, 2.0},
+    {"hierarchy transforms, 4-ary", ecs_tree_transforms, RAW_TREE, NO_TARGET, 0},
 };
 #define NROWS (sizeof ROWS / sizeof ROWS[0])
 
@@ -1296,11 +1290,6 @@ int main(int argc, char **argv) {
             const bench_row *rw = &ROWS[row];
             bench_result e, *raw = &ref[rw->raw];
             if (only && !strstr(rw->name, only)) continue;
-            if (rw->max_n && n > rw->max_n) {
-                printf("%-34s %8lu  skipped: above N = %lu (see the row's comment in bench.c)\n",
-                       rw->name, (unsigned long)n, (unsigned long)rw->max_n);
-                continue;
-            }
             /* each baseline runs once per N, before its first use */
             for (b = 0; b < NBASELINES; b++)
                 if ((b == rw->raw || b == rw->target_raw) && !ref[b].done)
