@@ -8,9 +8,10 @@
 #                               executions; crashes go to build/fuzz/crash-*
 #   make fuzz FUZZ_TIME=600     longer; FUZZ_JOBS=2 runs two workers
 #   make fuzz FUZZ_SAVE=1       then copies the new inputs to tests/fuzz/corpus
-#   make fuzz-cmin              shrinks tests/fuzz/corpus to the inputs that
-#                               add coverage (libFuzzer -merge=1), keeping
-#                               the known-bug-* inputs
+#   make fuzz-cmin              shrinks tests/fuzz/corpus to a small set of
+#                               inputs that together reach every edge the
+#                               corpus reaches (libFuzzer -set_cover_merge=1
+#                               on edges), keeping the known-bug-* inputs
 #   make fuzz-replay            replay tests/fuzz/corpus (no libFuzzer needed)
 #
 #   FUZZ_SKIP_KNOWN=1 make fuzz steers around the known ecs.h bugs listed
@@ -62,7 +63,8 @@ fuzz: $(B)/fuzz/fuzz_model
 fuzz-cmin: $(B)/fuzz/fuzz_model
 	rm -rf $(B)/fuzz/cmin $(B)/fuzz/cmin-in && mkdir -p $(B)/fuzz/cmin $(B)/fuzz/cmin-in
 	$(call FUZZ_SEEDS,$(B)/fuzz/cmin-in)
-	$(B)/fuzz/fuzz_model -merge=1 -max_len=$(FUZZ_MAX_LEN) $(B)/fuzz/cmin $(B)/fuzz/cmin-in
+	FUZZ_SKIP_KNOWN=1 $(B)/fuzz/fuzz_model -set_cover_merge=1 -use_counters=0 -max_len=$(FUZZ_MAX_LEN) \
+	    $(B)/fuzz/cmin $(B)/fuzz/cmin-in >$(B)/fuzz/cmin.log 2>&1 || { tail $(B)/fuzz/cmin.log; exit 1; }
 	find $(FUZZ_CORPUS) -type f ! -name 'known-bug-*' -delete && cp $(B)/fuzz/cmin/* $(FUZZ_CORPUS)/
 	@echo "$(FUZZ_CORPUS): $$(ls $(FUZZ_CORPUS) | wc -l) inputs"
 
