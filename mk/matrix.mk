@@ -1,0 +1,171 @@
+# mk/matrix.mk - the compiler and platform matrix (included by the Makefile).
+#
+# Part of make test (cheap, ~10 s on 2 cores): the compilers and modes the
+# Makefile's own runs (gcc C99, clang C11, g++ C++11, clang++ C++17, tcc)
+# leave out, with $(WARN) = -Wall -Wextra -Wpedantic -Werror and the
+# implementation (ECS_IMPLEMENTATION) in every TU:
+#   gcc -std=c11, clang -std=c99  every tests/test_*.c, -fsyntax-only: the
+#                                 front end, where the -std mode matters
+#                                 (gcc's middle-end warnings come from the
+#                                 -O1 builds the Makefile runs)
+#   clang -std=c99 -O2            tests/test_views_model.c built and run
+#   g++ -std=c++17, clang++ -std=c++11   tests/cpp_test.cpp built and run
+#   -DNDEBUG                      examples/quickstart.c by gcc -std=c11 -O2,
+#                                 built and run (default ECS_ASSERT compiled
+#                                 out, ECS_DEBUG 0); every example by clang
+#                                 -std=c99 and cpp_test.cpp by clang++
+#                                 -std=c++17, -fsyntax-only
+#   -DECS_STATIC                  tests/test_sort.c (a TU that leaves most of
+#                                 the API unused) by gcc -std=c99, built and
+#                                 run; by clang -std=c11 and cpp_test.cpp by
+#                                 clang++ -std=c++11, -fsyntax-only (clang
+#                                 reports unused static functions there)
+#
+# make test-matrix (slower, run by .ci/run after make test): every
+# tests/test_*.c, pthread tests included, built and run on
+#   gcc -m32 -std=c11, ASan + UBSan     i386, native          (gcc-12-multilib)
+#   x86_64-w64-mingw32-gcc -std=c99     Windows x64, wine     (gcc-mingw-w64-x86-64, wine)
+#                                       -static, so winpthreads needs no DLL
+#   aarch64-linux-gnu-gcc -std=c11, UBSan  qemu-aarch64       (gcc-aarch64-linux-gnu, qemu-user)
+#   arm-linux-gnueabihf-gcc -std=c99, UBSan  qemu-arm         (gcc-arm-linux-gnueabihf, qemu-user)
+# UBSan on ARM catches misaligned accesses; ASan is left out there (it is
+# slow to build and LeakSanitizer does not run under qemu-user). mingw has no
+# sanitizers. The cross builds are -g0 (a quarter less compile time; UBSan
+# reports name file and line without it); -m32 keeps -g for ASan's traces.
+# A platform whose tools are missing is one failed check naming
+# the missing command (bash .ci/run installs them), never a silent skip.
+# Excluded tests: none.
+
+MX := $(B)/matrix
+
+# ---- part of make test ------------------------------------------------------
+MX_SYNTAX := $(TESTS:%=$(MX)/gcc-c11/%.ok) $(TESTS:%=$(MX)/clang-c99/%.ok)
+
+$(MX)/gcc-c11/%.ok: tests/%.c tests/test.h ecs.h
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) -fsyntax-only $(CFLAGS_COMMON) $< && touch $@
+$(MX)/clang-c99/%.ok: tests/%.c tests/test.h ecs.h
+	@mkdir -p $(@D)
+	$(CLANG) -std=c99 $(WARN) -fsyntax-only $(CFLAGS_COMMON) $< && touch $@
+$(MX)/gcc-c11/test_hierarchy.ok $(MX)/clang-c99/test_hierarchy.ok: examples/hierarchy.h
+$(MX)/gcc-c11/test_movement.ok $(MX)/clang-c99/test_movement.ok: examples/movement.h
+
+# one stamp per compiler and mode, so each counts as one check
+$(MX)/gcc-c11.ok: $(TESTS:%=$(MX)/gcc-c11/%.ok)
+	@echo 'gcc -std=c11 -fsyntax-only: $(words $^) files' > $@
+$(MX)/clang-c99.ok: $(TESTS:%=$(MX)/clang-c99/%.ok)
+	@echo 'clang -std=c99 -fsyntax-only: $(words $^) files' > $@
+
+$(MX)/clang-c99-O2/test_views_model: tests/test_views_model.c tests/test.h ecs.h
+	@mkdir -p $(@D)
+	$(CLANG) -std=c99 $(WARN) -O2 $(CFLAGS_COMMON) $< -o $@ -lm -lpthread
+$(MX)/cpp/gxx17: tests/cpp_test.cpp tests/test.h ecs.h
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 $(WARN) -O1 $(CFLAGS_COMMON) $< -o $@
+$(MX)/cpp/clangxx11: tests/cpp_test.cpp tests/test.h ecs.h
+	@mkdir -p $(@D)
+	$(CLANGXX) -std=c++11 $(WARN) -O1 $(CFLAGS_COMMON) $< -o $@
+
+$(MX)/ndebug/quickstart: examples/quickstart.c ecs.h
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) -O2 -DNDEBUG $(CFLAGS_COMMON) $< -o $@ -lm
+$(MX)/ndebug.ok: examples/quickstart.c examples/hierarchy.c examples/hierarchy.h \
+                 examples/movement.c examples/movement.h tests/cpp_test.cpp tests/test.h ecs.h
+	@mkdir -p $(@D)
+	$(CLANG) -std=c99 $(WARN) -DNDEBUG -fsyntax-only $(CFLAGS_COMMON) examples/quickstart.c
+	$(CLANG) -std=c99 $(WARN) -DNDEBUG -fsyntax-only $(CFLAGS_COMMON) examples/hierarchy.c
+	$(CLANG) -std=c99 $(WARN) -DNDEBUG -fsyntax-only $(CFLAGS_COMMON) examples/movement.c
+	$(CLANGXX) -std=c++17 $(WARN) -DNDEBUG -fsyntax-only $(CFLAGS_COMMON) tests/cpp_test.cpp
+	@echo 'clang -std=c99 / clang++ -std=c++17 -DNDEBUG -fsyntax-only: examples, cpp_test' > $@
+
+$(MX)/static/test_sort: tests/test_sort.c tests/test.h ecs.h
+	@mkdir -p $(@D)
+	$(CC) -std=c99 $(WARN) -O1 -DECS_STATIC $(CFLAGS_COMMON) $< -o $@ -lm
+$(MX)/static.ok: tests/test_sort.c tests/cpp_test.cpp tests/test.h ecs.h
+	@mkdir -p $(@D)
+	$(CLANG) -std=c11 $(WARN) -DECS_STATIC -fsyntax-only $(CFLAGS_COMMON) tests/test_sort.c
+	$(CLANGXX) -std=c++11 $(WARN) -DECS_STATIC -fsyntax-only $(CFLAGS_COMMON) tests/cpp_test.cpp
+	@echo 'clang -std=c11 / clang++ -std=c++11 -DECS_STATIC -fsyntax-only' > $@
+
+MX_QUICK_RUN := $(MX)/clang-c99-O2/test_views_model $(MX)/cpp/gxx17 $(MX)/cpp/clangxx11 \
+                $(MX)/ndebug/quickstart $(MX)/static/test_sort
+MX_QUICK_OK  := $(MX)/gcc-c11.ok $(MX)/clang-c99.ok $(MX)/ndebug.ok $(MX)/static.ok
+
+TEST_DEPS += $(MX_QUICK_RUN) $(MX_QUICK_OK)
+TEST_CMDS += $(MX_QUICK_RUN) $(MX_QUICK_OK:%='cat %')
+
+# ---- make test-matrix ---------------------------------------------------------
+MX_M32_CC     ?= $(CC) -m32
+MX_MINGW_CC   ?= x86_64-w64-mingw32-gcc
+MX_A64_CC     ?= aarch64-linux-gnu-gcc
+MX_ARMHF_CC   ?= arm-linux-gnueabihf-gcc
+MX_WINE       ?= wine
+MX_WINEBOOT   ?= wineboot
+MX_QEMU_A64   ?= qemu-aarch64
+MX_QEMU_ARMHF ?= qemu-arm
+MX_A64_ROOT   ?= /usr/aarch64-linux-gnu
+MX_ARMHF_ROOT ?= /usr/arm-linux-gnueabihf
+MX_TIMEOUT    := timeout 600
+MX_UBSAN      := -fsanitize=undefined -fno-sanitize-recover=all
+# wine keeps its own Windows tree here; mono and gecko are never installed
+MX_WINEPREFIX := $(abspath $(MX)/wineprefix)
+MX_WINE_ENV   := WINEPREFIX=$(MX_WINEPREFIX) WINEDEBUG=-all WINEDLLOVERRIDES='mscoree,mshtml='
+
+# The tools are looked for only when test-matrix is asked for.
+ifneq ($(filter test-matrix,$(MAKECMDGOALS)),)
+mx_have = $(shell command -v $(firstword $(1)) >/dev/null 2>&1 && echo yes)
+# -m32 needs the 32-bit libc and libasan as well as gcc itself
+MX_HAVE_M32   := $(shell printf 'int main(void){return 0;}' | $(MX_M32_CC) -fsanitize=address,undefined \
+                   -x c - -o /dev/null >/dev/null 2>&1 && echo yes)
+MX_HAVE_MINGW := $(and $(call mx_have,$(MX_MINGW_CC)),$(call mx_have,$(MX_WINE)))
+MX_HAVE_A64   := $(and $(call mx_have,$(MX_A64_CC)),$(call mx_have,$(MX_QEMU_A64)),$(wildcard $(MX_A64_ROOT)/lib/libc.so))
+MX_HAVE_ARMHF := $(and $(call mx_have,$(MX_ARMHF_CC)),$(call mx_have,$(MX_QEMU_ARMHF)),$(wildcard $(MX_ARMHF_ROOT)/lib/libc.so))
+endif
+
+MX_M32_T   := $(TESTS:%=$(MX)/m32/%)
+MX_MINGW_T := $(TESTS:%=$(MX)/mingw64/%.exe)
+MX_A64_T   := $(TESTS:%=$(MX)/aarch64/%)
+MX_ARMHF_T := $(TESTS:%=$(MX)/armhf/%)
+MX_ALL_T   := $(MX_M32_T) $(MX_MINGW_T) $(MX_A64_T) $(MX_ARMHF_T)
+$(filter %/test_hierarchy %/test_hierarchy.exe,$(MX_ALL_T)): examples/hierarchy.h
+$(filter %/test_movement %/test_movement.exe,$(MX_ALL_T)): examples/movement.h
+
+$(MX)/m32/%: tests/%.c tests/test.h ecs.h
+	@mkdir -p $(@D)
+	$(MX_M32_CC) -std=c11 $(WARN) -O1 $(SAN) $(CFLAGS_COMMON) $< -o $@ -lm -lpthread
+$(MX)/mingw64/%.exe: tests/%.c tests/test.h ecs.h
+	@mkdir -p $(@D)
+	$(MX_MINGW_CC) -std=c99 $(WARN) -O1 -static $(CFLAGS_COMMON) -g0 $< -o $@ -lm -lpthread
+$(MX)/aarch64/%: tests/%.c tests/test.h ecs.h
+	@mkdir -p $(@D)
+	$(MX_A64_CC) -std=c11 $(WARN) -O1 $(MX_UBSAN) $(CFLAGS_COMMON) -g0 $< -o $@ -lm -lpthread
+$(MX)/armhf/%: tests/%.c tests/test.h ecs.h
+	@mkdir -p $(@D)
+	$(MX_ARMHF_CC) -std=c99 $(WARN) -O1 $(MX_UBSAN) $(CFLAGS_COMMON) -g0 $< -o $@ -lm -lpthread
+# wine's first start builds the prefix (~10 s); do it once, before the tests,
+# with its output (and that of the helpers it leaves running) in a file
+$(MX)/wineprefix.ready:
+	@mkdir -p $(@D)
+	$(MX_WINE_ENV) $(MX_TIMEOUT) $(MX_WINEBOOT) -i >$(MX)/wineprefix.log 2>&1 || \
+	    { cat $(MX)/wineprefix.log; exit 1; }
+	@touch $@
+
+mx_missing = 'echo "$(1): not installed ($(2)); bash .ci/run installs it"; false'
+MX_DEPS := $(if $(MX_HAVE_M32),$(MX_M32_T)) \
+           $(if $(MX_HAVE_MINGW),$(MX_MINGW_T) $(MX)/wineprefix.ready) \
+           $(if $(MX_HAVE_A64),$(MX_A64_T)) \
+           $(if $(MX_HAVE_ARMHF),$(MX_ARMHF_T))
+MX_CMDS := $(if $(MX_HAVE_M32),$(MX_M32_T),$(call mx_missing,gcc -m32,gcc-12-multilib)) \
+           $(if $(MX_HAVE_MINGW),$(MX_MINGW_T:%='$(MX_TIMEOUT) $(MX_WINE) %'),\
+                $(call mx_missing,mingw-w64/wine,gcc-mingw-w64-x86-64 wine)) \
+           $(if $(MX_HAVE_A64),$(MX_A64_T:%='$(MX_TIMEOUT) $(MX_QEMU_A64) -L $(MX_A64_ROOT) %'),\
+                $(call mx_missing,aarch64,gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)) \
+           $(if $(MX_HAVE_ARMHF),$(MX_ARMHF_T:%='$(MX_TIMEOUT) $(MX_QEMU_ARMHF) -L $(MX_ARMHF_ROOT) %'),\
+                $(call mx_missing,armhf,gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user))
+
+# qemu -L is QEMU_LD_PREFIX: where the emulated program's dynamic loader and
+# libc are. The wine variables are exported to every command.
+test-matrix: $(MX_DEPS)
+	@$(MX_WINE_ENV) sh tests/run.sh $(MX_CMDS)
+
+.PHONY: test-matrix
