@@ -580,9 +580,11 @@
       all owned storages of a group and whose ECS_NOT terms include all its
       excluded ones walks the group's rows with no checks for those terms
       (ecs_iter_next_block: one block, the whole group).
-      While a view walks an owned storage, an add that makes an entity join
-      the group moves rows below the walk: defer it (asserts under
-      ECS_DEBUG). Leaving is fine for the current entity (it moves up).
+      While a view walks an owned storage, a change that makes an entity
+      join the group - adding an owned component, or removing an excluded
+      one - moves rows below the walk: defer it, even for the current
+      entity (asserts under ECS_DEBUG). Leaving is fine for the current
+      entity (it moves up), and so are its strip and destroy.
       Hooks of a group's storages may not change that group's components
       (section 12): defer it.
 
@@ -3437,9 +3439,12 @@ static void ecs__groups_removing(ecs_world *w, ecs__storage *s, ecs_entity e, co
     if (ecs__group_holds(w, g, e)) ecs__group_leave(w, g, e, call);
 }
 
-/* s's component left e: e may join the groups that exclude s. */
+/* s's component left e: e may join the groups that exclude s - unless e
+   is being stripped, when it is about to lose everything anyway (joining
+   for a moment would move rows under a view walking the group). */
 static void ecs__groups_removed(ecs_world *w, ecs__storage *s, ecs_entity e, const char *call) {
     uint32_t k;
+    if (w->busy && (ecs__busy_kind(w, e) & ECS__BUSY_STRIP)) return;
     for (k = 0; k < s->nexcluded_by; k++) {
         ecs__group *g = &w->groups[s->excluded_by[k] - 1];
         if (!ecs__group_holds(w, g, e) && ecs__group_matches(w, g, e)) ecs__group_join(w, g, e, call);
