@@ -584,7 +584,10 @@
       join the group - adding an owned component, or removing an excluded
       one - moves rows below the walk: defer it, even for the current
       entity (asserts under ECS_DEBUG). Leaving is fine for the current
-      entity (it moves up), and so are its strip and destroy.
+      entity (it moves up), and so are its strip and destroy: an entity
+      being stripped leaves its groups and joins none, even if it matches
+      one for a moment (its on_remove hooks may see it outside a group it
+      matches).
       Hooks of a group's storages may not change that group's components
       (section 12): defer it.
 
