@@ -39,7 +39,6 @@
 MX := $(B)/matrix
 
 # ---- part of make test ------------------------------------------------------
-MX_SYNTAX := $(TESTS:%=$(MX)/gcc-c11/%.ok) $(TESTS:%=$(MX)/clang-c99/%.ok)
 
 $(MX)/gcc-c11/%.ok: tests/%.c tests/test.h ecs.h
 	@mkdir -p $(@D)
