@@ -1967,8 +1967,10 @@ static void ecs__hook(ecs_world *w, ecs__storage *s, ecs_hook_fn fn, ecs_entity 
 static bool ecs__locked(ecs_world *w, const char *call, ecs_entity e, const ecs__storage *s) {
     if (!s->locked && !((s->owner || s->nexcluded_by) && ecs__groups_locked(w, s))) return false;
     ecs__fail(w, ECS_ERR_LOCKED, call, e, s->id,
-              "a hook of this storage is running: insertions and removals here must be "
-              "deferred (ecs_defer_*)");
+              s->locked ? "a hook of this storage is running: insertions and removals here must "
+                          "be deferred (ecs_defer_*)"
+                        : "a hook of a storage of this component's group is running: changes "
+                          "that join or leave the group must be deferred (ecs_defer_*)");
     return true;
 }
 
@@ -2063,8 +2065,9 @@ static void ecs__remove_row(ecs_world *w, ecs__storage *s, ecs_entity e, uint32_
 }
 
 static bool ecs__reserve_record(ecs_world *w, ecs__storage *s, bool deletion) {
-    if (deletion) return !(s->track & ECS_TRACK_DELETION) || ecs__changes_reserve(w, &s->deleted, 1, s->size);
-    return !(s->track & ECS_TRACK_REMOVAL) || ecs__changes_reserve(w, &s->removed, 1, 0);
+    ecs__changes *l = deletion ? &s->deleted : &s->removed;
+    if (!(s->track & (deletion ? ECS_TRACK_DELETION : ECS_TRACK_REMOVAL))) return true;
+    return l->count + l->reserved < l->cap || ecs__changes_reserve(w, l, 1, deletion ? s->size : 0);
 }
 
 /* remove (deletion false: counts as a removal) or delete. */
@@ -2684,8 +2687,12 @@ ECS__FN bool ecs_iter_next_block(ecs_iter *it) {
     it->count = it->row - it->lo;
     it->entities = it->dense + it->lo;
     for (k = 0; k < it->nmark; k++) { /* the whole block is handed out: mark it all */
-        uint32_t r;
-        for (r = it->lo; r < it->row; r++) it->mark[k][r * it->mstride[k]] = it->tick;
+        ecs_tick *mark = it->mark[k], tick = it->tick;
+        uint32_t r, lo = it->lo, hi = it->row;
+        if (it->mstride[k])
+            for (r = lo; r < hi; r++) mark[r] = tick; /* a plain fill */
+        else
+            mark[0] = tick;
     }
     for (k = 0; k < it->nterms; k++)
         it->fields[k] = (void *)(it->base[k] + it->lo * it->stride[k]);
