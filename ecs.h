@@ -339,6 +339,12 @@
       storages were filled together) are found by comparing the dense arrays
       a block at a time, so the loop reads memory sequentially and does no
       lookup per entity; other entities cost one sparse lookup per term.
+      Where the storages interleave, so that such blocks would be a few
+      rows long, ecs_iter_next tests row by row instead of setting up a
+      block per row. ecs_iter_next_block cannot hand out arrays for rows
+      that are not in step and yields them in short blocks, often of one
+      entity: over interleaved storages loop with ecs_iter_next, or put
+      the storages in step with ecs_sort_as or a group (section 13).
       A view with no required term but ECS_ANY terms walks each ANY storage
       in turn and skips entities an earlier one produced.
 
@@ -897,7 +903,8 @@ typedef struct ecs_iter {
     const ecs_entity *entities;   /* the block's entities (ecs_iter_next_block) */
     /* private: the current block is lead rows lo..row-1, in which every
        term is either at the same row as the lead (stride = its size) or
-       absent (base NULL), or the block is one row (stride 0). */
+       absent (base NULL), or the block is one row (stride 0). Where blocks
+       come out short, ecs_iter_next walks a checked block instead. */
     ecs_world *world;
     const uint32_t *world_epoch;  /* &world->epoch */
     ecs__storage *lead;
@@ -906,6 +913,7 @@ typedef struct ecs_iter {
     uint32_t epoch;               /* world->epoch when the block was found */
     uint32_t scan;                /* most rows the next block may span */
     uint32_t nterms, nany, lead_term, mode, shuffles, reorders;
+    uint32_t checked, check_lo;   /* a checked block: rows check_lo..row-1, tested one by one */
     uint32_t nmark;               /* ECS_WRITE terms of tracked storages: mark per entity */
     ecs_tick tick;                /* the stamp they get */
     uintptr_t base[ECS_MAX_TERMS];  /* as integers: absent = 0 + row * 0 = NULL, no branch */
@@ -2581,11 +2589,83 @@ static uint32_t ecs__block_floor(const ecs_iter *it, const uint8_t *check, uint3
     return floor;
 }
 
+/* Points each term's field at row r (rows[] from ecs__iter_match): at the
+   lead's row (stride = size), absent (0), or at another row (stride 0: the
+   block can only be this row), and collects the written terms of tracked
+   storages to mark. check[k] says how the rows below r are to be checked
+   (see ecs__block_floor). True when the block must be the one row r: a
+   term is at another row, or the row below already breaks an aligned one. */
+static bool ecs__iter_fields(ecs_iter *it, uint32_t r, const uint32_t *rows, uint8_t *check) {
+    ecs_world *w = it->world;
+    const ecs__storage *lead = it->lead;
+    const ecs__group *g = it->group ? &w->groups[it->group - 1] : NULL;
+    uint32_t k;
+    bool single = false;
+    it->nmark = 0;
+    it->tick = w->tick;
+    for (k = 0; k < it->nterms; k++) {
+        ecs__storage *s = it->st[k];
+        unsigned char *data = s->data ? s->data : (unsigned char *)&w->tag_dummy;
+        uint32_t x = 0;
+        check[k] = ECS__CHECK_NONE;
+        if (rows[k] == ECS__NO_ROW) {
+            it->base[k] = 0;
+            it->stride[k] = 0;
+            check[k] = ECS__CHECK_ABSENT;
+            for (; g && x < s->nexcluded_by; x++)
+                if (s->excluded_by[x] == it->group) check[k] = ECS__CHECK_NONE; /* absent in the group */
+            continue;
+        } else if (rows[k] == r) {
+            it->base[k] = (uintptr_t)data;
+            it->stride[k] = s->data ? s->size : 0;
+            if (s != lead && !(g && s->owner == it->group)) { /* else: in step */
+                check[k] = ECS__CHECK_ALIGNED;
+                single |= !r || r - 1 >= s->count || s->dense[r - 1] != lead->dense[r - 1];
+            }
+        } else {
+            it->base[k] = (uintptr_t)(s->data ? data + (size_t)rows[k] * s->size : data);
+            it->stride[k] = 0;
+            single = true;
+        }
+        if ((it->flags[k] & ECS_WRITE) && s->modified) { /* marked per entity (tracking) */
+            it->mark[it->nmark] = rows[k] == r ? s->modified : s->modified + rows[k];
+            it->mstride[it->nmark++] = rows[k] == r ? 1 : 0;
+        }
+    }
+    return single;
+}
+
+/* A checked block (ecs_iter_next only): row r is tested as the walk gets
+   there, and each field points at r's value (every stride is 0). */
+static bool ecs__iter_check(ecs_iter *it, uint32_t r) {
+    uint32_t rows[ECS_MAX_TERMS], k, m = 0;
+    if (!ecs__iter_match(it, r, it->dense[r], rows)) return false;
+    for (k = 0; k < it->nterms; k++) {
+        const ecs__storage *s = it->st[k];
+        if (rows[k] == ECS__NO_ROW) {
+            it->base[k] = 0;
+            continue;
+        }
+        it->base[k] = s->data ? (uintptr_t)(s->data + (size_t)rows[k] * s->size) : (uintptr_t)&it->world->tag_dummy;
+        if ((it->flags[k] & ECS_WRITE) && s->modified) it->mark[m++] = s->modified + rows[k];
+    }
+    it->nmark = m;
+    return true;
+}
+
+/* Blocks shorter than this are walked as a checked block of up to
+   ECS__CHECKED_ROWS rows by ecs_iter_next: testing a row costs a lookup per
+   term, far less than setting up a block for it. */
+enum { ECS__SHORT_BLOCK = 8, ECS__CHECKED_ROWS = 1024 };
+
 /* Finds the next block below it->row: its top row is the first matching
    one, and it extends down while every term keeps its relation to the lead
    (at the same row, or absent). A term present at another row makes a
-   one-row block. Sets lo, row (= the block's top + 1), base, stride. */
-static bool ecs__iter_block(ecs_iter *it) {
+   one-row block. For ecs_iter_next (each), where the storages interleave
+   so that blocks come out short, a checked block instead: rows
+   lo..row-1, each tested by ecs_iter_next. Sets lo, row (= the block's top
+   + 1), base, stride, checked. */
+static bool ecs__iter_block(ecs_iter *it, bool each) {
     uint32_t rows[ECS_MAX_TERMS], k;
     uint8_t check[ECS_MAX_TERMS];
     ecs_world *w = it->world;
@@ -2594,62 +2674,34 @@ static bool ecs__iter_block(ecs_iter *it) {
        entity) makes the rest of it unverified; rescanning everything below
        after each change would be quadratic, so the next block is short and
        doubles again while nothing changes. */
-    if (it->epoch != w->epoch && it->row > it->lo)
+    if (it->epoch != w->epoch && (it->row > it->lo || it->checked))
         it->scan = 64;
     else if (it->scan < 0x80000000u)
         it->scan *= 2;
     if (it->entity && (it->lead->shuffles != it->shuffles || it->lead->reorders != it->reorders))
         ecs__iter_changed(it);
+    it->checked = 0;
     for (;;) {
         ecs__storage *lead = it->lead;
         const ecs__group *g = it->group ? &w->groups[it->group - 1] : NULL;
         if (it->row > lead->count) it->row = lead->count; /* rows were removed */
         if (g && it->row > g->len) it->row = g->len;     /* entities left the group */
         while (it->row > it->end) {
-            uint32_t r = it->row - 1, lo;
-            bool single = false;
+            uint32_t r = it->row - 1, lo, floor;
             if (!ecs__iter_match(it, r, lead->dense[r], rows)) {
                 it->row = r;
                 continue;
             }
-            /* Fields: at the lead's row (stride = size), absent (0), or at
-               another row, which makes a one-row block (stride 0). How each
-               term is checked further down: see ecs__block_floor. If the
-               row below already breaks an aligned term, the block is this
-               row and the floor search is skipped. */
-            it->nmark = 0;
-            it->tick = w->tick;
-            for (k = 0; k < it->nterms; k++) {
-                ecs__storage *s = it->st[k];
-                unsigned char *data = s->data ? s->data : (unsigned char *)&w->tag_dummy;
-                uint32_t x = 0;
-                check[k] = ECS__CHECK_NONE;
-                if (rows[k] == ECS__NO_ROW) {
-                    it->base[k] = 0;
-                    it->stride[k] = 0;
-                    check[k] = ECS__CHECK_ABSENT;
-                    for (; g && x < s->nexcluded_by; x++)
-                        if (s->excluded_by[x] == it->group) check[k] = ECS__CHECK_NONE; /* absent in the group */
-                    continue;
-                } else if (rows[k] == r) {
-                    it->base[k] = (uintptr_t)data;
-                    it->stride[k] = s->data ? s->size : 0;
-                    if (s != lead && !(g && s->owner == it->group)) { /* else: in step */
-                        check[k] = ECS__CHECK_ALIGNED;
-                        single |= !r || r - 1 >= s->count || s->dense[r - 1] != lead->dense[r - 1];
-                    }
-                } else {
-                    it->base[k] = (uintptr_t)(s->data ? data + (size_t)rows[k] * s->size : data);
-                    it->stride[k] = 0;
-                    single = true;
-                }
-                if ((it->flags[k] & ECS_WRITE) && s->modified) { /* marked per entity (tracking) */
-                    it->mark[it->nmark] = rows[k] == r ? s->modified : s->modified + rows[k];
-                    it->mstride[it->nmark++] = rows[k] == r ? 1 : 0;
-                }
+            floor = r + 1 - it->end > it->scan ? r + 1 - it->scan : it->end;
+            lo = ecs__iter_fields(it, r, rows, check) ? r : ecs__block_floor(it, check, r + 1, floor);
+            /* ecs_iter_next: a short block, cut by a row that breaks it,
+               becomes a checked one (its top row r is tested again) */
+            it->checked = each && r + 1 - lo < ECS__SHORT_BLOCK && lo > floor;
+            if (it->checked) { /* ecs__iter_refill hands its rows out one at a time */
+                it->check_lo = r + 1 - floor > ECS__CHECKED_ROWS ? r + 1 - ECS__CHECKED_ROWS : floor;
+                for (k = 0; k < it->nterms; k++) it->stride[k] = it->mstride[k] = 0;
+                lo = r + 1;
             }
-            lo = r + 1 - it->end > it->scan ? r + 1 - it->scan : it->end;
-            lo = single ? r : ecs__block_floor(it, check, r + 1, lo);
             it->lo = lo;
             it->row = r + 1;
             it->dense = lead->dense;
@@ -2675,15 +2727,27 @@ static bool ecs__iter_block(ecs_iter *it) {
     }
 }
 
+/* ecs_iter_next's slow path: the next row of a checked block that matches,
+   as a one-row block, or else the next block. Resumes below the row last
+   yielded, not below the stale block. */
 ECS__FN bool ecs__iter_refill(ecs_iter *it) {
-    /* resume below the row last yielded, not below the stale block */
-    if (!ecs__iter_block(it)) return false;
-    return ecs_iter_next(it);
+    for (;;) {
+        while (it->checked && it->epoch == *it->world_epoch && it->row > it->check_lo) {
+            uint32_t r = --it->row;
+            if (ecs__iter_check(it, r)) {
+                it->lo = r;
+                it->row = r + 1;
+                return ecs_iter_next(it);
+            }
+        }
+        if (!ecs__iter_block(it, true)) return false;
+        if (!it->checked) return ecs_iter_next(it);
+    }
 }
 
 ECS__FN bool ecs_iter_next_block(ecs_iter *it) {
     uint32_t k;
-    if (!ecs__iter_block(it)) return false;
+    if (!ecs__iter_block(it, false)) return false;
     it->count = it->row - it->lo;
     it->entities = it->dense + it->lo;
     for (k = 0; k < it->nmark; k++) { /* the whole block is handed out: mark it all */
