@@ -1011,6 +1011,7 @@ ECS_API bool ecs__remove_sized(ecs_world *w, ecs_entity e, ecs_component c, void
 ECS_API void ecs__bad_access(const ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                              size_t size);
 ECS_API bool ecs__iter_refill(ecs_iter *it);
+ECS_API uint32_t ecs__grouped(ecs_world *w, ecs__storage *s, ecs_entity e, const char *call);
 ECS_API ecs_entity ecs__create(ecs_world *w);
 ECS_API void ecs__bad_field(const ecs_iter *it, const char *call, uint32_t i, size_t size);
 ECS_API bool ecs__defer_add_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
@@ -1068,6 +1069,7 @@ struct ecs__storage {
     ecs_hooks hooks;
     uint32_t locked;
     bool special;          /* tracked, hooked or grouped: counted in world->nspecial */
+    bool observed;         /* tracked or hooked: counted in world->nobserved */
     /* groups: the one that owns this storage (0: none), those excluding it */
     ecs_group owner;
     ecs_group *excluded_by;
@@ -1099,6 +1101,7 @@ struct ecs_world {
     bool track_entities;
     struct ecs__busy *busy;       /* entities in a hook or being stripped (a stack) */
     uint32_t nspecial;            /* storages with tracking, hooks or groups: the slow paths */
+    uint32_t nobserved;           /* of those, the ones with tracking or hooks */
     struct ecs__group *groups;    /* groups[g - 1] */
     uint32_t ngroups, groups_cap;
     void *systems, *workloads;    /* stb_ds string maps: name -> index */
@@ -1206,7 +1209,8 @@ ECS_HOT uint32_t ecs__push_entity(ecs_world *w, ecs__storage *s, uint32_t *page,
 }
 
 /* The common add inline: e alive, c registered (of `size` unless -1) and
-   new to e, a value given, room in s, no on_insert hook or lock. Then the
+   new to e, a value given, room in s, no on_insert hook or lock (a group
+   is joined or left out of line, after the push). Then the
    copy has a constant size for the typed macros. Anything else, including
    every error, goes to the out-of-line path. */
 ECS_HOT void *ecs__add_fast(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
@@ -1217,11 +1221,11 @@ ECS_HOT void *ecs__add_fast(ecs_world *w, const char *call, ecs_entity e, ecs_co
         s = w->storages[c];
         if ((size == (size_t)-1 || size == s->size) && s->count < s->cap && p < s->npages &&
             (page = s->pages[p]) != NULL && page[i & ECS__PAGE_MASK] == ECS__NO_ROW &&
-            !s->hooks.on_insert && !s->locked && !s->owner && !s->nexcluded_by) {
+            !s->hooks.on_insert && !s->locked) {
             row = ecs__push_entity(w, s, page, e);
-            if (!s->data) return &w->tag_dummy;
-            memcpy(s->data + (size_t)row * s->size, value, size == (size_t)-1 ? s->size : size);
-            return s->data + (size_t)row * s->size;
+            if (s->data) memcpy(s->data + (size_t)row * s->size, value, size == (size_t)-1 ? s->size : size);
+            if (s->owner || s->nexcluded_by) row = ecs__grouped(w, s, e, call); /* joining moves rows */
+            return s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&w->tag_dummy;
         }
     }
     return ecs__add_sized(w, call, e, c, value, size);
@@ -1973,7 +1977,8 @@ static void ecs__hook(ecs_world *w, ecs__storage *s, ecs_hook_fn fn, ecs_entity 
 }
 
 static bool ecs__locked(ecs_world *w, const char *call, ecs_entity e, const ecs__storage *s) {
-    if (!s->locked && !((s->owner || s->nexcluded_by) && ecs__groups_locked(w, s))) return false;
+    /* storages are locked only while a hook runs, and then w->busy is set */
+    if (!s->locked && !(w->busy && (s->owner || s->nexcluded_by) && ecs__groups_locked(w, s))) return false;
     ecs__fail(w, ECS_ERR_LOCKED, call, e, s->id,
               s->locked ? "a hook of this storage is running: insertions and removals here must "
                           "be deferred (ecs_defer_*)"
@@ -2122,11 +2127,17 @@ static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call, bool des
     uint32_t c, n = 0, row, i = ECS_ENTITY_INDEX(e);
     unsigned char small[32], *had = small; /* storages e had at the start: bits */
     size_t hadsize = (w->ncomponents + 8u) / 8u;
-    if (!w->nspecial && !w->busy && !(destroying && w->track_entities)) {
-        /* nothing tracked or hooked: nothing can fail, one pass */
+    if (!w->nobserved && !w->busy && !(destroying && w->track_entities)) {
+        /* nothing tracked or hooked: nothing can fail, one pass. e leaves
+           each group before its first owned component goes, and joins
+           none (section 13) */
         for (c = 1; c <= w->ncomponents; c++) {
             ecs__storage *s = w->storages[c];
             if (s->count && (row = ecs__sparse(s, i)) != ECS__NO_ROW) {
+                if (s->owner) {
+                    ecs__groups_removing(w, s, e, call);
+                    row = ecs__sparse(s, i);
+                }
                 ecs__erase(w, s, row, call);
                 n++;
             }
@@ -3187,9 +3198,12 @@ ECS__FN bool ecs_unique_remove(ecs_world *w, ecs_component c, void *out) {
 
 /* Keeps world->nspecial = the number of tracked or hooked storages. */
 static void ecs__update_special(ecs_world *w, ecs__storage *s) {
-    bool special = s->track || s->hooks.on_insert || s->hooks.on_remove || s->owner || s->nexcluded_by;
+    bool observed = s->track || s->hooks.on_insert || s->hooks.on_remove;
+    bool special = observed || s->owner || s->nexcluded_by;
     w->nspecial += (uint32_t)special - (uint32_t)s->special;
+    w->nobserved += (uint32_t)observed - (uint32_t)s->observed;
     s->special = special;
+    s->observed = observed;
 }
 
 ECS__FN bool ecs_track(ecs_world *w, ecs_component c, uint32_t flags) {
@@ -3505,6 +3519,13 @@ static void ecs__groups_inserted(ecs_world *w, ecs__storage *s, ecs_entity e, co
         ecs__group *g = &w->groups[s->excluded_by[k] - 1];
         if (ecs__group_holds(w, g, e)) ecs__group_leave(w, g, e, call);
     }
+}
+
+/* ecs__add_fast pushed e into s, which a group owns or excludes: e's row
+   after it joined or left. */
+ECS__FN uint32_t ecs__grouped(ecs_world *w, ecs__storage *s, ecs_entity e, const char *call) {
+    ecs__groups_inserted(w, s, e, call);
+    return ecs__row(s, e);
 }
 
 /* s's component is about to leave e: e leaves s's owner. */

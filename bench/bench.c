@@ -162,6 +162,18 @@ static bench_ecs bench_ecs_new(const ecs_desc *desc) {
     return b;
 }
 
+/* A group owning a and b: what owning adds to create, destroy, add and
+   remove is measured by running those workloads with one. */
+static ecs_group bench_ecs_group(bench_ecs *b, ecs_component a, ecs_component c) {
+    ecs_group_desc g;
+    ecs_group id;
+    memset(&g, 0, sizeof g);
+    g.owned[0] = a;
+    g.owned[1] = c;
+    if (!(id = ecs_group_new(b->w, &g))) bench_die(ecs_last_error_msg(b->w));
+    return id;
+}
+
 /* Untimed setup: n entities with pos0 and vel0; their ids go to ids. */
 static void bench_ecs_fill(bench_ecs *b, uint32_t n, ecs_entity *ids) {
     const ecs_component comps[2] = {b->pos, b->vel};
@@ -187,9 +199,11 @@ static bench_sum bench_ecs_sum(const bench_ecs *b) {
     return s;
 }
 
-/* a) create one at a time: ecs_create, then ECS_ADD twice. */
-static bench_sum ecs_create_add(bench_run *r) {
+/* a) create one at a time: ecs_create, then ECS_ADD twice. grouped: with
+   a group owning Position and Velocity, which each entity joins. */
+static bench_sum bench_create_add(bench_run *r, int grouped) {
     bench_ecs b = bench_ecs_new(NULL);
+    ecs_group g = grouped ? bench_ecs_group(&b, b.pos, b.vel) : 0;
     uint32_t k, ok = 0;
     bench_sum s;
     bench_start(r);
@@ -200,10 +214,12 @@ static bench_sum ecs_create_add(bench_run *r) {
     }
     bench_stop(r);
     s = bench_ecs_sum(&b);
-    if (ok != 2 * r->n) s.count = 0;
+    if (ok != 2 * r->n || (g && ecs_group_count(b.w, g) != r->n)) s.count = 0;
     ecs_world_free(b.w);
     return s;
 }
+static bench_sum ecs_create_add(bench_run *r) { return bench_create_add(r, 0); }
+static bench_sum ecs_create_add_grouped(bench_run *r) { return bench_create_add(r, 1); }
 
 /* a) create one at a time with the bundle call. */
 static bench_sum ecs_create_with_each(bench_run *r) {
@@ -239,13 +255,15 @@ static bench_sum ecs_create_bulk_all(bench_run *r) {
 
 /* b) destroy all N in creation order. The checksum is what was destroyed:
    the world's checksum taken before, if every destroy succeeded and the
-   world is empty after. */
-static bench_sum ecs_destroy_all(bench_run *r) {
+   world is empty after. grouped: every entity leaves a group as it goes. */
+static bench_sum bench_destroy_all(bench_run *r, int grouped) {
     bench_ecs b = bench_ecs_new(NULL);
     ecs_entity *ids = (ecs_entity *)bench_alloc((size_t)r->n * sizeof *ids);
     uint32_t k, destroyed = 0;
     bench_sum s;
+    ecs_group g = grouped ? bench_ecs_group(&b, b.pos, b.vel) : 0;
     bench_ecs_fill(&b, r->n, ids);
+    if (g && ecs_group_count(b.w, g) != r->n) bench_die("the group does not hold every entity");
     s = bench_ecs_sum(&b);
     bench_start(r);
     for (k = 0; k < r->n; k++) destroyed += ecs_destroy(b.w, ids[k]);
@@ -257,6 +275,8 @@ static bench_sum ecs_destroy_all(bench_run *r) {
     ecs_world_free(b.w);
     return s;
 }
+static bench_sum ecs_destroy_all(bench_run *r) { return bench_destroy_all(r, 0); }
+static bench_sum ecs_destroy_grouped(bench_run *r) { return bench_destroy_all(r, 1); }
 
 /* c) get Position of every entity in shuffled order, summing its fields. */
 static bench_sum ecs_get_shuffled(bench_run *r) {
@@ -295,16 +315,20 @@ static bench_sum ecs_get_shuffled(bench_run *r) {
    creation order); the removed values are summed. tracked: the same with
    ecs_track(Data, ECS_TRACK_ALL), so every add stamps an insertion and
    every remove appends to the removed list; the run ends by emptying the
-   lists (ecs_clear_tracking), as a program does once per frame. */
-static bench_sum bench_add_remove(bench_run *r, int tracked) {
+   lists (ecs_clear_tracking), as a program does once per frame. grouped:
+   a group owns Position and Data, so every add joins it (a swap in both
+   storages) and every remove leaves it. */
+static bench_sum bench_add_remove(bench_run *r, int tracked, int grouped) {
     bench_ecs b = bench_ecs_new(NULL);
     ecs_entity *ids = (ecs_entity *)bench_alloc((size_t)r->n * sizeof *ids);
-    uint32_t k, added = 0, recorded = 0;
+    uint32_t k, added = 0, recorded = 0, joined;
     bench_sum s = {0, 0};
+    ecs_group g = grouped ? bench_ecs_group(&b, b.pos, b.data) : 0;
     bench_ecs_fill(&b, r->n, ids);
     if (tracked && !ecs_track(b.w, b.data, ECS_TRACK_ALL)) bench_die(ecs_last_error_msg(b.w));
     bench_start(r);
     for (k = 0; k < r->n; k++) added += ECS_ADD(b.w, ids[k], b.data, Data, {(int)k}) != NULL;
+    joined = g ? ecs_group_count(b.w, g) : r->n;
     for (k = 0; k < r->n; k++) {
         Data d;
         if (ECS_REMOVE(b.w, ids[k], b.data, Data, &d)) {
@@ -317,14 +341,16 @@ static bench_sum bench_add_remove(bench_run *r, int tracked) {
         ecs_clear_tracking(b.w, b.data, ECS_TRACK_ALL);
     }
     bench_stop(r);
-    if (added != r->n || ecs_storage_count(b.w, b.data)) s.count = 0;
+    if (added != r->n || joined != r->n || ecs_storage_count(b.w, b.data) || (g && ecs_group_count(b.w, g)))
+        s.count = 0;
     if (tracked && recorded != r->n) s.count = 0; /* every removal was recorded */
     free(ids);
     ecs_world_free(b.w);
     return s;
 }
-static bench_sum ecs_add_remove(bench_run *r) { return bench_add_remove(r, 0); }
-static bench_sum ecs_add_remove_tracked(bench_run *r) { return bench_add_remove(r, 1); }
+static bench_sum ecs_add_remove(bench_run *r) { return bench_add_remove(r, 0, 0); }
+static bench_sum ecs_add_remove_tracked(bench_run *r) { return bench_add_remove(r, 1, 0); }
+static bench_sum ecs_add_remove_grouped(bench_run *r) { return bench_add_remove(r, 0, 1); }
 
 /* ------------------------------------------------------------------------- */
 /* The raw side: plain C arrays indexed 0..N-1                               */
@@ -990,7 +1016,7 @@ typedef struct bench_baseline {
 
 enum {
     RAW_CREATE, RAW_GET, RAW_ADD_REMOVE, RAW_ITER1, RAW_ITER2, RAW_HALF, RAW_FROZEN, RAW_ITER3, RAW_TREE,
-    ECS_ITER2_EACH, ECS_ITER2_BLOCK, ECS_ADD_REMOVE,
+    ECS_ITER2_EACH, ECS_ITER2_BLOCK, ECS_ADD_REMOVE, ECS_CREATE, ECS_DESTROY,
     NBASELINES, NO_TARGET = -1
 };
 
@@ -1007,6 +1033,8 @@ static const bench_baseline BASELINES[NBASELINES] = {
     {"ecs iter2/e", ecs_iter2_each},  /* the untracked rows, for the tracked ones */
     {"ecs iter2/b", ecs_iter2_block},
     {"ecs add+rm", ecs_add_remove},
+    {"ecs create", ecs_create_add}, /* the ungrouped rows, for the grouped ones */
+    {"ecs destroy", ecs_destroy_all},
 };
 
 typedef struct bench_row {
@@ -1021,12 +1049,15 @@ typedef struct bench_row {
 
 static const bench_row ROWS[] = {
     {"create + 2x ECS_ADD", ecs_create_add, RAW_CREATE, RAW_CREATE, 2.5},
+    {"create + 2x ECS_ADD, grouped", ecs_create_add_grouped, ECS_CREATE, NO_TARGET, 0},
     {"create_with, one by one", ecs_create_with_each, RAW_CREATE, NO_TARGET, 0},
     {"create_bulk, all at once", ecs_create_bulk_all, RAW_CREATE, NO_TARGET, 0},
     {"destroy, creation order", ecs_destroy_all, RAW_CREATE, RAW_CREATE, 1.0},
+    {"destroy, grouped", ecs_destroy_grouped, ECS_DESTROY, NO_TARGET, 0},
     {"get Position, shuffled", ecs_get_shuffled, RAW_GET, RAW_GET, 1.6},
     {"add+remove Data", ecs_add_remove, RAW_ADD_REMOVE, RAW_CREATE, 1.2},
     {"add+remove Data, tracked", ecs_add_remove_tracked, RAW_ADD_REMOVE, ECS_ADD_REMOVE, 1.3},
+    {"add+remove Data, grouped", ecs_add_remove_grouped, ECS_ADD_REMOVE, NO_TARGET, 0},
     {"iterate 1, per entity", ecs_iter1_each, RAW_ITER1, RAW_ITER1, 1.1},
     {"iterate 1, blocks", ecs_iter1_block, RAW_ITER1, RAW_ITER1, 1.1},
     {"iterate 2, per entity", ecs_iter2_each, RAW_ITER2, RAW_ITER2, 2.0},
