@@ -339,6 +339,9 @@
       storages were filled together) are found by comparing the dense arrays
       a block at a time, so the loop reads memory sequentially and does no
       lookup per entity; other entities cost one sparse lookup per term.
+      The world remembers (for the last 8 pairs) that two storages were
+      found in step, until a row of either moves by anything but an
+      append, so walking them again compares nothing.
       Where the storages interleave, so that such blocks would be a few
       rows long, ecs_iter_next tests row by row instead of setting up a
       block per row. ecs_iter_next_block cannot hand out arrays for rows
@@ -1058,6 +1061,7 @@ struct ecs__storage {
     uint32_t shuffles, reorders;
     uint32_t removed_rows[4];
     const char *shuffled_by;
+    uint64_t layout;       /* bumped by every change of a row but appending (ecs__in_step) */
     /* tracking: inserted[row] / modified[row] are the ticks of the row's
        insertion and last modification (0: never), arrays present only when
        tracked; changes after clear_* are the default window */
@@ -1078,6 +1082,13 @@ struct ecs__storage {
     void *unique;
     ecs_tick unique_inserted, unique_modified;
 };
+
+/* a and b held the same entities in rows 0..n-1 when their layouts were la, lb */
+typedef struct ecs__instep {
+    const ecs__storage *a, *b;
+    uint64_t la, lb;
+    uint32_t n;
+} ecs__instep;
 
 struct ecs_world {
     ecs__storage **storages;  /* storages[c] for c in 1..ncomponents; [0] unused */
@@ -1102,6 +1113,8 @@ struct ecs_world {
     struct ecs__busy *busy;       /* entities in a hook or being stripped (a stack) */
     uint32_t nspecial;            /* storages with tracking, hooks or groups: the slow paths */
     uint32_t nobserved;           /* of those, the ones with tracking or hooks */
+    ecs__instep instep[8];        /* pairs of storages known to be in step (ecs__in_step) */
+    uint32_t instep_next;
     struct ecs__group *groups;    /* groups[g - 1] */
     uint32_t ngroups, groups_cap;
     void *systems, *workloads;    /* stb_ds string maps: name -> index */
@@ -1923,6 +1936,7 @@ static void ecs__erase(ecs_world *w, ecs__storage *s, uint32_t row, const char *
     ECS__SPARSE(s, ECS_ENTITY_INDEX(s->dense[row])) = ECS__NO_ROW;
     if (row != last) ecs__move_row(s, row, last);
     s->count = last;
+    s->layout++;
     s->removed_rows[s->shuffles & 3u] = row;
     s->shuffles++;
     s->shuffled_by = call;
@@ -2564,6 +2578,34 @@ static bool ecs__iter_match(const ecs_iter *it, uint32_t r, ecs_entity e, uint32
     return any || !it->nany;
 }
 
+/* The world remembers a few pairs of storages found to hold the same
+   entities in their first n rows. That stays true while neither storage
+   changes a row other than by appending (each bumps its layout when it
+   does: a removal, a swap, a sort), so a walk over storages that did not
+   change since the last one compares no dense arrays below n. */
+static uint32_t ecs__in_step(const ecs_world *w, const ecs__storage *a, const ecs__storage *b) {
+    uint32_t k;
+    for (k = 0; k < sizeof w->instep / sizeof w->instep[0]; k++) {
+        const ecs__instep *m = &w->instep[k];
+        if (m->a == a && m->b == b && m->la == a->layout && m->lb == b->layout) return m->n;
+    }
+    return 0;
+}
+
+static void ecs__set_in_step(ecs_world *w, const ecs__storage *a, const ecs__storage *b, uint32_t n) {
+    const uint32_t cap = (uint32_t)(sizeof w->instep / sizeof w->instep[0]);
+    ecs__instep *m = NULL;
+    uint32_t k;
+    for (k = 0; k < cap && !m; k++)
+        if (w->instep[k].a == a && w->instep[k].b == b) m = &w->instep[k];
+    if (!m) m = &w->instep[w->instep_next++ % cap];
+    m->a = a;
+    m->b = b;
+    m->la = a->layout;
+    m->lb = b->layout;
+    m->n = n;
+}
+
 /* How a block's rows are checked against term k (see ecs__block_floor). */
 enum { ECS__CHECK_NONE, ECS__CHECK_ALIGNED, ECS__CHECK_ABSENT };
 
@@ -2576,15 +2618,20 @@ enum { ECS__CHECK_NONE, ECS__CHECK_ALIGNED, ECS__CHECK_ABSENT };
    breaks: the work is proportional to the block found. */
 static uint32_t ecs__block_floor(const ecs_iter *it, const uint8_t *check, uint32_t top, uint32_t floor) {
     const ecs_entity *a = it->lead->dense;
-    uint32_t j = top, k, x, chunk = 8;
+    uint32_t j = top, k, x, chunk = 8, known[ECS_MAX_TERMS];
+    for (k = 0; k < it->nterms; k++)
+        known[k] = check[k] == ECS__CHECK_ALIGNED ? ecs__in_step(it->world, it->lead, it->st[k]) : 0;
     while (j > floor) {
         uint32_t n = j - floor < chunk ? j - floor : chunk, lo = j - n;
         if (chunk < 256) chunk *= 2;
         for (k = 0; k < it->nterms; k++) {
             const ecs__storage *s = it->st[k];
-            if (check[k] == ECS__CHECK_ALIGNED && memcmp(a + lo, s->dense + lo, (size_t)(j - lo) * sizeof *a)) {
-                for (x = j; x > lo && a[x - 1] == s->dense[x - 1]; x--) {}
-                lo = x; /* this term leaves the lead's order at row x - 1 */
+            uint32_t from = lo > known[k] ? lo : known[k]; /* rows below known[k] are in step */
+            if (check[k] == ECS__CHECK_ALIGNED) {
+                if (j > from && memcmp(a + from, s->dense + from, (size_t)(j - from) * sizeof *a)) {
+                    for (x = j; x > from && a[x - 1] == s->dense[x - 1]; x--) {}
+                    lo = x; /* this term leaves the lead's order at row x - 1 */
+                }
             } else if (check[k] == ECS__CHECK_ABSENT) {
                 for (x = j; x > lo && ecs__row(s, a[x - 1]) == ECS__NO_ROW; x--) {}
                 lo = x;
@@ -2597,6 +2644,8 @@ static uint32_t ecs__block_floor(const ecs_iter *it, const uint8_t *check, uint3
         if (lo > j - n) return lo;
         j = lo;
     }
+    for (k = 0; !floor && k < it->nterms; k++) /* rows 0..top-1 are in step */
+        if (check[k] == ECS__CHECK_ALIGNED) ecs__set_in_step(it->world, it->lead, it->st[k], top);
     return floor;
 }
 
@@ -2994,9 +3043,9 @@ static void ecs__swap_rows(ecs__storage *s, uint32_t a, uint32_t b) {
         size_t left = s->size;
         while (left) {
             size_t n = left < sizeof buf ? left : sizeof buf;
-            memcpy(buf, pa, n);
-            memcpy(pa, pb, n);
-            memcpy(pb, buf, n);
+            ecs__copy(buf, pa, (uint32_t)n); /* constant sizes for the common ones */
+            ecs__copy(pa, pb, (uint32_t)n);
+            ecs__copy(pb, buf, (uint32_t)n);
             pa += n;
             pb += n;
             left -= n;
@@ -3006,6 +3055,7 @@ static void ecs__swap_rows(ecs__storage *s, uint32_t a, uint32_t b) {
 
 static void ecs__reordered(ecs_world *w, ecs__storage *s, const char *call) {
     w->epoch++;
+    s->layout++;
     s->reorders++;
     s->shuffled_by = call;
 }
@@ -3454,29 +3504,33 @@ static void ecs__groups_free(ecs_world *w) {
     ecs__free(w, w->groups, (size_t)w->groups_cap * sizeof *w->groups);
 }
 
-static bool ecs__group_matches(const ecs_world *w, const ecs__group *g, ecs_entity e) {
-    uint32_t k;
+/* The entities these functions are given are alive, so their sparse
+   entries are their own: a row is one lookup, with no check against the
+   dense array (which would cost a cache miss per storage). */
+
+/* e's rows in g's owned storages; false when e lacks one of them or has
+   one of the excluded components. */
+static bool ecs__group_rows(const ecs_world *w, const ecs__group *g, ecs_entity e, uint32_t *rows) {
+    uint32_t k, i = ECS_ENTITY_INDEX(e);
     for (k = 0; k < g->nowned; k++)
-        if (ecs__row(w->storages[g->owned[k]], e) == ECS__NO_ROW) return false;
+        if ((rows[k] = ecs__sparse(w->storages[g->owned[k]], i)) == ECS__NO_ROW) return false;
     for (k = 0; k < g->nexcluded; k++)
-        if (ecs__row(w->storages[g->excluded[k]], e) != ECS__NO_ROW) return false;
+        if (ecs__sparse(w->storages[g->excluded[k]], i) != ECS__NO_ROW) return false;
     return true;
 }
 
-static bool ecs__group_holds(const ecs_world *w, const ecs__group *g, ecs_entity e) {
-    uint32_t row = ecs__row(w->storages[g->owned[0]], e);
-    return row != ECS__NO_ROW && row < g->len;
-}
-
-/* Moves e to row `to` of every owned storage. A view walking one of them
-   sees a removal at the lower row (the debug check of section 7). */
-static void ecs__group_move(ecs_world *w, const ecs__group *g, ecs_entity e, uint32_t to, const char *call) {
+/* Moves the entity at rows[k] of each owned storage k to row `to`. A view
+   walking one of them sees a removal at the lower row (the debug check of
+   section 7). */
+static void ecs__group_move(ecs_world *w, const ecs__group *g, const uint32_t *rows, uint32_t to,
+                            const char *call) {
     uint32_t k;
     for (k = 0; k < g->nowned; k++) {
         ecs__storage *s = w->storages[g->owned[k]];
-        uint32_t r = ecs__row(s, e);
+        uint32_t r = rows[k];
         if (r == to) continue;
         ecs__swap_rows(s, r, to);
+        s->layout++;
         w->epoch++;
         s->removed_rows[s->shuffles & 3u] = r < to ? r : to;
         s->shuffles++;
@@ -3484,13 +3538,21 @@ static void ecs__group_move(ecs_world *w, const ecs__group *g, ecs_entity e, uin
     }
 }
 
+/* e joins g if it matches and is not in it yet (at a row >= len). */
 static void ecs__group_join(ecs_world *w, ecs__group *g, ecs_entity e, const char *call) {
-    ecs__group_move(w, g, e, g->len, call);
+    uint32_t rows[ECS_MAX_TERMS];
+    if (!ecs__group_rows(w, g, e, rows) || rows[0] < g->len) return;
+    ecs__group_move(w, g, rows, g->len, call);
     g->len++;
 }
 
+/* e leaves g if it is in it (at a row < len). */
 static void ecs__group_leave(ecs_world *w, ecs__group *g, ecs_entity e, const char *call) {
-    ecs__group_move(w, g, e, g->len - 1, call);
+    uint32_t rows[ECS_MAX_TERMS], k, i = ECS_ENTITY_INDEX(e);
+    rows[0] = ecs__sparse(w->storages[g->owned[0]], i);
+    if (rows[0] == ECS__NO_ROW || rows[0] >= g->len) return;
+    for (k = 1; k < g->nowned; k++) rows[k] = ecs__sparse(w->storages[g->owned[k]], i);
+    ecs__group_move(w, g, rows, g->len - 1, call);
     g->len--;
 }
 
@@ -3511,27 +3573,20 @@ static bool ecs__groups_locked(const ecs_world *w, const ecs__storage *s) {
    that excludes s. */
 static void ecs__groups_inserted(ecs_world *w, ecs__storage *s, ecs_entity e, const char *call) {
     uint32_t k;
-    if (s->owner) {
-        ecs__group *g = &w->groups[s->owner - 1];
-        if (!ecs__group_holds(w, g, e) && ecs__group_matches(w, g, e)) ecs__group_join(w, g, e, call);
-    }
-    for (k = 0; k < s->nexcluded_by; k++) {
-        ecs__group *g = &w->groups[s->excluded_by[k] - 1];
-        if (ecs__group_holds(w, g, e)) ecs__group_leave(w, g, e, call);
-    }
+    if (s->owner) ecs__group_join(w, &w->groups[s->owner - 1], e, call);
+    for (k = 0; k < s->nexcluded_by; k++) ecs__group_leave(w, &w->groups[s->excluded_by[k] - 1], e, call);
 }
 
 /* ecs__add_fast pushed e into s, which a group owns or excludes: e's row
    after it joined or left. */
 ECS__FN uint32_t ecs__grouped(ecs_world *w, ecs__storage *s, ecs_entity e, const char *call) {
     ecs__groups_inserted(w, s, e, call);
-    return ecs__row(s, e);
+    return ecs__sparse(s, ECS_ENTITY_INDEX(e));
 }
 
 /* s's component is about to leave e: e leaves s's owner. */
 static void ecs__groups_removing(ecs_world *w, ecs__storage *s, ecs_entity e, const char *call) {
-    ecs__group *g = &w->groups[s->owner - 1];
-    if (ecs__group_holds(w, g, e)) ecs__group_leave(w, g, e, call);
+    ecs__group_leave(w, &w->groups[s->owner - 1], e, call);
 }
 
 /* s's component left e: e may join the groups that exclude s - unless e
@@ -3540,10 +3595,7 @@ static void ecs__groups_removing(ecs_world *w, ecs__storage *s, ecs_entity e, co
 static void ecs__groups_removed(ecs_world *w, ecs__storage *s, ecs_entity e, const char *call) {
     uint32_t k;
     if (w->busy && (ecs__busy_kind(w, e) & ECS__BUSY_STRIP)) return;
-    for (k = 0; k < s->nexcluded_by; k++) {
-        ecs__group *g = &w->groups[s->excluded_by[k] - 1];
-        if (!ecs__group_holds(w, g, e) && ecs__group_matches(w, g, e)) ecs__group_join(w, g, e, call);
-    }
+    for (k = 0; k < s->nexcluded_by; k++) ecs__group_join(w, &w->groups[s->excluded_by[k] - 1], e, call);
 }
 
 static uint32_t ecs__collect(const ecs_component *in, ecs_component *out) {
@@ -3624,7 +3676,7 @@ ECS__FN ecs_group ecs_group_new(ecs_world *w, const ecs_group_desc *d) {
     for (k = 0; k < lead->count; k++) {
         ecs__group *gp = &w->groups[w->ngroups - 1];
         ecs_entity e = lead->dense[k];
-        if (ecs__group_matches(w, gp, e)) ecs__group_join(w, gp, e, "ecs_group_new");
+        ecs__group_join(w, gp, e, "ecs_group_new");
     }
     return w->ngroups;
 }

@@ -330,6 +330,67 @@ static void test_block_iteration_hands_out_arrays(void) {
     ecs_world_free(w);
 }
 
+/* Walks Pos + Vel in blocks: every entity once, each field its own value
+   (Pos.x and Vel.y both hold the entity's number). */
+static int blocks_hold_each_entitys_values(int n) {
+    ecs_component both[2];
+    ecs_iter it;
+    int rows = 0, ok = 1;
+    both[0] = pos;
+    both[1] = vel;
+    for (it = ecs_view_of(w, 2, both); ecs_iter_next_block(&it);) {
+        const Pos *p = (const Pos *)it.fields[0];
+        const Vel *v = (const Vel *)it.fields[1];
+        uint32_t j;
+        for (j = 0; j < it.count; j++) ok &= p[j].x == v[j].y && ecs_get(w, it.entities[j], vel) == &v[j];
+        rows += (int)it.count;
+    }
+    return ok && rows == n;
+}
+
+/* By x, except that 100 and 101 trade places: a sort that moves 2 rows. */
+static float swapped_key(float x) { return x == 100 ? 101 : x == 101 ? 100 : x; }
+static int cmp_two_swapped(ecs_entity a, const void *va, ecs_entity b, const void *vb, void *ctx) {
+    float x = swapped_key(((const Pos *)va)->x), y = swapped_key(((const Pos *)vb)->x);
+    (void)a, (void)b, (void)ctx;
+    return x < y ? -1 : x > y;
+}
+
+/* A walk remembers that two storages hold the same entities row for row,
+   so the next walk need not compare them again; every change of a row
+   but an append must make it look again. */
+static void test_storages_found_in_step_are_rechecked_after_any_row_moves(void) {
+    ecs_entity e[300];
+    ecs_group_desc g;
+    int i;
+    setup();
+    for (i = 0; i < 300; i++) {
+        e[i] = spawn((float)i, 0, 0, 0);
+        ECS_ADD(w, e[i], vel, Vel, {0, (float)i});
+    }
+    CHECK(blocks_hold_each_entitys_values(300)); /* in step: remembered */
+    CHECK(blocks_hold_each_entitys_values(300));
+    for (i = 300; i < 310; i++) { /* appending keeps rows 0..299 in step */
+        ecs_entity x = spawn((float)i, 0, 0, 0);
+        ECS_ADD(w, x, vel, Vel, {0, (float)i});
+    }
+    CHECK(blocks_hold_each_entitys_values(310));
+    CHECK(ecs_sort(w, pos, cmp_two_swapped, NULL)); /* a sort that moves two rows */
+    CHECK(blocks_hold_each_entitys_values(310));
+    CHECK(ecs_sort_as(w, pos, vel) && blocks_hold_each_entitys_values(310));
+    CHECK(ecs_remove(w, e[5], vel, NULL)); /* a swap-remove: the last row moves up */
+    ECS_ADD(w, e[5], vel, Vel, {0, 5});
+    CHECK(blocks_hold_each_entitys_values(310));
+    CHECK(ecs_sort_as(w, pos, vel) && blocks_hold_each_entitys_values(310));
+    memset(&g, 0, sizeof g); /* a group owning Pos and Health moves Pos rows */
+    g.owned[0] = pos;
+    g.owned[1] = hp;
+    CHECK(ecs_group_new(w, &g) != 0);
+    for (i = 0; i < 300; i += 3) ECS_ADD(w, e[i], hp, Health, {i});
+    CHECK(blocks_hold_each_entitys_values(310));
+    ecs_world_free(w);
+}
+
 static void test_field_size_and_index_are_checked(void) {
     ecs_iter it;
     setup();
@@ -392,6 +453,7 @@ int main(void) {
     RUN(test_entity_gaining_a_match_below_the_cursor_is_visited);
     RUN(test_forbidden_change_during_iteration_asserts_naming_storage_and_call);
     RUN(test_block_iteration_hands_out_arrays);
+    RUN(test_storages_found_in_step_are_rechecked_after_any_row_moves);
     RUN(test_field_size_and_index_are_checked);
     RUN(test_bad_view_descriptions_assert);
     RUN(test_each_calls_back_once_per_match);
