@@ -494,7 +494,8 @@ enum {
     SCENE_PVD,    /* Position + Velocity + Data, created together */
     SCENE_FROZEN, /* Position + Velocity; the tag Frozen on every k % 3 == 0 */
     SCENE_TRACKED = 0x100, /* flag: Position tracks modification (ecs.h side) */
-    SCENE_GROUPED = 0x200  /* flag: a group owns the scene's components (ecs.h side) */
+    SCENE_GROUPED = 0x200, /* flag: a group owns the scene's components (ecs.h side) */
+    SCENE_CHURN = 0x400    /* flag: before each run, one entity loses Velocity and gets it back */
 };
 
 static Position bench_pos_of(uint32_t k) {
@@ -706,6 +707,12 @@ static bench_sum bench_move(bench_run *r, unsigned kind, int blocks) {
     d.terms[1].c = sc->b.vel;
     d.terms[2].c = sc->frozen; /* 0 (the end of the terms) unless SCENE_FROZEN */
     d.terms[2].flags = ECS_NOT;
+    if (kind & SCENE_CHURN) { /* the rows stay in step, but a row moved: ecs.h must compare again */
+        ecs_entity last = ecs_storage_entities(sc->b.w, sc->b.vel)[ecs_storage_count(sc->b.w, sc->b.vel) - 1];
+        Velocity v;
+        if (!ECS_REMOVE(sc->b.w, last, sc->b.vel, Velocity, &v) || !ecs_add(sc->b.w, last, sc->b.vel, &v))
+            bench_die("churn failed");
+    }
     bench_start(r);
     it = ecs_view(sc->b.w, &d);
     if (blocks) {
@@ -735,6 +742,7 @@ static bench_sum bench_move(bench_run *r, unsigned kind, int blocks) {
 }
 static bench_sum ecs_iter2_each(bench_run *r) { return bench_move(r, SCENE_PV, 0); }
 static bench_sum ecs_iter2_block(bench_run *r) { return bench_move(r, SCENE_PV, 1); }
+static bench_sum ecs_iter2_block_churn(bench_run *r) { return bench_move(r, SCENE_PV | SCENE_CHURN, 1); }
 static bench_sum ecs_half_each(bench_run *r) { return bench_move(r, SCENE_HALF, 0); }
 static bench_sum ecs_half_block(bench_run *r) { return bench_move(r, SCENE_HALF, 1); }
 static bench_sum ecs_tracked_each(bench_run *r) { return bench_move(r, SCENE_PV | SCENE_TRACKED, 0); }
@@ -1062,6 +1070,7 @@ static const bench_row ROWS[] = {
     {"iterate 1, blocks", ecs_iter1_block, RAW_ITER1, RAW_ITER1, 1.1},
     {"iterate 2, per entity", ecs_iter2_each, RAW_ITER2, RAW_ITER2, 2.0},
     {"iterate 2, blocks", ecs_iter2_block, RAW_ITER2, RAW_ITER2, 2.0},
+    {"iterate 2, blocks, after a change", ecs_iter2_block_churn, RAW_ITER2, NO_TARGET, 0},
     {"iterate 2, group blocks", ecs_iter2_group, RAW_ITER2, RAW_ITER2, 2.0},
     {"iterate 2 tracked, per entity", ecs_tracked_each, RAW_ITER2, ECS_ITER2_EACH, 1.3},
     {"iterate 2 tracked, blocks", ecs_tracked_block, RAW_ITER2, ECS_ITER2_BLOCK, 1.3},
