@@ -2619,15 +2619,14 @@ enum { ECS__CHECK_NONE, ECS__CHECK_ALIGNED, ECS__CHECK_ABSENT };
 static uint32_t ecs__block_floor(const ecs_iter *it, const uint8_t *check, uint32_t top, uint32_t floor) {
     const ecs_entity *a = it->lead->dense;
     uint32_t j = top, k, x, chunk = 8, known[ECS_MAX_TERMS];
-    for (k = 0; k < it->nterms; k++)
-        known[k] = check[k] == ECS__CHECK_ALIGNED ? ecs__in_step(it->world, it->lead, it->st[k]) : 0;
+    bool looked = false; /* known[] is looked up once the block outgrows its first chunk */
     while (j > floor) {
         uint32_t n = j - floor < chunk ? j - floor : chunk, lo = j - n;
         if (chunk < 256) chunk *= 2;
         for (k = 0; k < it->nterms; k++) {
             const ecs__storage *s = it->st[k];
-            uint32_t from = lo > known[k] ? lo : known[k]; /* rows below known[k] are in step */
             if (check[k] == ECS__CHECK_ALIGNED) {
+                uint32_t from = looked && known[k] > lo ? known[k] : lo; /* rows below known[k] are in step */
                 if (j > from && memcmp(a + from, s->dense + from, (size_t)(j - from) * sizeof *a)) {
                     for (x = j; x > from && a[x - 1] == s->dense[x - 1]; x--) {}
                     lo = x; /* this term leaves the lead's order at row x - 1 */
@@ -2643,6 +2642,9 @@ static uint32_t ecs__block_floor(const ecs_iter *it, const uint8_t *check, uint3
         }
         if (lo > j - n) return lo;
         j = lo;
+        for (k = 0; !looked && k < it->nterms; k++)
+            known[k] = check[k] == ECS__CHECK_ALIGNED ? ecs__in_step(it->world, it->lead, it->st[k]) : 0;
+        looked = true;
     }
     for (k = 0; !floor && k < it->nterms; k++) /* rows 0..top-1 are in step */
         if (check[k] == ECS__CHECK_ALIGNED) ecs__set_in_step(it->world, it->lead, it->st[k], top);
