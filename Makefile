@@ -39,6 +39,8 @@ $(B)/ex/%: examples/%.c ecs.h | $(B)/ex
 EX_TEST_DIRS := gcc-c99 clang-c11 plain tcc
 $(B)/ex/hierarchy $(EX_TEST_DIRS:%=$(B)/%/test_hierarchy): examples/hierarchy.h
 $(B)/ex/movement $(EX_TEST_DIRS:%=$(B)/%/test_movement): examples/movement.h
+# what the two model tests share
+$(foreach t,test_views_model test_groups_model,$(EX_TEST_DIRS:%=$(B)/%/$(t))): tests/model.h
 
 # ---- tests ----------------------------------------------------------------
 # Every tests/test_*.c is one program. Each is built and run as

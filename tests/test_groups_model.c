@@ -123,30 +123,20 @@ static int fail_at(int line, const char *cond) {
         test__expected++;                                                                 \
     } while (0)
 
-static int slot_of(ecs_entity e) {
-    uint32_t i = ECS_ENTITY_INDEX(e);
-    return e && i < MAX_SLOTS && m.slot[i].alive && m.slot[i].id == e ? (int)i : -1;
-}
+/* A view of the random tests: its description and, per term, the model's
+   component and the kind of term. */
+enum { T_REQ, T_NOT, T_ANY, T_OPT };
 
-static int m_create(ecs_entity e) {
-    uint32_t i = ECS_ENTITY_INDEX(e);
-    ENSURE(e != ECS_NULL && i < MAX_SLOTS && !m.slot[i].alive);
-    memset(&m.slot[i], 0, sizeof m.slot[i]);
-    m.slot[i].id = e;
-    m.slot[i].alive = 1;
-    m.live_at[i] = m.nlive;
-    m.live[m.nlive++] = i;
-    return 1;
-}
+typedef struct {
+    ecs_view_desc d;
+    int n;
+    int comp[ECS_MAX_TERMS]; /* the model's component of each term */
+    int kind[ECS_MAX_TERMS];
+    int nany;
+    int exact; /* exactly the group's terms: the view walks the group's rows */
+} vspec;
 
-static void m_destroy(int i) {
-    int at = m.live_at[i];
-    m.slot[i].alive = 0;
-    memset(m.slot[i].has, 0, sizeof m.slot[i].has);
-    m.dead[m.ndead++ % NDEAD] = m.slot[i].id;
-    m.live[at] = m.live[--m.nlive];
-    m.live_at[m.live[at]] = at;
-}
+#include "model.h"
 
 /* Insert (inserted, not modified) or replace (modified). */
 static void m_set(int i, int c, const void *value) {
@@ -190,8 +180,6 @@ static int world_in(const m_group *g, ecs_entity e) {
     return 1;
 }
 
-static int random_live(void) { return m.nlive ? (int)m.live[test_rand((unsigned)m.nlive)] : -1; }
-
 static ecs_entity random_stale(void) {
     return m.ndead ? m.dead[test_rand((unsigned)(m.ndead < NDEAD ? m.ndead : NDEAD))] : ECS_NULL;
 }
@@ -202,11 +190,6 @@ static m_group *random_group(void) {
     for (k = 0; k < m.ngroups; k++)
         if (m.grp[k].id) made[n++] = &m.grp[k];
     return n ? made[test_rand((unsigned)n)] : NULL;
-}
-
-static void random_bytes(unsigned char *v, size_t n) {
-    size_t i;
-    for (i = 0; i < n; i++) v[i] = (unsigned char)test_rand(256);
 }
 
 static void shuffle(int *a, int n) {
@@ -970,17 +953,6 @@ static int step(void) {
 
 /* ---- views ------------------------------------------------------------------ */
 
-enum { T_REQ, T_NOT, T_ANY, T_OPT };
-
-typedef struct {
-    ecs_view_desc d;
-    int n;
-    int comp[ECS_MAX_TERMS]; /* the model's component of each term */
-    int kind[ECS_MAX_TERMS];
-    int nany;
-    int exact; /* exactly the group's terms: the view walks the group's rows */
-} vspec;
-
 /* A required term of a tracking storage may carry ECS_INSERTED and/or
    ECS_MODIFIED (window: m.since). */
 static const uint32_t filters = ECS_INSERTED | ECS_MODIFIED;
@@ -1074,22 +1046,6 @@ static int model_matches(const vspec *v, int i) {
     return any || !v->nany;
 }
 
-/* Term k's field p for model slot i: NULL for ECS_NOT and absent terms,
-   else the entity's own value (for tags: just not NULL). */
-static int field_is_right(const vspec *v, int k, int i, const void *p) {
-    int c = v->comp[k];
-    if (v->kind[k] == T_NOT || !m.slot[i].has[c]) {
-        ENSURE(p == NULL);
-        return 1;
-    }
-    ENSURE(p != NULL);
-    if (m.size[c]) {
-        ENSURE(p == ecs_get(m.w, m.slot[i].id, m.comp[c]));
-        ENSURE(memcmp(p, m.slot[i].val[c], m.size[c]) == 0);
-    }
-    return 1;
-}
-
 /* Every field of the current entity of an ecs_iter_next loop (model slot
    i); ecs_field and the typed ECS_FIELD agree. */
 static int fields_are_right(const vspec *v, ecs_iter *it, int i) {
@@ -1130,25 +1086,6 @@ static int yield_is_right(const vspec *v, ecs_iter *it, const unsigned char *wan
     return fields_are_right(v, it, i);
 }
 
-/* A block of ecs_iter_next_block: each entity as above; fields[k] is NULL
-   when no entity of the block has term k, else an array of their values. */
-static int block_is_right(const vspec *v, const ecs_iter *it, const unsigned char *want, int *seen) {
-    uint32_t j;
-    int k;
-    ENSURE(it->count > 0 && it->count <= (uint32_t)m.nlive);
-    for (j = 0; j < it->count; j++) {
-        int i = slot_of(it->entities[j]);
-        ENSURE(i >= 0);
-        ENSURE(want[i]);
-        ENSURE(seen[i]++ == 0);
-        for (k = 0; k < v->n; k++) {
-            const char *p = (const char *)it->fields[k];
-            if (!field_is_right(v, k, i, p ? p + j * m.size[v->comp[k]] : NULL)) return 0;
-        }
-    }
-    return 1;
-}
-
 static int run_next(const vspec *v, ecs_iter *it, const unsigned char *want, int *seen) {
     nvisited = 0;
     while (ecs_iter_next(it))
@@ -1165,15 +1102,6 @@ static int run_blocks(const vspec *v, ecs_iter *it, const unsigned char *want, i
     return 1;
 }
 
-static int every_wanted_seen_once(const unsigned char *want, const int *seen) {
-    int k;
-    for (k = 0; k < m.nlive; k++) {
-        uint32_t i = m.live[k];
-        ENSURE(seen[i] == want[i]);
-    }
-    return 1;
-}
-
 /* ecs_view, or for a plain list of required terms now and then the
    shorthand ecs_view_of (the same view). */
 static ecs_iter open_view(const vspec *v) {
@@ -1182,11 +1110,6 @@ static ecs_iter open_view(const vspec *v) {
     for (k = 0; k < v->n && v->kind[k] == T_REQ && !v->d.terms[k].flags; k++) comps[k] = v->d.terms[k].c;
     if (k < v->n || v->d.lead || test_rand(2)) return ecs_view(m.w, &v->d);
     return ecs_view_of(m.w, (uint32_t)v->n, comps);
-}
-
-static void count_each(ecs_iter *it, void *ctx) {
-    (void)it;
-    ++*(uint32_t *)ctx;
 }
 
 /* A view over g's terms (extras: changed, see group_view) walked every way
