@@ -2558,7 +2558,7 @@ static bool ecs__fresh(const ecs_iter *it, uint32_t k, uint32_t r) {
 
 /* Does the entity e at lead row r match? rows[k] receives its row in each
    term's storage (ECS__NO_ROW when absent). */
-static bool ecs__iter_match(const ecs_iter *it, uint32_t r, ecs_entity e, uint32_t *rows) {
+ECS_HOT bool ecs__iter_match(const ecs_iter *it, uint32_t r, ecs_entity e, uint32_t *rows) {
     uint32_t k, any = 0;
     for (k = 0; k < it->nterms; k++) {
         uint32_t f = it->flags[k];
