@@ -2698,7 +2698,9 @@ static bool ecs__iter_fields(ecs_iter *it, uint32_t r, const uint32_t *rows, uin
 }
 
 /* A checked block (ecs_iter_next only): row r is tested as the walk gets
-   there, and each field points at r's value (every stride is 0). */
+   there, and each field points at r's value (every stride is 0). Not
+   ecs__iter_fields: its block bookkeeping costs this per-row path about
+   25% (callgrind, iterate 2 mixed per entity: 133 instr/entity vs 106). */
 static bool ecs__iter_check(ecs_iter *it, uint32_t r) {
     uint32_t rows[ECS_MAX_TERMS], k, m = 0;
     if (!ecs__iter_match(it, r, it->dense[r], rows)) return false;
