@@ -67,7 +67,13 @@
                              unless NDEBUG. Never changes any struct layout.
       ECS_MALLOC(size, ctx)  Default allocator of every world whose desc has
       ECS_FREE(p, size, ctx) no allocator. Define both or neither.
-                             Default: malloc / free.
+                             Default: malloc / free (and realloc).
+      ECS_REALLOC(p, old_size, size, ctx)
+                             Optional with ECS_MALLOC/ECS_FREE: like
+                             realloc (NULL on failure, p unchanged; must
+                             not fail when shrinking), so big arrays grow
+                             in place. Without it, growing allocates,
+                             copies and frees.
       ECS_MAX_ALIGN          Largest component alignment the allocator
                              guarantees (default 2 * sizeof(void *), what
                              malloc guarantees). Larger alignments are
@@ -77,6 +83,12 @@
       ECS_API                Linkage of the public functions (default extern).
       ECS_STATIC             Make the implementation static to its TU (use
                              when ecs.h is only needed in one file).
+      ECS_SHARED             ecs.h is built into, or used from, a shared
+                             library: the functions get default visibility
+                             (gcc/clang) or dllexport in the TU that
+                             defines ECS_IMPLEMENTATION and dllimport
+                             elsewhere (Windows). Every function, the
+                             inline ones too, has a real symbol there.
       ECS_STB_DS_INCLUDE     How to include stb_ds (default "stb_ds.h").
       ECS_STB_DS_IMPLEMENTATION
                              Also compile the stb_ds implementation here.
@@ -117,8 +129,8 @@
       ecs_get, ecs_get_mut      unknown component         false/NULL, assert
       ECS_GET, ECS_GET_MUT      wrong sizeof(T)           NULL, assert (ECS_DEBUG)
       ecs_add, ECS_ADD,         null or stale entity      NULL/false, DEAD_ENTITY, assert
-      ECS_SET, ecs_add_n,       unknown component         NULL/false, assert
-      ecs_set_if_changed        wrong sizeof(T)           NULL/false, SIZE_MISMATCH, assert
+      ecs_add_n, ecs_create_n,  unknown component         NULL/false, assert
+      ecs_add_if_changed        wrong sizeof(T)           NULL/false, SIZE_MISMATCH, assert
                                 hook lock / being stripped NULL/false, LOCKED, assert
                                 out of memory             NULL/false, OUT_OF_MEMORY
       ecs_remove, ECS_REMOVE,   null or stale entity      false, no error
@@ -150,12 +162,12 @@
                                 out of memory             false
       ecs_was_*, ecs_removed,   storage not tracking it   false/NULL, INVALID, assert
       ecs_deleted*, ecs_created
-      ecs_set_hooks             its hook is running       false, LOCKED, assert
+      ecs_hooks_set             its hook is running       false, LOCKED, assert
       ecs_group_new             owned twice, unknown,     0, assert
                                 repeated, none owned
       ecs_group_*               bad group; not owned c    0/NULL/false, assert
-      ecs_system_add            no name/fn; name taken    false, INVALID, assert
-      ecs_workload_add          unknown item; name taken  false, NOT_FOUND/INVALID, assert
+      ecs_system_new            no name/fn; name taken    false, INVALID, assert
+      ecs_workload_new          unknown item; name taken  false, NOT_FOUND/INVALID, assert
       ecs_workload_run          unknown workload; nested  -1, NOT_FOUND/INVALID, assert
                                 a system returns n != 0   n, SYSTEM (no assert)
       any call                  NULL world                undefined (not checked)
@@ -223,20 +235,31 @@
           The id registered under name, or 0.
       const char *ecs_component_name(const ecs_world *w, ecs_component c)
       size_t ecs_component_size(const ecs_world *w, ecs_component c)
-      uint32_t ecs_component_count(const ecs_world *w)
+      uint32_t ecs_component_max(const ecs_world *w)
 
       Each component type has its own sparse set: a paged sparse array
-      (sparse[index] = row; pages of ECS_PAGE_SIZE entries are allocated on
+      (sparse[index] = row; pages of ECS__PAGE_SIZE entries are allocated on
       first use, so an entity with index 10,000,000 costs one page, not 10M
       slots), a packed dense array of entity ids and a packed data array
       parallel to it. Removing swaps the last row into the hole.
       Read access for your own loops:
 
-      uint32_t ecs_storage_count(const ecs_world *w, ecs_component c)
-      const ecs_entity *ecs_storage_entities(const ecs_world *w, ecs_component c)
-      void *ecs_storage_data(const ecs_world *w, ecs_component c)
-          Row i of the storage holds entities[i] and its value at
-          (char *)data + i * size. data is NULL for tags.
+      ecs_storage *ecs_storage_of(const ecs_world *w, ecs_component c)   [inline]
+          A handle to c's storage (NULL and an assert for an unknown c),
+          valid for the life of the world. Hoist it out of a loop that
+          looks up many entities of one component:
+      const void *ecs_storage_get(const ecs_storage *s, ecs_entity e)   [inline]
+      void *ecs_storage_get_mut(ecs_storage *s, ecs_entity e)           [inline]
+      bool ecs_storage_has(const ecs_storage *s, ecs_entity e)          [inline]
+          ecs_get / ecs_get_mut / ecs_has of s's component, without the
+          world's loads.
+          ECS_STORAGE_GET(s, e, T)  ECS_STORAGE_GET_MUT(s, e, T)
+      uint32_t ecs_storage_count(const ecs_storage *s)                  [inline]
+      const ecs_entity *ecs_storage_entities(const ecs_storage *s)      [inline]
+      void *ecs_storage_data(const ecs_storage *s)                      [inline]
+          The storage's rows: row i holds entities[i] and its value at
+          (char *)data + i * size. data is NULL for tags. A NULL s is
+          refused with an assert (0 / NULL).
 
    ---------------------------------------------------------------------------
    6. COMPONENT OPERATIONS  (Shipyard's vocabulary)
@@ -264,7 +287,7 @@
       is changed.
       bool ecs_add_n(ecs_world *w, ecs_entity e, uint32_t n,
                      const ecs_component *comps, const void *const *values)
-      ecs_entity ecs_create_with(ecs_world *w, uint32_t n,
+      ecs_entity ecs_create_n(ecs_world *w, uint32_t n,
                      const ecs_component *comps, const void *const *values)
           A new entity with a bundle of components.
       bool ecs_create_bulk(ecs_world *w, uint32_t count, uint32_t n,
@@ -274,12 +297,14 @@
           (may be NULL).
 
       Typed macros: each evaluates its arguments once and casts once. The
-      ones that copy sizeof(T) bytes (ECS_ADD, ECS_SET, ECS_REMOVE,
+      ones that copy sizeof(T) bytes (ECS_ADD, ECS_REMOVE,
       ECS_DEFER_ADD) always check sizeof(T) against the registered size;
       the ones that only return a pointer (ECS_GET, ECS_GET_MUT, ECS_FIELD)
       check under ECS_DEBUG. A mismatch asserts and fails the call.
-      ECS_ADD(w, e, c, T, {init...})   -> T *      (braces: any initializer)
-      ECS_SET(w, e, c, T, value)       -> T *      (value: an lvalue of T)
+      ECS_ADD(w, e, c, T, init)        -> T *      init: a braced initializer
+                                                   ({1, 2}) or any expression
+                                                   of type T (v, f(x), 5.0f);
+                                                   scalars without braces
       ECS_GET(w, e, c, T)              -> const T *
       ECS_GET_MUT(w, e, c, T)          -> T *
       ECS_REMOVE(w, e, c, T, out)      -> bool     (out: T *)
@@ -399,7 +424,7 @@
       bool ecs_defer_remove(ecs_world *w, ecs_entity e, ecs_component c)
       bool ecs_defer_delete(ecs_world *w, ecs_entity e, ecs_component c)
           remove counts as a removal, delete as a deletion (tracking).
-      uint32_t ecs_defer_count(const ecs_world *w)     commands queued
+      uint32_t ecs_defer_pending(const ecs_world *w)     commands queued
       uint32_t ecs_flush(ecs_world *w)
           Applies every queued command in order and returns how many took
           effect; a command whose entity died (or lost the component) before
@@ -451,15 +476,15 @@
       Opt-in per storage; an untracked storage pays one NULL test in
       get_mut and nothing else.
 
-      bool ecs_track(ecs_world *w, ecs_component c, uint32_t flags)
+      bool ecs_track_set(ecs_world *w, ecs_component c, uint32_t flags)
           flags: ECS_TRACK_INSERTION, _MODIFICATION, _REMOVAL, _DELETION, or
           ECS_TRACK_ALL; replaces the previous flags. Rows that existed before
           insertion/modification tracking was turned on count as neither.
-      uint32_t ecs_tracking(const ecs_world *w, ecs_component c)   the flags
+      uint32_t ecs_track_get(const ecs_world *w, ecs_component c)   the flags
 
       Time. The world has a 64-bit tick (it never wraps). Every change is
       stamped with the current tick; "changed since S" means stamped after S.
-      ecs_tick ecs_timestamp(ecs_world *w)
+      ecs_tick ecs_tick_advance(ecs_world *w)
           Returns S and moves time on: every later change is newer than S.
       Outside workloads, since = 0 means "since the last ecs_clear_tracking
       of that storage" (or since tracking began). Inside a workload each
@@ -469,12 +494,12 @@
 
       What counts as what (one answer to Shipyard's #67 / #227):
         inserted  the component was added to an entity that did not have it
-                  (add, add_n, bundles, create_with/bulk, set_if_changed on an
+                  (add, add_n, bundles, create_n/bulk, add_if_changed on an
                   entity without it). Not modified.
         modified  add over an existing value; get_mut / ECS_GET_MUT; a view
                   term flagged ECS_WRITE when the loop reaches the entity
                   (ecs_iter_next_block: the whole block when handed out);
-                  ecs_mark_modified; ecs_set_if_changed when the bytes differ.
+                  ecs_mark_modified; ecs_add_if_changed when the bytes differ.
                   ecs_get, ECS_GET and read terms never mark.
         removed   ecs_remove / ECS_REMOVE / ecs_defer_remove: the entity id
                   and tick are recorded.
@@ -484,11 +509,11 @@
 
       bool ecs_mark_modified(ecs_world *w, ecs_entity e, ecs_component c)
           True when e has c (marked if c tracks modification).
-      bool ecs_set_if_changed(ecs_world *w, ecs_entity e, ecs_component c, const void *value)
+      bool ecs_add_if_changed(ecs_world *w, ecs_entity e, ecs_component c, const void *value)
           Writes value (NULL: zeroed) and marks modified only if its bytes
           differ; adds it (inserted) if e lacks c. Returns whether anything
           changed.
-          ECS_SET_IF_CHANGED(w, e, c, T, value)
+          ECS_ADD_IF_CHANGED(w, e, c, T, value)
       bool ecs_was_inserted(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since)
       bool ecs_was_modified(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since)
       bool ecs_unique_was_inserted / ecs_unique_was_modified(w, c, since)
@@ -510,7 +535,7 @@
           ... clear_all_removed_and_deleted are flag combinations.)
       void ecs_clear_tracking_older_than(ecs_world *w, ecs_component c, uint32_t flags, ecs_tick t)
           Drops removed/deleted (and entity) entries stamped at or before t,
-          i.e. before the ecs_timestamp call that returned t. INSERTION and
+          i.e. before the ecs_tick_advance call that returned t. INSERTION and
           MODIFICATION have no lists and are ignored here.
 
       Memory: insertion and modification cost 8 bytes per row each; a
@@ -525,13 +550,13 @@
    ---------------------------------------------------------------------------
    12. HOOKS
 
-      bool ecs_set_hooks(ecs_world *w, ecs_component c, const ecs_hooks *hooks)
+      bool ecs_hooks_set(ecs_world *w, ecs_component c, const ecs_hooks *hooks)
           hooks->on_insert(w, e, c, value, user) runs after c was added to e
           (not when a value is replaced); hooks->on_remove runs before c
           leaves e (remove, delete, strip, destroy), with the value still
           readable; ecs_remove's out receives the value as it leaves, after
           the hook. NULL clears both.
-          For bundles (add_n, create_with, create_bulk) on_insert runs once
+          For bundles (add_n, create_n, create_bulk) on_insert runs once
           every entity has its whole bundle: entity by entity in creation
           order, each in bundle order (a component an earlier hook took
           away gets no on_insert). strip and destroy run on_remove in
@@ -565,8 +590,8 @@
       for (uint32_t i = 0; i < n; i++) p[i].x += v[i].x;   // plain arrays
 
       ecs_group ecs_group_new(ecs_world *w, const ecs_group_desc *desc)
-          Owns desc->owned (at least one), excludes desc->excluded (0
-          entries ignored). Entities that already match are packed now.
+          Owns desc->owned (at least one), excludes desc->excluded (each
+          list ends at its first 0). Entities that already match are packed now.
           Returns 0 on error: a storage already owned by another group, an
           unknown or repeated component (assert), out of memory.
       uint32_t ecs_group_count(const ecs_world *w, ecs_group g)       len
@@ -608,13 +633,13 @@
       ctx has the world, the user pointer, the system's name, last_run (the
       tick of its previous run; 1 before the first) and now.
 
-      bool ecs_system_add(ecs_world *w, const ecs_system_desc *desc)
+      bool ecs_system_new(ecs_world *w, const ecs_system_desc *desc)
           name (unique), fn, user, run_if (skip this run when it returns
           false; last_run then stays), and what it touches: reads[] and
-          writes[] (components and uniques; 0 entries are ignored),
+          writes[] (components and uniques; each list ends at its first 0),
           structural (it creates, destroys, adds, removes or records
           commands).
-      bool ecs_workload_add(ecs_world *w, const char *name, uint32_t n, const char *const *items)
+      bool ecs_workload_new(ecs_world *w, const char *name, uint32_t n, const char *const *items)
           An ordered list of systems and other workloads (nested workloads
           are expanded in place; they must exist already). The first
           workload added is the default.
@@ -669,6 +694,20 @@
                          storages, component operations, bundles; views,
                          command buffer, sorting; uniques, tracking, hooks,
                          groups, systems and workloads.
+      0.2  (unreleased)  one word per meaning: ecs_create_with ->
+                         ecs_create_n, ecs_set_if_changed ->
+                         ecs_add_if_changed, ECS_SET folded into ECS_ADD
+                         (any initializer or expression of T), ecs_track /
+                         ecs_tracking -> ecs_track_set / ecs_track_get,
+                         ecs_set_hooks -> ecs_hooks_set, ecs_timestamp ->
+                         ecs_tick_advance, ecs_component_count ->
+                         ecs_component_max, ecs_defer_count ->
+                         ecs_defer_pending, ecs_system_add /
+                         ecs_workload_add -> ecs_system_new /
+                         ecs_workload_new; storage handles
+                         (ecs_storage_of, ecs_storage_get...); descriptor
+                         lists end at their first 0; ECS_H_VERSION;
+                         ECS_SHARED and a real symbol for every function.
 */
 
 #ifndef ECS_H
@@ -681,28 +720,52 @@
 #include <stdbool.h>
 #endif
 
+#define ECS_H_VERSION_MAJOR 0
+#define ECS_H_VERSION_MINOR 2
+#define ECS_H_VERSION_PATCH 0
+/* one number that compares: 0.2.0 is 200, 1.4.12 is 10412 */
+#define ECS_H_VERSION (ECS_H_VERSION_MAJOR * 10000 + ECS_H_VERSION_MINOR * 100 + ECS_H_VERSION_PATCH)
+
 #ifndef ECS_API
 #if defined(ECS_STATIC) && (defined(__GNUC__) || defined(__clang__))
 #define ECS_API __attribute__((unused)) static
 #elif defined(ECS_STATIC)
 #define ECS_API static
+#elif defined(ECS_SHARED) && defined(_WIN32) && defined(ECS_IMPLEMENTATION)
+#define ECS_API __declspec(dllexport)
+#elif defined(ECS_SHARED) && defined(_WIN32)
+#define ECS_API __declspec(dllimport)
+#elif defined(ECS_SHARED) && (defined(__GNUC__) || defined(__clang__))
+#define ECS_API extern __attribute__((visibility("default")))
 #else
 #define ECS_API extern
 #endif
 #endif
 
+/* The hot functions are defined in this header so that they inline into
+   the caller. With C99 inline semantics they are plain `inline` (external
+   linkage), and the implementation TU emits the one real definition of
+   each (section "Real symbols" at its end): DLLs, FFI binding generators
+   and debuggers see every documented function. Where those semantics are
+   missing (ECS_STATIC, tcc, gnu89 inline, MSVC's C) they are static
+   inline, and only the out-of-line functions have symbols. */
+#if defined(ECS_STATIC) || defined(__TINYC__) || defined(__GNUC_GNU_INLINE__) || \
+    (defined(_MSC_VER) && !defined(__cplusplus))
+#define ECS__EXTERN_INLINE 0
 #if defined(_MSC_VER) && !defined(__cplusplus)
-#define ECS_INLINE static __inline
+#define ECS__INLINE static __inline
 #else
-#define ECS_INLINE static inline
+#define ECS__INLINE static inline
+#endif
+#else
+#define ECS__EXTERN_INLINE 1
+#define ECS__INLINE inline
 #endif
 /* the few hot paths the compiler must not leave out of line */
 #if defined(__GNUC__) || defined(__clang__)
-#define ECS_HOT ECS_INLINE __attribute__((always_inline))
-#elif defined(_MSC_VER)
-#define ECS_HOT static __forceinline
+#define ECS__HOT ECS__INLINE __attribute__((always_inline))
 #else
-#define ECS_HOT ECS_INLINE
+#define ECS__HOT ECS__INLINE
 #endif
 
 #ifndef ECS_DEBUG
@@ -805,7 +868,7 @@ ECS_API ecs_component ecs_register(ecs_world *w, const char *name, size_t size, 
 ECS_API ecs_component ecs_lookup(const ecs_world *w, const char *name);
 ECS_API const char *ecs_component_name(const ecs_world *w, ecs_component c);
 ECS_API size_t ecs_component_size(const ecs_world *w, ecs_component c);
-ECS_API uint32_t ecs_component_count(const ecs_world *w);
+ECS_API uint32_t ecs_component_max(const ecs_world *w);
 #define ECS_COMPONENT(w, T) ecs_register((w), #T, sizeof(T), ECS_ALIGNOF(T))
 #define ECS_TAG(w, name) ecs_register((w), (name), 0, 0)
 
@@ -815,7 +878,7 @@ ECS_API bool ecs_delete(ecs_world *w, ecs_entity e, ecs_component c);
 ECS_API uint32_t ecs_strip(ecs_world *w, ecs_entity e);
 ECS_API bool ecs_add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps,
                        const void *const *values);
-ECS_API ecs_entity ecs_create_with(ecs_world *w, uint32_t n, const ecs_component *comps,
+ECS_API ecs_entity ecs_create_n(ecs_world *w, uint32_t n, const ecs_component *comps,
                                    const void *const *values);
 ECS_API bool ecs_create_bulk(ecs_world *w, uint32_t count, uint32_t n, const ecs_component *comps,
                              const void *const *values, ecs_entity *out);
@@ -842,11 +905,11 @@ typedef struct ecs_change {
     ecs_tick tick;
 } ecs_change;
 
-ECS_API bool ecs_track(ecs_world *w, ecs_component c, uint32_t flags);
-ECS_API uint32_t ecs_tracking(const ecs_world *w, ecs_component c);
-ECS_API ecs_tick ecs_timestamp(ecs_world *w);
+ECS_API bool ecs_track_set(ecs_world *w, ecs_component c, uint32_t flags);
+ECS_API uint32_t ecs_track_get(const ecs_world *w, ecs_component c);
+ECS_API ecs_tick ecs_tick_advance(ecs_world *w);
 ECS_API bool ecs_mark_modified(ecs_world *w, ecs_entity e, ecs_component c);
-ECS_API bool ecs_set_if_changed(ecs_world *w, ecs_entity e, ecs_component c, const void *value);
+ECS_API bool ecs_add_if_changed(ecs_world *w, ecs_entity e, ecs_component c, const void *value);
 ECS_API bool ecs_was_inserted(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since);
 ECS_API bool ecs_was_modified(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since);
 ECS_API bool ecs_unique_was_inserted(const ecs_world *w, ecs_component c, ecs_tick since);
@@ -866,7 +929,7 @@ typedef struct ecs_hooks {
     ecs_hook_fn on_remove;  /* before c leaves e: remove, delete, strip, destroy */
     void *user;
 } ecs_hooks;
-ECS_API bool ecs_set_hooks(ecs_world *w, ecs_component c, const ecs_hooks *hooks);
+ECS_API bool ecs_hooks_set(ecs_world *w, ecs_component c, const ecs_hooks *hooks);
 
 /* --- views --------------------------------------------------------------- */
 #define ECS_MAX_TERMS 16
@@ -893,7 +956,7 @@ typedef struct ecs_view_desc {
                                        storage's last ecs_clear_tracking */
 } ecs_view_desc;
 
-typedef struct ecs__storage ecs__storage;
+typedef struct ecs_storage ecs_storage;
 
 enum { ECS__IT_DONE, ECS__IT_VIEW, ECS__IT_UNION };
 
@@ -910,7 +973,7 @@ typedef struct ecs_iter {
        come out short, ecs_iter_next walks a checked block instead. */
     ecs_world *world;
     const uint32_t *world_epoch;  /* &world->epoch */
-    ecs__storage *lead;
+    ecs_storage *lead;
     const ecs_entity *dense;      /* lead->dense when the block was found */
     uint32_t row, lo, end;        /* end: lowest row of the walk (a chunk's start) */
     uint32_t epoch;               /* world->epoch when the block was found */
@@ -924,7 +987,7 @@ typedef struct ecs_iter {
     ecs_tick *mark[ECS_MAX_TERMS];  /* modified[] of written terms: mark[m][row * mstride[m]] */
     uint32_t mstride[ECS_MAX_TERMS];
     ecs_tick since[ECS_MAX_TERMS][2]; /* filtered terms: window start (inserted, modified) */
-    ecs__storage *st[ECS_MAX_TERMS];
+    ecs_storage *st[ECS_MAX_TERMS];
     uint32_t flags[ECS_MAX_TERMS];
     uint32_t until[ECS_MAX_TERMS];  /* union views: ANY storages' row counts at the start */
     ecs_group group;              /* lead owned by a group whose rows the walk can trust */
@@ -944,7 +1007,7 @@ ECS_API bool ecs_defer_destroy(ecs_world *w, ecs_entity e);
 ECS_API bool ecs_defer_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value);
 ECS_API bool ecs_defer_remove(ecs_world *w, ecs_entity e, ecs_component c);
 ECS_API bool ecs_defer_delete(ecs_world *w, ecs_entity e, ecs_component c);
-ECS_API uint32_t ecs_defer_count(const ecs_world *w);
+ECS_API uint32_t ecs_defer_pending(const ecs_world *w);
 ECS_API uint32_t ecs_flush(ecs_world *w);
 
 /* --- sorting ------------------------------------------------------------- */
@@ -955,8 +1018,8 @@ ECS_API bool ecs_sort_as(ecs_world *w, ecs_component c, ecs_component order);
 /* --- groups -------------------------------------------------------------- */
 
 typedef struct ecs_group_desc {
-    ecs_component owned[ECS_MAX_TERMS];     /* storages the group owns (0 entries ignored) */
-    ecs_component excluded[ECS_MAX_TERMS];  /* members must not have these */
+    ecs_component owned[ECS_MAX_TERMS];     /* storages the group owns (up to the first 0) */
+    ecs_component excluded[ECS_MAX_TERMS];  /* members must not have these (up to the first 0) */
 } ecs_group_desc;
 
 ECS_API ecs_group ecs_group_new(ecs_world *w, const ecs_group_desc *desc);
@@ -981,8 +1044,8 @@ typedef struct ecs_system_desc {
     ecs_system_fn fn;
     void *user;
     bool (*run_if)(const ecs_system_ctx *ctx);  /* NULL, or false to skip this run */
-    ecs_component reads[ECS_MAX_TERMS];         /* components and uniques read (0-terminated) */
-    ecs_component writes[ECS_MAX_TERMS];        /* ... written */
+    ecs_component reads[ECS_MAX_TERMS];         /* components and uniques read (up to the first 0) */
+    ecs_component writes[ECS_MAX_TERMS];        /* ... written (up to the first 0) */
     bool structural;                            /* creates/destroys/adds/removes/flushes: runs alone */
 } ecs_system_desc;
 
@@ -992,8 +1055,8 @@ typedef struct ecs_plan_step {
     const char *reason;   /* why it could not join the previous batch ("" if it did) */
 } ecs_plan_step;
 
-ECS_API bool ecs_system_add(ecs_world *w, const ecs_system_desc *desc);
-ECS_API bool ecs_workload_add(ecs_world *w, const char *name, uint32_t n, const char *const *items);
+ECS_API bool ecs_system_new(ecs_world *w, const ecs_system_desc *desc);
+ECS_API bool ecs_workload_new(ecs_world *w, const char *name, uint32_t n, const char *const *items);
 ECS_API int ecs_workload_run(ecs_world *w, const char *name);
 ECS_API bool ecs_workload_set_default(ecs_world *w, const char *name);
 ECS_API uint32_t ecs_workload_plan(const ecs_world *w, const char *name, ecs_plan_step *out,
@@ -1013,22 +1076,23 @@ ECS_API void *ecs__add_sized(ecs_world *w, const char *call, ecs_entity e, ecs_c
 ECS_API bool ecs__remove_sized(ecs_world *w, ecs_entity e, ecs_component c, void *out, size_t size);
 ECS_API void ecs__bad_access(const ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                              size_t size);
+ECS_API void ecs__bad_storage(const ecs_storage *s, const char *call, ecs_entity e, size_t size);
 ECS_API bool ecs__iter_refill(ecs_iter *it);
-ECS_API uint32_t ecs__grouped(ecs_world *w, ecs__storage *s, ecs_entity e, const char *call);
+ECS_API uint32_t ecs__grouped(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call);
 ECS_API ecs_entity ecs__create(ecs_world *w);
 ECS_API void ecs__bad_field(const ecs_iter *it, const char *call, uint32_t i, size_t size);
 ECS_API bool ecs__defer_add_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
                                   size_t size);
 ECS_API void *ecs__unique_get(const ecs_world *w, const char *call, ecs_component c, size_t size, bool mut);
 ECS_API void *ecs__unique_add_sized(ecs_world *w, ecs_component c, const void *value, size_t size);
-ECS_API bool ecs__set_if_changed_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
+ECS_API bool ecs__add_if_changed_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
                                        size_t size);
 
 /* The layout below is visible only so that the hot paths can be inline.
    It is not API: it changes between versions. */
-#define ECS_PAGE_BITS 12
-#define ECS_PAGE_SIZE (1u << ECS_PAGE_BITS)
-#define ECS__PAGE_MASK (ECS_PAGE_SIZE - 1u)
+#define ECS__PAGE_BITS 12
+#define ECS__PAGE_SIZE (1u << ECS__PAGE_BITS)
+#define ECS__PAGE_MASK (ECS__PAGE_SIZE - 1u)
 #define ECS__NO_ROW 0xffffffffu
 
 /* A list of changes in tick order; for deletions, with a copy of each value. */
@@ -1039,8 +1103,8 @@ typedef struct ecs__changes {
     uint32_t reserved;  /* entries promised to a strip in progress */
 } ecs__changes;
 
-struct ecs__storage {
-    /* sparse[i] = pages[i >> ECS_PAGE_BITS][i & mask]: the row of the entity
+struct ecs_storage {
+    /* sparse[i] = pages[i >> ECS__PAGE_BITS][i & mask]: the row of the entity
        with index i, or ECS__NO_ROW. dense[row] is that entity (with its
        version) and its value is at data + row * size. Rows 0..count-1 are
        packed; removal moves the last row into the hole. */
@@ -1053,6 +1117,7 @@ struct ecs__storage {
     uint32_t size;
     uint32_t align;
     ecs_component id;
+    ecs_world *world;      /* the world this storage belongs to */
     char *name;
     /* Every removal bumps shuffles and records its row (the last four are
        kept); every reorder bumps reorders; both name the call. A view uses
@@ -1085,13 +1150,13 @@ struct ecs__storage {
 
 /* a and b held the same entities in rows 0..n-1 when their layouts were la, lb */
 typedef struct ecs__instep {
-    const ecs__storage *a, *b;
+    const ecs_storage *a, *b;
     uint64_t la, lb;
     uint32_t n;
 } ecs__instep;
 
 struct ecs_world {
-    ecs__storage **storages;  /* storages[c] for c in 1..ncomponents; [0] unused */
+    ecs_storage **storages;  /* storages[c] for c in 1..ncomponents; [0] unused */
     uint32_t ncomponents;
     uint32_t storages_cap;
     /* entity slots: versions[i] is the version of the live entity in slot i,
@@ -1133,14 +1198,14 @@ struct ecs_world {
 #define ECS__DEAD 0x80000000u
 
 /* --- inline hot paths -------------------------------------------------- */
-ECS_INLINE bool ecs_alive(const ecs_world *w, ecs_entity e) {
+ECS__INLINE bool ecs_alive(const ecs_world *w, ecs_entity e) {
     uint32_t i = (uint32_t)e;
     return i < w->nslots && w->versions[i] == (uint32_t)(e >> 32);
 }
 
 /* Hands out the next slot: the head of the free queue, else a fresh one.
    Room must be reserved. */
-ECS_HOT ecs_entity ecs__take_slot(ecs_world *w) {
+ECS__HOT ecs_entity ecs__take_slot(ecs_world *w) {
     uint32_t i;
     if (w->fq_len) {
         i = w->freeq[w->fq_head];
@@ -1156,20 +1221,20 @@ ECS_HOT ecs_entity ecs__take_slot(ecs_world *w) {
 }
 
 /* A slot is at hand: inline; otherwise ecs__create grows (or fails). */
-ECS_HOT ecs_entity ecs_create(ecs_world *w) {
+ECS__HOT ecs_entity ecs_create(ecs_world *w) {
     if ((w->fq_len || (w->nslots < w->slots_cap && w->nslots < w->max_slots)) && !w->track_entities)
         return ecs__take_slot(w);
     return ecs__create(w);
 }
 
 /* The sparse entry of index i: a row, or ECS__NO_ROW. */
-ECS_HOT uint32_t ecs__sparse(const ecs__storage *s, uint32_t i) {
-    uint32_t p = i >> ECS_PAGE_BITS;
+ECS__HOT uint32_t ecs__sparse(const ecs_storage *s, uint32_t i) {
+    uint32_t p = i >> ECS__PAGE_BITS;
     return p < s->npages && s->pages[p] ? s->pages[p][i & ECS__PAGE_MASK] : ECS__NO_ROW;
 }
 
 /* Row of e in s, or ECS__NO_ROW. The dense check rejects stale versions. */
-ECS_INLINE uint32_t ecs__row(const ecs__storage *s, ecs_entity e) {
+ECS__INLINE uint32_t ecs__row(const ecs_storage *s, ecs_entity e) {
     uint32_t row = ecs__sparse(s, (uint32_t)e);
     return row != ECS__NO_ROW && s->dense[row] == e ? row : ECS__NO_ROW;
 }
@@ -1178,12 +1243,12 @@ ECS_INLINE uint32_t ecs__row(const ecs__storage *s, ecs_entity e) {
    of its index (destroying clears them), so checking the version table
    replaces reading dense[row]: the two loads are independent, and only the
    data line follows. */
-ECS_HOT uint32_t ecs__live_row(const ecs_world *w, const ecs__storage *s, ecs_entity e) {
+ECS__HOT uint32_t ecs__live_row(const ecs_world *w, const ecs_storage *s, ecs_entity e) {
     uint32_t i = (uint32_t)e, row = ecs__sparse(s, i);
     return i < w->nslots && w->versions[i] == (uint32_t)(e >> 32) ? row : ECS__NO_ROW;
 }
 
-ECS_INLINE const ecs__storage *ecs__storage_of(const ecs_world *w, const char *call, ecs_entity e,
+ECS__INLINE const ecs_storage *ecs__checked_storage(const ecs_world *w, const char *call, ecs_entity e,
                                                ecs_component c, size_t size) {
     if (c - 1u >= w->ncomponents) {
         ecs__bad_access(w, call, e, c, size);
@@ -1201,9 +1266,9 @@ ECS_INLINE const ecs__storage *ecs__storage_of(const ecs_world *w, const char *c
 }
 
 /* mut: the caller may write, so the row counts as modified (if tracked) */
-ECS_INLINE void *ecs__get(const ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+ECS__INLINE void *ecs__get(const ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                           size_t size, bool mut) {
-    const ecs__storage *s = ecs__storage_of(w, call, e, c, size);
+    const ecs_storage *s = ecs__checked_storage(w, call, e, c, size);
     uint32_t row;
     if (!s || (row = ecs__live_row(w, s, e)) == ECS__NO_ROW) return NULL;
     if (mut && s->modified) s->modified[row] = w->tick;
@@ -1211,7 +1276,7 @@ ECS_INLINE void *ecs__get(const ecs_world *w, const char *call, ecs_entity e, ec
 }
 
 /* Appends e to s (room and page reserved); the value is the caller's. */
-ECS_HOT uint32_t ecs__push_entity(ecs_world *w, ecs__storage *s, uint32_t *page, ecs_entity e) {
+ECS__HOT uint32_t ecs__push_entity(ecs_world *w, ecs_storage *s, uint32_t *page, ecs_entity e) {
     uint32_t row = s->count++;
     s->dense[row] = e;
     page[(uint32_t)e & ECS__PAGE_MASK] = row;
@@ -1226,10 +1291,10 @@ ECS_HOT uint32_t ecs__push_entity(ecs_world *w, ecs__storage *s, uint32_t *page,
    is joined or left out of line, after the push). Then the
    copy has a constant size for the typed macros. Anything else, including
    every error, goes to the out-of-line path. */
-ECS_HOT void *ecs__add_fast(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+ECS__HOT void *ecs__add_fast(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                                const void *value, size_t size) {
-    uint32_t i = (uint32_t)e, p = i >> ECS_PAGE_BITS, *page, row;
-    ecs__storage *s;
+    uint32_t i = (uint32_t)e, p = i >> ECS__PAGE_BITS, *page, row;
+    ecs_storage *s;
     if (c - 1u < w->ncomponents && ecs_alive(w, e) && value && !w->busy) {
         s = w->storages[c];
         if ((size == (size_t)-1 || size == s->size) && s->count < s->cap && p < s->npages &&
@@ -1244,32 +1309,60 @@ ECS_HOT void *ecs__add_fast(ecs_world *w, const char *call, ecs_entity e, ecs_co
     return ecs__add_sized(w, call, e, c, value, size);
 }
 
-ECS_INLINE void *ecs_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value) {
+ECS__INLINE void *ecs_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value) {
     return ecs__add_fast(w, "ecs_add", e, c, value, (size_t)-1);
 }
 
-ECS_INLINE bool ecs_has(const ecs_world *w, ecs_entity e, ecs_component c) {
-    const ecs__storage *s = ecs__storage_of(w, "ecs_has", e, c, (size_t)-1);
+ECS__INLINE bool ecs_has(const ecs_world *w, ecs_entity e, ecs_component c) {
+    const ecs_storage *s = ecs__checked_storage(w, "ecs_has", e, c, (size_t)-1);
     return s && ecs__live_row(w, s, e) != ECS__NO_ROW;
 }
-ECS_INLINE const void *ecs_get(const ecs_world *w, ecs_entity e, ecs_component c) {
+ECS__INLINE const void *ecs_get(const ecs_world *w, ecs_entity e, ecs_component c) {
     return ecs__get(w, "ecs_get", e, c, (size_t)-1, false);
 }
-ECS_INLINE void *ecs_get_mut(ecs_world *w, ecs_entity e, ecs_component c) {
+ECS__INLINE void *ecs_get_mut(ecs_world *w, ecs_entity e, ecs_component c) {
     return ecs__get(w, "ecs_get_mut", e, c, (size_t)-1, true);
 }
 
-ECS_INLINE uint32_t ecs_storage_count(const ecs_world *w, ecs_component c) {
-    const ecs__storage *s = ecs__storage_of(w, "ecs_storage_count", ECS_NULL, c, (size_t)-1);
-    return s ? s->count : 0;
+/* The storage of c, a handle for loops that look up many entities of one
+   component: ecs_storage_get(s, e) is ecs_get(w, e, c) without the world's
+   loads, so a loop can keep s in a register. */
+ECS__INLINE ecs_storage *ecs_storage_of(const ecs_world *w, ecs_component c) {
+    return (ecs_storage *)ecs__checked_storage(w, "ecs_storage_of", ECS_NULL, c, (size_t)-1);
 }
-ECS_INLINE const ecs_entity *ecs_storage_entities(const ecs_world *w, ecs_component c) {
-    const ecs__storage *s = ecs__storage_of(w, "ecs_storage_entities", ECS_NULL, c, (size_t)-1);
-    return s ? s->dense : NULL;
+
+ECS__INLINE void *ecs__storage_get(const ecs_storage *s, const char *call, ecs_entity e, size_t size,
+                                   bool mut) {
+    uint32_t row;
+    if (!s || (ECS_DEBUG && size != (size_t)-1 && size != s->size)) {
+        ecs__bad_storage(s, call, e, size);
+        return NULL;
+    }
+    if ((row = ecs__live_row(s->world, s, e)) == ECS__NO_ROW) return NULL;
+    if (mut && s->modified) s->modified[row] = s->world->tick;
+    return s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&s->world->tag_dummy;
 }
-ECS_INLINE void *ecs_storage_data(const ecs_world *w, ecs_component c) {
-    const ecs__storage *s = ecs__storage_of(w, "ecs_storage_data", ECS_NULL, c, (size_t)-1);
-    return s ? s->data : NULL;
+ECS__INLINE const void *ecs_storage_get(const ecs_storage *s, ecs_entity e) {
+    return ecs__storage_get(s, "ecs_storage_get", e, (size_t)-1, false);
+}
+ECS__INLINE void *ecs_storage_get_mut(ecs_storage *s, ecs_entity e) {
+    return ecs__storage_get(s, "ecs_storage_get_mut", e, (size_t)-1, true);
+}
+ECS__INLINE bool ecs_storage_has(const ecs_storage *s, ecs_entity e) {
+    if (!s) return ecs__bad_storage(s, "ecs_storage_has", e, (size_t)-1), false;
+    return ecs__live_row(s->world, s, e) != ECS__NO_ROW;
+}
+ECS__INLINE uint32_t ecs_storage_count(const ecs_storage *s) {
+    if (!s) return ecs__bad_storage(s, "ecs_storage_count", ECS_NULL, (size_t)-1), 0;
+    return s->count;
+}
+ECS__INLINE const ecs_entity *ecs_storage_entities(const ecs_storage *s) {
+    if (!s) return ecs__bad_storage(s, "ecs_storage_entities", ECS_NULL, (size_t)-1), (const ecs_entity *)0;
+    return s->dense;
+}
+ECS__INLINE void *ecs_storage_data(const ecs_storage *s) {
+    if (!s) return ecs__bad_storage(s, "ecs_storage_data", ECS_NULL, (size_t)-1), (void *)0;
+    return s->data;
 }
 
 
@@ -1277,7 +1370,7 @@ ECS_INLINE void *ecs_storage_data(const ecs_world *w, ecs_component c) {
 /* Advances to the next matching entity; false when the view is exhausted.
    Inside a block this is a few loads; at a block's end, or after any change
    that moved rows (world->epoch), ecs__iter_refill finds the next block. */
-ECS_HOT bool ecs_iter_next(ecs_iter *it) {
+ECS__HOT bool ecs_iter_next(ecs_iter *it) {
     if (it->row > it->lo && it->epoch == *it->world_epoch) {
         uint32_t m, row = --it->row;
         it->entity = it->dense[row];
@@ -1289,7 +1382,7 @@ ECS_HOT bool ecs_iter_next(ecs_iter *it) {
 
 /* Term i's value for the current entity (computed on access: the walk
    itself touches no field). NULL for ECS_NOT and absent optional/any. */
-ECS_INLINE void *ecs__field(const ecs_iter *it, const char *call, uint32_t i, size_t size) {
+ECS__INLINE void *ecs__field(const ecs_iter *it, const char *call, uint32_t i, size_t size) {
 #if ECS_DEBUG
     if (i >= it->nterms || (size != (size_t)-1 && size != it->st[i]->size)) {
         ecs__bad_field(it, call, i, size);
@@ -1311,33 +1404,29 @@ ECS_INLINE void *ecs__field(const ecs_iter *it, const char *call, uint32_t i, si
 
 #define ECS_GET(w, e, c, T) ((const T *)ecs__get((w), "ECS_GET", (e), (c), ECS__SIZE(T), false))
 #define ECS_GET_MUT(w, e, c, T) ((T *)ecs__get((w), "ECS_GET_MUT", (e), (c), ECS__SIZE(T), true))
+#define ECS_STORAGE_GET(s, e, T) ((const T *)ecs__storage_get((s), "ECS_STORAGE_GET", (e), ECS__SIZE(T), false))
+#define ECS_STORAGE_GET_MUT(s, e, T) ((T *)ecs__storage_get((s), "ECS_STORAGE_GET_MUT", (e), ECS__SIZE(T), true))
 /* (1 ? p : (T *)0) type-checks p as a T pointer without casting it away */
 #define ECS_REMOVE(w, e, c, T, out) ecs__remove_sized((w), (e), (c), (1 ? (out) : (T *)0), sizeof(T))
+/* ECS__VALUE(T, init): the address of a T made from init, which is a braced
+   initializer ({1, 2}) or any expression of type T (a variable, f(x), 5).
+   C: a one-element array literal, whose element may be initialized by
+   either. C++: a reference to a temporary that lives until the end of the
+   full expression. */
 #ifdef __cplusplus
-#define ECS_ADD(w, e, c, T, ...) \
-    ((T *)ecs__add_fast((w), "ECS_ADD", (e), (c), &ecs__lvalue(T __VA_ARGS__), sizeof(T)))
+#define ECS__VALUE(T, ...) (&ecs__lvalue<T>(__VA_ARGS__))
 #else
-#define ECS_ADD(w, e, c, T, ...) ((T *)ecs__add_fast((w), "ECS_ADD", (e), (c), &(T)__VA_ARGS__, sizeof(T)))
+#define ECS__VALUE(T, ...) ((T[1]){__VA_ARGS__})
 #endif
+#define ECS_ADD(w, e, c, T, ...) ((T *)ecs__add_fast((w), "ECS_ADD", (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T)))
 #define ECS_FIELD(it, i, T) ((T *)ecs__field((it), "ECS_FIELD", (i), ECS__SIZE(T)))
 #define ECS_UNIQUE_GET(w, c, T) ((const T *)ecs__unique_get((w), "ECS_UNIQUE_GET", (c), ECS__SIZE(T), false))
 #define ECS_UNIQUE_GET_MUT(w, c, T) ((T *)ecs__unique_get((w), "ECS_UNIQUE_GET_MUT", (c), ECS__SIZE(T), true))
-#ifdef __cplusplus
-#define ECS_UNIQUE_ADD(w, c, T, ...) \
-    ((T *)ecs__unique_add_sized((w), (c), &ecs__lvalue(T __VA_ARGS__), sizeof(T)))
-#else
-#define ECS_UNIQUE_ADD(w, c, T, ...) ((T *)ecs__unique_add_sized((w), (c), &(T)__VA_ARGS__, sizeof(T)))
-#endif
-#define ECS_SET_IF_CHANGED(w, e, c, T, value) \
-    ecs__set_if_changed_sized((w), (e), (c), (1 ? &(value) : (const T *)0), sizeof(T))
+#define ECS_UNIQUE_ADD(w, c, T, ...) ((T *)ecs__unique_add_sized((w), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T)))
+#define ECS_ADD_IF_CHANGED(w, e, c, T, ...) \
+    ecs__add_if_changed_sized((w), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T))
 #define ecs_field(it, i) ecs__field((it), "ecs_field", (i), (size_t)-1)
-#ifdef __cplusplus
-#define ECS_DEFER_ADD(w, e, c, T, ...) ecs__defer_add_sized((w), (e), (c), &ecs__lvalue(T __VA_ARGS__), sizeof(T))
-#else
-#define ECS_DEFER_ADD(w, e, c, T, ...) ecs__defer_add_sized((w), (e), (c), &(T)__VA_ARGS__, sizeof(T))
-#endif
-#define ECS_SET(w, e, c, T, value) \
-    ((T *)ecs__add_fast((w), "ECS_SET", (e), (c), (1 ? &(value) : (const T *)0), sizeof(T)))
+#define ECS_DEFER_ADD(w, e, c, T, ...) ecs__defer_add_sized((w), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T))
 
 #ifdef __cplusplus
 } /* extern "C" */
@@ -1386,6 +1475,12 @@ template <typename T> static inline const T &ecs__lvalue(const T &v) { return v;
 #define ECS__FN ECS_API
 #else
 #define ECS__FN
+#endif
+/* hot helpers of the implementation itself */
+#if defined(__GNUC__) || defined(__clang__)
+#define ECS__IMPL_HOT static inline __attribute__((always_inline))
+#else
+#define ECS__IMPL_HOT static inline
 #endif
 
 #if defined(ECS_MALLOC) != defined(ECS_FREE)
@@ -1493,7 +1588,7 @@ static void ecs__changes_push(ecs__changes *l, ecs_entity e, ecs_tick t, const v
 
 /* Copies a component value: the common sizes become plain moves instead of
    a call into libc. */
-ECS_HOT void ecs__copy(void *dst, const void *src, uint32_t size) {
+ECS__IMPL_HOT void ecs__copy(void *dst, const void *src, uint32_t size) {
     switch (size) {
     case 4: memcpy(dst, src, 4); break;
     case 8: memcpy(dst, src, 8); break;
@@ -1556,6 +1651,16 @@ ECS__FN void ecs__bad_access(const ecs_world *w, const char *call, ecs_entity e,
     }
 }
 
+ECS__FN void ecs__bad_storage(const ecs_storage *s, const char *call, ecs_entity e, size_t size) {
+    if (!s) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "%s: the storage is NULL (ecs_storage_of failed?)", call);
+        ECS_ASSERT(0, msg);
+        return;
+    }
+    ecs__bad_access(s->world, call, e, s->id, size);
+}
+
 ECS__FN ecs_error ecs_last_error(const ecs_world *w) { return w->err; }
 ECS__FN const char *ecs_last_error_msg(const ecs_world *w) { return w->err ? w->err_msg : ""; }
 ECS__FN void ecs_clear_error(ecs_world *w) {
@@ -1616,14 +1721,14 @@ static void ecs__changes_free(ecs_world *w, ecs__changes *l, uint32_t vsize) {
     memset(l, 0, sizeof *l);
 }
 
-static void ecs__row_arrays(ecs__storage *s, void **arr[], size_t size[]);
+static void ecs__row_arrays(ecs_storage *s, void **arr[], size_t size[]);
 #define ECS__ROW_ARRAYS 4
 
-static void ecs__storage_free(ecs_world *w, ecs__storage *s) {
+static void ecs__storage_destroy(ecs_world *w, ecs_storage *s) {
     void **arr[ECS__ROW_ARRAYS];
     size_t size[ECS__ROW_ARRAYS];
     uint32_t p, i;
-    for (p = 0; p < s->npages; p++) ecs__free(w, s->pages[p], ECS_PAGE_SIZE * sizeof(uint32_t));
+    for (p = 0; p < s->npages; p++) ecs__free(w, s->pages[p], ECS__PAGE_SIZE * sizeof(uint32_t));
     ecs__free(w, s->pages, (size_t)s->npages * sizeof *s->pages);
     ecs__row_arrays(s, arr, size);
     for (i = 0; i < ECS__ROW_ARRAYS; i++) ecs__free(w, *arr[i], (size_t)s->cap * size[i]);
@@ -1642,7 +1747,7 @@ ECS__FN void ecs_world_free(ecs_world *w) {
     uint32_t c;
     ecs__name *names;
     if (!w) return;
-    for (c = 1; c <= w->ncomponents; c++) ecs__storage_free(w, w->storages[c]);
+    for (c = 1; c <= w->ncomponents; c++) ecs__storage_destroy(w, w->storages[c]);
     ecs__free(w, w->storages, (size_t)w->storages_cap * sizeof *w->storages);
     ecs__free(w, w->versions, (size_t)w->slots_cap * sizeof *w->versions);
     ecs__free(w, w->freeq, (size_t)w->fq_cap * sizeof *w->freeq);
@@ -1748,7 +1853,7 @@ ECS__FN ecs_component ecs_lookup(const ecs_world *w, const char *name) {
 
 ECS__FN ecs_component ecs_register(ecs_world *w, const char *name, size_t size, size_t align) {
     ecs_component c;
-    ecs__storage *s;
+    ecs_storage *s;
     ecs__name *names;
     size_t len;
     if (!name || !*name) {
@@ -1784,7 +1889,7 @@ ECS__FN ecs_component ecs_register(ecs_world *w, const char *name, size_t size, 
         return 0;
     }
     len = strlen(name) + 1;
-    s = (ecs__storage *)ecs__alloc(w, sizeof *s);
+    s = (ecs_storage *)ecs__alloc(w, sizeof *s);
     if (s) {
         memset(s, 0, sizeof *s);
         s->name = (char *)ecs__alloc(w, len);
@@ -1799,6 +1904,7 @@ ECS__FN ecs_component ecs_register(ecs_world *w, const char *name, size_t size, 
     s->align = (uint32_t)align;
     c = ++w->ncomponents;
     s->id = c;
+    s->world = w;
     w->storages[0] = NULL;
     w->storages[c] = s;
     names = (ecs__name *)w->names;
@@ -1823,12 +1929,12 @@ ECS__FN size_t ecs_component_size(const ecs_world *w, ecs_component c) {
     return w->storages[c]->size;
 }
 
-ECS__FN uint32_t ecs_component_count(const ecs_world *w) { return w->ncomponents; }
+ECS__FN uint32_t ecs_component_max(const ecs_world *w) { return w->ncomponents; }
 
 /* The arrays parallel to dense and their element sizes (0 = absent): the
    data, and the tracking ticks. Growth and freeing go through this list;
    ecs__move_row and ecs__swap_rows handle the same arrays. */
-static void ecs__row_arrays(ecs__storage *s, void **arr[], size_t size[]) {
+static void ecs__row_arrays(ecs_storage *s, void **arr[], size_t size[]) {
     arr[0] = (void **)&s->dense;
     size[0] = sizeof *s->dense;
     arr[1] = (void **)&s->data;
@@ -1844,7 +1950,7 @@ static void ecs__row_arrays(ecs__storage *s, void **arr[], size_t size[]) {
    grow in place and a failure shrinks back the ones already grown
    (shrinking never fails); without, new blocks are committed only once all
    of them are allocated. */
-static bool ecs__reserve_rows(ecs_world *w, ecs__storage *s, uint32_t extra) {
+static bool ecs__reserve_rows(ecs_world *w, ecs_storage *s, uint32_t extra) {
     void **arr[ECS__ROW_ARRAYS], *fresh[ECS__ROW_ARRAYS];
     size_t size[ECS__ROW_ARRAYS];
     uint32_t need = s->count + extra, cap, i;
@@ -1886,8 +1992,8 @@ static bool ecs__reserve_rows(ecs_world *w, ecs__storage *s, uint32_t extra) {
 }
 
 /* Makes sure the sparse page holding `index` exists. */
-static bool ecs__reserve_page(ecs_world *w, ecs__storage *s, uint32_t index) {
-    uint32_t p = index >> ECS_PAGE_BITS;
+static bool ecs__reserve_page(ecs_world *w, ecs_storage *s, uint32_t index) {
+    uint32_t p = index >> ECS__PAGE_BITS;
     if (p >= s->npages) {
         uint32_t n = s->npages, cap = s->npages;
         void *pages = s->pages;
@@ -1897,19 +2003,19 @@ static bool ecs__reserve_page(ecs_world *w, ecs__storage *s, uint32_t index) {
         s->npages = cap;
     }
     if (!s->pages[p]) {
-        uint32_t *page = (uint32_t *)ecs__alloc(w, ECS_PAGE_SIZE * sizeof *page);
+        uint32_t *page = (uint32_t *)ecs__alloc(w, ECS__PAGE_SIZE * sizeof *page);
         if (!page) return false;
-        memset(page, 0xff, ECS_PAGE_SIZE * sizeof *page); /* all ECS__NO_ROW */
+        memset(page, 0xff, ECS__PAGE_SIZE * sizeof *page); /* all ECS__NO_ROW */
         s->pages[p] = page;
     }
     return true;
 }
 
-#define ECS__SPARSE(s, i) ((s)->pages[(i) >> ECS_PAGE_BITS][(i)&ECS__PAGE_MASK])
+#define ECS__SPARSE(s, i) ((s)->pages[(i) >> ECS__PAGE_BITS][(i)&ECS__PAGE_MASK])
 
 /* Appends e with value (NULL: zeroed). Space must be reserved. */
-static uint32_t ecs__push(ecs_world *w, ecs__storage *s, ecs_entity e, const void *value) {
-    uint32_t row = ecs__push_entity(w, s, s->pages[ECS_ENTITY_INDEX(e) >> ECS_PAGE_BITS], e);
+static uint32_t ecs__push(ecs_world *w, ecs_storage *s, ecs_entity e, const void *value) {
+    uint32_t row = ecs__push_entity(w, s, s->pages[ECS_ENTITY_INDEX(e) >> ECS__PAGE_BITS], e);
     if (s->size) {
         if (value)
             ecs__copy(s->data + (size_t)row * s->size, value, s->size);
@@ -1921,7 +2027,7 @@ static uint32_t ecs__push(ecs_world *w, ecs__storage *s, ecs_entity e, const voi
 
 /* Copies row src over row dst (every row array) and repoints the sparse
    entry of the moved entity. */
-static void ecs__move_row(ecs__storage *s, uint32_t dst, uint32_t src) {
+static void ecs__move_row(ecs_storage *s, uint32_t dst, uint32_t src) {
     s->dense[dst] = s->dense[src];
     ECS__SPARSE(s, ECS_ENTITY_INDEX(s->dense[dst])) = dst;
     if (s->size) ecs__copy(s->data + (size_t)dst * s->size, s->data + (size_t)src * s->size, s->size);
@@ -1930,7 +2036,7 @@ static void ecs__move_row(ecs__storage *s, uint32_t dst, uint32_t src) {
 }
 
 /* Swap-remove: the last row moves into `row`. */
-static void ecs__erase(ecs_world *w, ecs__storage *s, uint32_t row, const char *call) {
+static void ecs__erase(ecs_world *w, ecs_storage *s, uint32_t row, const char *call) {
     uint32_t last = s->count - 1;
     w->epoch++;
     ECS__SPARSE(s, ECS_ENTITY_INDEX(s->dense[row])) = ECS__NO_ROW;
@@ -1942,7 +2048,7 @@ static void ecs__erase(ecs_world *w, ecs__storage *s, uint32_t row, const char *
     s->shuffled_by = call;
 }
 
-static void *ecs__value(ecs_world *w, ecs__storage *s, uint32_t row) {
+static void *ecs__value(ecs_world *w, ecs_storage *s, uint32_t row) {
     return s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&w->tag_dummy;
 }
 
@@ -1952,10 +2058,10 @@ static void *ecs__value(ecs_world *w, ecs__storage *s, uint32_t row) {
 
 /* Group maintenance (section Groups): after an insertion into s, before and
    after a removal from it. */
-static void ecs__groups_inserted(ecs_world *w, ecs__storage *s, ecs_entity e, const char *call);
-static void ecs__groups_removing(ecs_world *w, ecs__storage *s, ecs_entity e, const char *call);
-static void ecs__groups_removed(ecs_world *w, ecs__storage *s, ecs_entity e, const char *call);
-static bool ecs__groups_locked(const ecs_world *w, const ecs__storage *s);
+static void ecs__groups_inserted(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call);
+static void ecs__groups_removing(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call);
+static void ecs__groups_removed(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call);
+static bool ecs__groups_locked(const ecs_world *w, const ecs_storage *s);
 
 /* Entities inside a hook call, or being stripped, form a stack on the C
    stack: a hook may not destroy its own entity, and nothing may be added
@@ -1977,7 +2083,7 @@ static int ecs__busy_kind(const ecs_world *w, ecs_entity e) {
 
 /* Runs a hook with its storage locked (no insertion into or removal from
    it, so the value pointer stays valid) and its entity marked busy. */
-static void ecs__hook(ecs_world *w, ecs__storage *s, ecs_hook_fn fn, ecs_entity e, uint32_t row) {
+static void ecs__hook(ecs_world *w, ecs_storage *s, ecs_hook_fn fn, ecs_entity e, uint32_t row) {
     ecs__busy b;
     b.e = e;
     b.kind = ECS__BUSY_HOOK;
@@ -1990,7 +2096,7 @@ static void ecs__hook(ecs_world *w, ecs__storage *s, ecs_hook_fn fn, ecs_entity 
     w->busy = b.prev;
 }
 
-static bool ecs__locked(ecs_world *w, const char *call, ecs_entity e, const ecs__storage *s) {
+static bool ecs__locked(ecs_world *w, const char *call, ecs_entity e, const ecs_storage *s) {
     /* storages are locked only while a hook runs, and then w->busy is set */
     if (!s->locked && !(w->busy && (s->owner || s->nexcluded_by) && ecs__groups_locked(w, s))) return false;
     ecs__fail(w, ECS_ERR_LOCKED, call, e, s->id,
@@ -2002,7 +2108,7 @@ static bool ecs__locked(ecs_world *w, const char *call, ecs_entity e, const ecs_
 }
 
 /* Checks that e is alive and c registered (and of `size` unless -1). */
-static ecs__storage *ecs__check(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+static ecs_storage *ecs__check(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                                 size_t size) {
     if (c - 1u >= w->ncomponents || (size != (size_t)-1 && size != w->storages[c]->size)) {
         ecs__bad_access(w, call, e, c, size);
@@ -2016,7 +2122,7 @@ static ecs__storage *ecs__check(ecs_world *w, const char *call, ecs_entity e, ec
 }
 
 /* Replaces the value of e's row: a modification. */
-static void *ecs__replace(ecs_world *w, ecs__storage *s, uint32_t row, const void *value) {
+static void *ecs__replace(ecs_world *w, ecs_storage *s, uint32_t row, const void *value) {
     if (s->size) {
         void *dst = s->data + (size_t)row * s->size;
         if (!value)
@@ -2029,7 +2135,7 @@ static void *ecs__replace(ecs_world *w, ecs__storage *s, uint32_t row, const voi
 }
 
 /* An insertion may not hit a locked storage or an entity being stripped. */
-static bool ecs__may_insert(ecs_world *w, const char *call, ecs_entity e, const ecs__storage *s) {
+static bool ecs__may_insert(ecs_world *w, const char *call, ecs_entity e, const ecs_storage *s) {
     if (ecs__locked(w, call, e, s)) return false;
     if (w->busy && (ecs__busy_kind(w, e) & ECS__BUSY_STRIP)) {
         ecs__fail(w, ECS_ERR_LOCKED, call, e, s->id, "the entity is being stripped or destroyed");
@@ -2040,13 +2146,13 @@ static bool ecs__may_insert(ecs_world *w, const char *call, ecs_entity e, const 
 
 static void *ecs__add(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                       const void *value, size_t size) {
-    ecs__storage *s = ecs__check(w, call, e, c, size);
+    ecs_storage *s = ecs__check(w, call, e, c, size);
     uint32_t row, i = ECS_ENTITY_INDEX(e);
     if (!s) return NULL;
     row = ecs__sparse(s, i); /* e is alive: an entry of its index is its own */
     if (row != ECS__NO_ROW) return ecs__replace(w, s, row, value);
     if ((s->locked || w->busy || s->owner || s->nexcluded_by) && !ecs__may_insert(w, call, e, s)) return NULL;
-    if (s->count == s->cap || (i >> ECS_PAGE_BITS) >= s->npages || !s->pages[i >> ECS_PAGE_BITS]) {
+    if (s->count == s->cap || (i >> ECS__PAGE_BITS) >= s->npages || !s->pages[i >> ECS__PAGE_BITS]) {
         /* value may point into this very storage (cloning a component);
            growing frees the old array, so follow the value to the new one */
         uintptr_t v = (uintptr_t)value, d = (uintptr_t)s->data;
@@ -2075,7 +2181,7 @@ ECS__FN void *ecs__add_sized(ecs_world *w, const char *call, ecs_entity e, ecs_c
 /* Removes row `row` (entity e) from s: on_remove hook, then the value as
    it leaves goes to out and to the tracking record (reserved), then the
    swap-remove. */
-static void ecs__remove_row(ecs_world *w, ecs__storage *s, ecs_entity e, uint32_t row,
+static void ecs__remove_row(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row,
                             const char *call, bool deletion, void *out) {
     if (s->hooks.on_remove) ecs__hook(w, s, s->hooks.on_remove, e, row);
     if (s->owner) { /* leave the group first: the swap-remove then happens outside it */
@@ -2091,7 +2197,7 @@ static void ecs__remove_row(ecs_world *w, ecs__storage *s, ecs_entity e, uint32_
     if (s->nexcluded_by) ecs__groups_removed(w, s, e, call);
 }
 
-static bool ecs__reserve_record(ecs_world *w, ecs__storage *s, bool deletion) {
+static bool ecs__reserve_record(ecs_world *w, ecs_storage *s, bool deletion) {
     ecs__changes *l = deletion ? &s->deleted : &s->removed;
     if (!(s->track & (deletion ? ECS_TRACK_DELETION : ECS_TRACK_REMOVAL))) return true;
     return l->count + l->reserved < l->cap || ecs__changes_reserve(w, l, 1, deletion ? s->size : 0);
@@ -2100,7 +2206,7 @@ static bool ecs__reserve_record(ecs_world *w, ecs__storage *s, bool deletion) {
 /* remove (deletion false: counts as a removal) or delete. */
 static bool ecs__take(ecs_world *w, const char *call, ecs_entity e, ecs_component c, void *out,
                       size_t size, bool deletion) {
-    ecs__storage *s;
+    ecs_storage *s;
     uint32_t row;
     if (c - 1u >= w->ncomponents || (size != (size_t)-1 && size != w->storages[c]->size)) {
         ecs__bad_access(w, call, e, c, size);
@@ -2146,7 +2252,7 @@ static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call, bool des
            each group before its first owned component goes, and joins
            none (section 13) */
         for (c = 1; c <= w->ncomponents; c++) {
-            ecs__storage *s = w->storages[c];
+            ecs_storage *s = w->storages[c];
             if (s->count && (row = ecs__sparse(s, i)) != ECS__NO_ROW) {
                 if (s->owner) {
                     ecs__groups_removing(w, s, e, call);
@@ -2169,7 +2275,7 @@ static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call, bool des
     }
     memset(had, 0, hadsize);
     for (c = 1; c <= w->ncomponents; c++) {
-        ecs__storage *s = w->storages[c];
+        ecs_storage *s = w->storages[c];
         if (ecs__row(s, e) == ECS__NO_ROW) continue;
         had[c / 8] |= (unsigned char)(1u << (c % 8));
         if (ecs__locked(w, call, e, s)) goto fail;
@@ -2193,7 +2299,7 @@ static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call, bool des
     b.prev = w->busy;
     w->busy = &b;
     for (c = 1; c <= w->ncomponents; c++) {
-        ecs__storage *s = w->storages[c];
+        ecs_storage *s = w->storages[c];
         if (!(had[c / 8] >> (c % 8) & 1u)) continue; /* hooks cannot add to e now */
         if ((s->track & ECS_TRACK_DELETION) && s->deleted.reserved) s->deleted.reserved--;
         if ((row = ecs__row(s, e)) == ECS__NO_ROW) continue; /* an earlier hook removed it */
@@ -2261,7 +2367,7 @@ static void ecs__bundle_hooks(ecs_world *w, ecs_entity e, uint32_t n, const ecs_
                               const bool *inserted) {
     uint32_t i, row;
     for (i = 0; i < n; i++) {
-        ecs__storage *s = w->storages[comps[i]];
+        ecs_storage *s = w->storages[comps[i]];
         if ((inserted && !inserted[i]) || !s->hooks.on_insert) continue;
         if (ecs_alive(w, e) && (row = ecs__row(s, e)) != ECS__NO_ROW)
             ecs__hook(w, s, s->hooks.on_insert, e, row);
@@ -2282,7 +2388,7 @@ static bool ecs__reserve_bundle(ecs_world *w, const char *call, ecs_entity e, ui
                                 uint32_t n, const ecs_component *comps) {
     uint32_t i, k;
     for (i = 0; i < n; i++) {
-        ecs__storage *s = w->storages[comps[i]];
+        ecs_storage *s = w->storages[comps[i]];
         bool ok = ecs__reserve_rows(w, s, count);
         if (e != ECS_NULL)
             ok = ok && ecs__reserve_page(w, s, ECS_ENTITY_INDEX(e));
@@ -2316,7 +2422,7 @@ static const void *const *ecs__stage(ecs_world *w, const char *call, uint32_t co
     *staged = NULL;
     *staged_size = 0;
     for (j = 0; values && j < n; j++) { /* only storages about to grow matter */
-        const ecs__storage *s = w->storages[comps[j]];
+        const ecs_storage *s = w->storages[comps[j]];
         uintptr_t d = (uintptr_t)s->data;
         if (!s->data || s->count + (uint64_t)count <= s->cap) continue;
         for (i = 0; i < n && !need; i++)
@@ -2360,7 +2466,7 @@ ECS__FN bool ecs_add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_compone
     values = ecs__stage(w, "ecs_add_n", 1, n, comps, values, &staged, &staged_size);
     ok = !(staged_size && !staged) && ecs__reserve_bundle(w, "ecs_add_n", e, 1, n, comps);
     for (i = 0; ok && i < n; i++) { /* cannot fail now: everything is reserved */
-        ecs__storage *s = w->storages[comps[i]];
+        ecs_storage *s = w->storages[comps[i]];
         uint32_t row = ecs__row(s, e);
         inserted[i] = row == ECS__NO_ROW;
         if (inserted[i])
@@ -2413,10 +2519,10 @@ ECS__FN bool ecs_create_bulk(ecs_world *w, uint32_t count, uint32_t n, const ecs
     return ecs__create_bulk(w, "ecs_create_bulk", count, n, comps, values, out);
 }
 
-ECS__FN ecs_entity ecs_create_with(ecs_world *w, uint32_t n, const ecs_component *comps,
+ECS__FN ecs_entity ecs_create_n(ecs_world *w, uint32_t n, const ecs_component *comps,
                                    const void *const *values) {
     ecs_entity e;
-    return ecs__create_bulk(w, "ecs_create_with", 1, n, comps, values, &e) ? e : ECS_NULL;
+    return ecs__create_bulk(w, "ecs_create_n", 1, n, comps, values, &e) ? e : ECS_NULL;
 }
 
 /* ------------------------------------------------------------------------- */
@@ -2439,7 +2545,7 @@ static void ecs__iter_changed(ecs_iter *it);
 static void ecs__view_group(ecs_world *w, ecs_iter *it) {
     uint32_t k, j, hits = 0;
     const ecs__group *g;
-    ecs__storage *lead = NULL;
+    ecs_storage *lead = NULL;
     if (it->mode != ECS__IT_VIEW) return;
     for (k = 0; k < it->nterms && !lead; k++)
         if (!(it->flags[k] & (ECS_NOT | ECS_OPTIONAL | ECS_ANY)) && it->st[k]->owner) lead = it->st[k];
@@ -2544,13 +2650,13 @@ ECS__FN ecs_iter ecs_view_of(ecs_world *w, uint32_t n, const ecs_component *comp
 }
 
 /* Row of term k's entity e, when the lead holds e at row r. */
-static uint32_t ecs__term_row(const ecs__storage *s, uint32_t r, ecs_entity e) {
+static uint32_t ecs__term_row(const ecs_storage *s, uint32_t r, ecs_entity e) {
     return r < s->count && s->dense[r] == e ? r : ecs__row(s, e);
 }
 
 /* Is term k's row r inside the window of its ECS_INSERTED/ECS_MODIFIED filter? */
 static bool ecs__fresh(const ecs_iter *it, uint32_t k, uint32_t r) {
-    const ecs__storage *s = it->st[k];
+    const ecs_storage *s = it->st[k];
     uint32_t f = it->flags[k];
     return ((f & ECS_INSERTED) && s->inserted && s->inserted[r] > it->since[k][0]) ||
            ((f & ECS_MODIFIED) && s->modified && s->modified[r] > it->since[k][1]);
@@ -2558,7 +2664,7 @@ static bool ecs__fresh(const ecs_iter *it, uint32_t k, uint32_t r) {
 
 /* Does the entity e at lead row r match? rows[k] receives its row in each
    term's storage (ECS__NO_ROW when absent). */
-ECS_HOT bool ecs__iter_match(const ecs_iter *it, uint32_t r, ecs_entity e, uint32_t *rows) {
+ECS__IMPL_HOT bool ecs__iter_match(const ecs_iter *it, uint32_t r, ecs_entity e, uint32_t *rows) {
     uint32_t k, any = 0;
     for (k = 0; k < it->nterms; k++) {
         uint32_t f = it->flags[k];
@@ -2583,7 +2689,7 @@ ECS_HOT bool ecs__iter_match(const ecs_iter *it, uint32_t r, ecs_entity e, uint3
    changes a row other than by appending (each bumps its layout when it
    does: a removal, a swap, a sort), so a walk over storages that did not
    change since the last one compares no dense arrays below n. */
-static uint32_t ecs__in_step(const ecs_world *w, const ecs__storage *a, const ecs__storage *b) {
+static uint32_t ecs__in_step(const ecs_world *w, const ecs_storage *a, const ecs_storage *b) {
     uint32_t k;
     for (k = 0; k < sizeof w->instep / sizeof w->instep[0]; k++) {
         const ecs__instep *m = &w->instep[k];
@@ -2592,7 +2698,7 @@ static uint32_t ecs__in_step(const ecs_world *w, const ecs__storage *a, const ec
     return 0;
 }
 
-static void ecs__set_in_step(ecs_world *w, const ecs__storage *a, const ecs__storage *b, uint32_t n) {
+static void ecs__set_in_step(ecs_world *w, const ecs_storage *a, const ecs_storage *b, uint32_t n) {
     const uint32_t cap = (uint32_t)(sizeof w->instep / sizeof w->instep[0]);
     ecs__instep *m = NULL;
     uint32_t k;
@@ -2624,7 +2730,7 @@ static uint32_t ecs__block_floor(const ecs_iter *it, const uint8_t *check, uint3
         uint32_t n = j - floor < chunk ? j - floor : chunk, lo = j - n;
         if (chunk < 256) chunk *= 2;
         for (k = 0; k < it->nterms; k++) {
-            const ecs__storage *s = it->st[k];
+            const ecs_storage *s = it->st[k];
             if (check[k] == ECS__CHECK_ALIGNED) {
                 uint32_t from = looked && known[k] > lo ? known[k] : lo; /* rows below known[k] are in step */
                 if (j > from && memcmp(a + from, s->dense + from, (size_t)(j - from) * sizeof *a)) {
@@ -2659,14 +2765,14 @@ static uint32_t ecs__block_floor(const ecs_iter *it, const uint8_t *check, uint3
    term is at another row, or the row below already breaks an aligned one. */
 static bool ecs__iter_fields(ecs_iter *it, uint32_t r, const uint32_t *rows, uint8_t *check) {
     ecs_world *w = it->world;
-    const ecs__storage *lead = it->lead;
+    const ecs_storage *lead = it->lead;
     const ecs__group *g = it->group ? &w->groups[it->group - 1] : NULL;
     uint32_t k;
     bool single = false;
     it->nmark = 0;
     it->tick = w->tick;
     for (k = 0; k < it->nterms; k++) {
-        ecs__storage *s = it->st[k];
+        ecs_storage *s = it->st[k];
         unsigned char *data = s->data ? s->data : (unsigned char *)&w->tag_dummy;
         uint32_t x = 0;
         check[k] = ECS__CHECK_NONE;
@@ -2705,7 +2811,7 @@ static bool ecs__iter_check(ecs_iter *it, uint32_t r) {
     uint32_t rows[ECS_MAX_TERMS], k, m = 0;
     if (!ecs__iter_match(it, r, it->dense[r], rows)) return false;
     for (k = 0; k < it->nterms; k++) {
-        const ecs__storage *s = it->st[k];
+        const ecs_storage *s = it->st[k];
         if (rows[k] == ECS__NO_ROW) {
             it->base[k] = 0;
             continue;
@@ -2746,7 +2852,7 @@ static bool ecs__iter_block(ecs_iter *it, bool each) {
         ecs__iter_changed(it);
     it->checked = 0;
     for (;;) {
-        ecs__storage *lead = it->lead;
+        ecs_storage *lead = it->lead;
         const ecs__group *g = it->group ? &w->groups[it->group - 1] : NULL;
         if (it->row > lead->count) it->row = lead->count; /* rows were removed */
         if (g && it->row > g->len) it->row = g->len;     /* entities left the group */
@@ -2851,7 +2957,7 @@ ECS__FN bool ecs_iter_chunk(ecs_iter *it, uint32_t k, uint32_t n) {
    with more, the check gives up rather than guess. */
 static void ecs__iter_changed(ecs_iter *it) {
 #if ECS_DEBUG
-    ecs__storage *s = it->lead;
+    ecs_storage *s = it->lead;
     uint32_t n = s->shuffles - it->shuffles, k;
     bool bad = s->reorders != it->reorders;
     for (k = 0; !bad && n <= 4 && k < n; k++) bad = s->removed_rows[(s->shuffles - 1 - k) & 3u] < it->row;
@@ -2954,7 +3060,7 @@ ECS__FN bool ecs_defer_destroy(ecs_world *w, ecs_entity e) {
 
 static bool ecs__defer_add(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                            const void *value, size_t size) {
-    ecs__storage *s = ecs__check(w, call, e, c, size);
+    ecs_storage *s = ecs__check(w, call, e, c, size);
     return s && ecs__record(w, call, ECS__CMD_ADD, e, c, value, s->size);
 }
 ECS__FN bool ecs_defer_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value) {
@@ -2979,7 +3085,7 @@ ECS__FN bool ecs_defer_delete(ecs_world *w, ecs_entity e, ecs_component c) {
     return ecs__defer_take(w, "ecs_defer_delete", ECS__CMD_DELETE, e, c);
 }
 
-ECS__FN uint32_t ecs_defer_count(const ecs_world *w) {
+ECS__FN uint32_t ecs_defer_pending(const ecs_world *w) {
     uint32_t n = 0, at = w->cmds_head;
     while (at < w->cmds_len) {
         ecs__cmd cmd;
@@ -3026,7 +3132,7 @@ ECS__FN uint32_t ecs_flush(ecs_world *w) {
 /* ------------------------------------------------------------------------- */
 
 /* Swaps rows a and b of s (every row array) and their sparse entries. */
-static void ecs__swap_rows(ecs__storage *s, uint32_t a, uint32_t b) {
+static void ecs__swap_rows(ecs_storage *s, uint32_t a, uint32_t b) {
     ecs_entity t = s->dense[a];
     s->dense[a] = s->dense[b];
     s->dense[b] = t;
@@ -3057,7 +3163,7 @@ static void ecs__swap_rows(ecs__storage *s, uint32_t a, uint32_t b) {
     }
 }
 
-static void ecs__reordered(ecs_world *w, ecs__storage *s, const char *call) {
+static void ecs__reordered(ecs_world *w, ecs_storage *s, const char *call) {
     w->epoch++;
     s->layout++;
     s->reorders++;
@@ -3067,8 +3173,8 @@ static void ecs__reordered(ecs_world *w, ecs__storage *s, const char *call) {
 /* Stably sorts rows 0..n-1 of key by cmp and applies the same permutation
    to each storage of apply[] (key itself, or every storage of a group).
    Scratch: 8 bytes per row; on failure nothing moved. */
-static bool ecs__sort_rows(ecs_world *w, const char *call, ecs__storage *key, uint32_t n,
-                           ecs_sort_fn cmp, void *ctx, ecs__storage *const *apply, uint32_t napply) {
+static bool ecs__sort_rows(ecs_world *w, const char *call, ecs_storage *key, uint32_t n,
+                           ecs_sort_fn cmp, void *ctx, ecs_storage *const *apply, uint32_t napply) {
     uint32_t *perm, *tmp, width, i, a, *src, *dst;
     if (n < 2) return true;
     perm = (uint32_t *)ecs__alloc_n(w, n, sizeof *perm);
@@ -3126,14 +3232,14 @@ static bool ecs__sort_rows(ecs_world *w, const char *call, ecs__storage *key, ui
 }
 
 /* An owned storage keeps its group's rows in front: only the group sorts it. */
-static bool ecs__owned(ecs_world *w, const char *call, const ecs__storage *s) {
+static bool ecs__owned(ecs_world *w, const char *call, const ecs_storage *s) {
     if (!s->owner) return false;
     ecs__fail(w, ECS_ERR_INVALID, call, ECS_NULL, s->id, "owned by a group: sort the group (ecs_group_sort)");
     return true;
 }
 
 ECS__FN bool ecs_sort(ecs_world *w, ecs_component c, ecs_sort_fn cmp, void *ctx) {
-    ecs__storage *s;
+    ecs_storage *s;
     if (c - 1u >= w->ncomponents) {
         ecs__bad_access(w, "ecs_sort", ECS_NULL, c, (size_t)-1);
         return false;
@@ -3144,7 +3250,7 @@ ECS__FN bool ecs_sort(ecs_world *w, ecs_component c, ecs_sort_fn cmp, void *ctx)
 }
 
 ECS__FN bool ecs_sort_as(ecs_world *w, ecs_component c, ecs_component order) {
-    ecs__storage *s, *o;
+    ecs_storage *s, *o;
     uint32_t i, pos = 0;
     if (c - 1u >= w->ncomponents || order - 1u >= w->ncomponents) {
         ecs__bad_access(w, "ecs_sort_as", ECS_NULL, c - 1u >= w->ncomponents ? c : order, (size_t)-1);
@@ -3170,7 +3276,7 @@ ECS__FN bool ecs_sort_as(ecs_world *w, ecs_component c, ecs_component order) {
 /* A unique is one value per component type, held by its storage, not by an
    entity. s->unique is NULL until added (a 1-byte block for tags). */
 
-static ecs__storage *ecs__unique_storage(const ecs_world *w, const char *call, ecs_component c,
+static ecs_storage *ecs__unique_storage(const ecs_world *w, const char *call, ecs_component c,
                                          size_t size) {
     if (c - 1u >= w->ncomponents || (size != (size_t)-1 && size != w->storages[c]->size)) {
         ecs__bad_access(w, call, ECS_NULL, c, size);
@@ -3181,7 +3287,7 @@ static ecs__storage *ecs__unique_storage(const ecs_world *w, const char *call, e
 
 static void *ecs__unique_add(ecs_world *w, const char *call, ecs_component c, const void *value,
                              size_t size) {
-    ecs__storage *s = ecs__unique_storage(w, call, c, size);
+    ecs_storage *s = ecs__unique_storage(w, call, c, size);
     if (!s) return NULL;
     if (!s->unique) {
         if (!(s->unique = ecs__alloc(w, s->size ? s->size : 1))) {
@@ -3211,7 +3317,7 @@ ECS__FN void *ecs__unique_add_sized(ecs_world *w, ecs_component c, const void *v
 
 ECS__FN void *ecs__unique_get(const ecs_world *w, const char *call, ecs_component c, size_t size,
                               bool mut) {
-    ecs__storage *s = ecs__unique_storage(w, call, c, size);
+    ecs_storage *s = ecs__unique_storage(w, call, c, size);
     if (!s) return NULL;
     if (!s->unique) {
         ecs__fail(w, ECS_ERR_NOT_FOUND, call, ECS_NULL, c, "no unique value (see ecs_unique_add)");
@@ -3228,12 +3334,12 @@ ECS__FN void *ecs_unique_get_mut(ecs_world *w, ecs_component c) {
 }
 
 ECS__FN bool ecs_unique_has(const ecs_world *w, ecs_component c) {
-    const ecs__storage *s = ecs__unique_storage(w, "ecs_unique_has", c, (size_t)-1);
+    const ecs_storage *s = ecs__unique_storage(w, "ecs_unique_has", c, (size_t)-1);
     return s && s->unique;
 }
 
 ECS__FN bool ecs_unique_remove(ecs_world *w, ecs_component c, void *out) {
-    ecs__storage *s = ecs__unique_storage(w, "ecs_unique_remove", c, (size_t)-1);
+    ecs_storage *s = ecs__unique_storage(w, "ecs_unique_remove", c, (size_t)-1);
     if (!s || !s->unique) return false;
     if (out && s->size) memcpy(out, s->unique, s->size);
     ecs__free(w, s->unique, s->size ? s->size : 1);
@@ -3251,7 +3357,7 @@ ECS__FN bool ecs_unique_remove(ecs_world *w, ecs_component c, void *out) {
    tick order, so "since" is a binary search and "older than" a prefix. */
 
 /* Keeps world->nspecial = the number of tracked or hooked storages. */
-static void ecs__update_special(ecs_world *w, ecs__storage *s) {
+static void ecs__update_special(ecs_world *w, ecs_storage *s) {
     bool observed = s->track || s->hooks.on_insert || s->hooks.on_remove;
     bool special = observed || s->owner || s->nexcluded_by;
     w->nspecial += (uint32_t)special - (uint32_t)s->special;
@@ -3260,8 +3366,8 @@ static void ecs__update_special(ecs_world *w, ecs__storage *s) {
     s->observed = observed;
 }
 
-ECS__FN bool ecs_track(ecs_world *w, ecs_component c, uint32_t flags) {
-    ecs__storage *s;
+ECS__FN bool ecs_track_set(ecs_world *w, ecs_component c, uint32_t flags) {
+    ecs_storage *s;
     ecs_tick *ins = NULL, *mod = NULL;
     bool want_ins = (flags & ECS_TRACK_INSERTION) != 0, want_mod = (flags & ECS_TRACK_MODIFICATION) != 0;
     if (c - 1u >= w->ncomponents || (flags & ~(uint32_t)ECS_TRACK_ALL)) {
@@ -3290,8 +3396,8 @@ ECS__FN bool ecs_track(ecs_world *w, ecs_component c, uint32_t flags) {
     return true;
 }
 
-ECS__FN uint32_t ecs_tracking(const ecs_world *w, ecs_component c) {
-    const ecs__storage *s = ecs__unique_storage(w, "ecs_tracking", c, (size_t)-1);
+ECS__FN uint32_t ecs_track_get(const ecs_world *w, ecs_component c) {
+    const ecs_storage *s = ecs__unique_storage(w, "ecs_tracking", c, (size_t)-1);
     return s ? s->track : 0;
 }
 
@@ -3302,12 +3408,12 @@ static ecs_tick ecs__advance(ecs_world *w) {
     return w->tick++;
 }
 
-ECS__FN ecs_tick ecs_timestamp(ecs_world *w) { return ecs__advance(w); }
+ECS__FN ecs_tick ecs_tick_advance(ecs_world *w) { return ecs__advance(w); }
 
 /* Row of e in c, checking that c tracks `flag` (0: nothing to check). */
 static uint32_t ecs__tracked_row(const ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                                  uint32_t flag) {
-    const ecs__storage *s;
+    const ecs_storage *s;
     if (c - 1u >= w->ncomponents) {
         ecs__bad_access(w, call, e, c, (size_t)-1);
         return ECS__NO_ROW;
@@ -3327,9 +3433,9 @@ ECS__FN bool ecs_mark_modified(ecs_world *w, ecs_entity e, ecs_component c) {
     return true;
 }
 
-static bool ecs__set_if_changed(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+static bool ecs__add_if_changed(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                                 const void *value, size_t size) {
-    ecs__storage *s = ecs__check(w, call, e, c, size);
+    ecs_storage *s = ecs__check(w, call, e, c, size);
     uint32_t row;
     if (!s) return false;
     if ((row = ecs__row(s, e)) == ECS__NO_ROW) return ecs__add(w, call, e, c, value, size) != NULL;
@@ -3345,30 +3451,30 @@ static bool ecs__set_if_changed(ecs_world *w, const char *call, ecs_entity e, ec
     ecs__replace(w, s, row, value);
     return true;
 }
-ECS__FN bool ecs_set_if_changed(ecs_world *w, ecs_entity e, ecs_component c, const void *value) {
-    return ecs__set_if_changed(w, "ecs_set_if_changed", e, c, value, (size_t)-1);
+ECS__FN bool ecs_add_if_changed(ecs_world *w, ecs_entity e, ecs_component c, const void *value) {
+    return ecs__add_if_changed(w, "ecs_add_if_changed", e, c, value, (size_t)-1);
 }
-ECS__FN bool ecs__set_if_changed_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
+ECS__FN bool ecs__add_if_changed_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
                                        size_t size) {
-    return ecs__set_if_changed(w, "ECS_SET_IF_CHANGED", e, c, value, size);
+    return ecs__add_if_changed(w, "ECS_ADD_IF_CHANGED", e, c, value, size);
 }
 
 ECS__FN bool ecs_was_inserted(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since) {
     uint32_t row = ecs__tracked_row(w, "ecs_was_inserted", e, c, ECS_TRACK_INSERTION);
-    const ecs__storage *s = row == ECS__NO_ROW ? NULL : w->storages[c];
+    const ecs_storage *s = row == ECS__NO_ROW ? NULL : w->storages[c];
     return s && s->inserted[row] > (since ? since : s->clear_inserted);
 }
 ECS__FN bool ecs_was_modified(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since) {
     uint32_t row = ecs__tracked_row(w, "ecs_was_modified", e, c, ECS_TRACK_MODIFICATION);
-    const ecs__storage *s = row == ECS__NO_ROW ? NULL : w->storages[c];
+    const ecs_storage *s = row == ECS__NO_ROW ? NULL : w->storages[c];
     return s && s->modified[row] > (since ? since : s->clear_modified);
 }
 ECS__FN bool ecs_unique_was_inserted(const ecs_world *w, ecs_component c, ecs_tick since) {
-    const ecs__storage *s = ecs__unique_storage(w, "ecs_unique_was_inserted", c, (size_t)-1);
+    const ecs_storage *s = ecs__unique_storage(w, "ecs_unique_was_inserted", c, (size_t)-1);
     return s && s->unique && s->unique_inserted > (since ? since : s->clear_inserted);
 }
 ECS__FN bool ecs_unique_was_modified(const ecs_world *w, ecs_component c, ecs_tick since) {
-    const ecs__storage *s = ecs__unique_storage(w, "ecs_unique_was_modified", c, (size_t)-1);
+    const ecs_storage *s = ecs__unique_storage(w, "ecs_unique_was_modified", c, (size_t)-1);
     return s && s->unique && s->unique_modified > (since ? since : s->clear_modified);
 }
 
@@ -3452,7 +3558,7 @@ static void ecs__clear(ecs_world *w, const char *call, ecs_component c, uint32_t
         return;
     }
     for (c = first; c <= last && c; c++) {
-        ecs__storage *s = w->storages[c];
+        ecs_storage *s = w->storages[c];
         if (t == ~(ecs_tick)0 && (flags & ECS_TRACK_INSERTION)) s->clear_inserted = w->tick;
         if (t == ~(ecs_tick)0 && (flags & ECS_TRACK_MODIFICATION)) s->clear_modified = w->tick;
         if (flags & ECS_TRACK_REMOVAL) ecs__changes_drop(&s->removed, t, 0);
@@ -3478,9 +3584,9 @@ ECS__FN void ecs_clear_tracking_older_than(ecs_world *w, ecs_component c, uint32
 /* Hooks                                                                     */
 /* ------------------------------------------------------------------------- */
 
-ECS__FN bool ecs_set_hooks(ecs_world *w, ecs_component c, const ecs_hooks *hooks) {
-    ecs__storage *s = ecs__unique_storage(w, "ecs_set_hooks", c, (size_t)-1);
-    if (!s || ecs__locked(w, "ecs_set_hooks", ECS_NULL, s)) return false;
+ECS__FN bool ecs_hooks_set(ecs_world *w, ecs_component c, const ecs_hooks *hooks) {
+    ecs_storage *s = ecs__unique_storage(w, "ecs_hooks_set", c, (size_t)-1);
+    if (!s || ecs__locked(w, "ecs_hooks_set", ECS_NULL, s)) return false;
     if (hooks)
         s->hooks = *hooks;
     else
@@ -3530,7 +3636,7 @@ static void ecs__group_move(ecs_world *w, const ecs__group *g, const uint32_t *r
                             const char *call) {
     uint32_t k;
     for (k = 0; k < g->nowned; k++) {
-        ecs__storage *s = w->storages[g->owned[k]];
+        ecs_storage *s = w->storages[g->owned[k]];
         uint32_t r = rows[k];
         if (r == to) continue;
         ecs__swap_rows(s, r, to);
@@ -3560,7 +3666,7 @@ static void ecs__group_leave(ecs_world *w, ecs__group *g, ecs_entity e, const ch
     g->len--;
 }
 
-static bool ecs__groups_locked(const ecs_world *w, const ecs__storage *s) {
+static bool ecs__groups_locked(const ecs_world *w, const ecs_storage *s) {
     uint32_t k, j;
     for (k = 0; k <= s->nexcluded_by; k++) {
         ecs_group id = k < s->nexcluded_by ? s->excluded_by[k] : s->owner;
@@ -3575,7 +3681,7 @@ static bool ecs__groups_locked(const ecs_world *w, const ecs__storage *s) {
 
 /* e just got s's component: it may join s's owner, and leaves every group
    that excludes s. */
-static void ecs__groups_inserted(ecs_world *w, ecs__storage *s, ecs_entity e, const char *call) {
+static void ecs__groups_inserted(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call) {
     uint32_t k;
     if (s->owner) ecs__group_join(w, &w->groups[s->owner - 1], e, call);
     for (k = 0; k < s->nexcluded_by; k++) ecs__group_leave(w, &w->groups[s->excluded_by[k] - 1], e, call);
@@ -3583,20 +3689,20 @@ static void ecs__groups_inserted(ecs_world *w, ecs__storage *s, ecs_entity e, co
 
 /* ecs__add_fast pushed e into s, which a group owns or excludes: e's row
    after it joined or left. */
-ECS__FN uint32_t ecs__grouped(ecs_world *w, ecs__storage *s, ecs_entity e, const char *call) {
+ECS__FN uint32_t ecs__grouped(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call) {
     ecs__groups_inserted(w, s, e, call);
     return ecs__sparse(s, ECS_ENTITY_INDEX(e));
 }
 
 /* s's component is about to leave e: e leaves s's owner. */
-static void ecs__groups_removing(ecs_world *w, ecs__storage *s, ecs_entity e, const char *call) {
+static void ecs__groups_removing(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call) {
     ecs__group_leave(w, &w->groups[s->owner - 1], e, call);
 }
 
 /* s's component left e: e may join the groups that exclude s - unless e
    is being stripped, when it is about to lose everything anyway (joining
    for a moment would move rows under a view walking the group). */
-static void ecs__groups_removed(ecs_world *w, ecs__storage *s, ecs_entity e, const char *call) {
+static void ecs__groups_removed(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call) {
     uint32_t k;
     if (w->busy && (ecs__busy_kind(w, e) & ECS__BUSY_STRIP)) return;
     for (k = 0; k < s->nexcluded_by; k++) ecs__group_join(w, &w->groups[s->excluded_by[k] - 1], e, call);
@@ -3604,8 +3710,7 @@ static void ecs__groups_removed(ecs_world *w, ecs__storage *s, ecs_entity e, con
 
 static uint32_t ecs__collect(const ecs_component *in, ecs_component *out) {
     uint32_t k, n = 0;
-    for (k = 0; k < ECS_MAX_TERMS; k++)
-        if (in[k]) out[n++] = in[k];
+    for (k = 0; k < ECS_MAX_TERMS && in[k]; k++) out[n++] = in[k];
     return n;
 }
 
@@ -3613,7 +3718,7 @@ ECS__FN ecs_group ecs_group_new(ecs_world *w, const ecs_group_desc *d) {
     ecs_component owned[ECS_MAX_TERMS], excl[ECS_MAX_TERMS];
     uint32_t no, nx, k, j;
     ecs__group g;
-    ecs__storage *lead;
+    ecs_storage *lead;
     memset(&g, 0, sizeof g);
     no = ecs__collect(d->owned, owned);
     nx = ecs__collect(d->excluded, excl);
@@ -3649,7 +3754,7 @@ ECS__FN ecs_group ecs_group_new(ecs_world *w, const ecs_group_desc *d) {
         return 0;
     }
     for (k = 0; k < nx; k++) {
-        ecs__storage *s = w->storages[excl[k]];
+        ecs_storage *s = w->storages[excl[k]];
         if (!ecs__grow(w, (void **)&s->excluded_by, &s->excluded_by_cap, s->nexcluded_by + 1,
                        s->nexcluded_by, sizeof *s->excluded_by)) {
             ecs__free(w, g.owned, (size_t)no * sizeof *g.owned);
@@ -3668,7 +3773,7 @@ ECS__FN ecs_group ecs_group_new(ecs_world *w, const ecs_group_desc *d) {
         ecs__update_special(w, w->storages[owned[k]]);
     }
     for (k = 0; k < nx; k++) {
-        ecs__storage *s = w->storages[excl[k]];
+        ecs_storage *s = w->storages[excl[k]];
         s->excluded_by[s->nexcluded_by++] = w->ngroups;
         ecs__update_special(w, s);
     }
@@ -3713,7 +3818,7 @@ ECS__FN void *ecs_group_data(const ecs_world *w, ecs_group g, ecs_component c) {
 
 ECS__FN bool ecs_group_sort(ecs_world *w, ecs_group g, ecs_component by, ecs_sort_fn cmp, void *ctx) {
     const ecs__group *gp = ecs__group_get(w, "ecs_group_sort", g);
-    ecs__storage *apply[ECS_MAX_TERMS];
+    ecs_storage *apply[ECS_MAX_TERMS];
     uint32_t k;
     if (!gp) return false;
     if (by - 1u >= w->ncomponents || w->storages[by]->owner != g) {
@@ -3789,37 +3894,45 @@ static char *ecs__strdup(ecs_world *w, const char *str) {
     return p;
 }
 
-ECS__FN bool ecs_system_add(ecs_world *w, const ecs_system_desc *d) {
+ECS__FN bool ecs_system_new(ecs_world *w, const ecs_system_desc *d) {
     ecs__system *sy;
     ecs__index *map;
     uint32_t k;
     if (!d || !d->name || !*d->name || !d->fn) {
-        ecs__fail(w, ECS_ERR_INVALID, "ecs_system_add", ECS_NULL, 0, "a system needs a name and fn");
+        ecs__fail(w, ECS_ERR_INVALID, "ecs_system_new", ECS_NULL, 0, "a system needs a name and fn");
         return false;
     }
     if (ecs__index_find(w->systems, d->name) != 0xffffffffu ||
         ecs__index_find(w->workloads, d->name) != 0xffffffffu) {
-        ecs__fail(w, ECS_ERR_INVALID, "ecs_system_add", ECS_NULL, 0, "the name is already taken");
+        ecs__fail(w, ECS_ERR_INVALID, "ecs_system_new", ECS_NULL, 0, "the name is already taken");
         return false;
     }
-    for (k = 0; k < ECS_MAX_TERMS; k++)
-        if ((d->reads[k] && d->reads[k] - 1u >= w->ncomponents) ||
-            (d->writes[k] && d->writes[k] - 1u >= w->ncomponents)) {
-            ecs__bad_access(w, "ecs_system_add", ECS_NULL, d->reads[k] - 1u >= w->ncomponents ? d->reads[k] : d->writes[k],
-                            (size_t)-1);
+    for (k = 0; k < 2 * ECS_MAX_TERMS; k++) { /* each list ends at its first 0 */
+        const ecs_component *list = k < ECS_MAX_TERMS ? d->reads : d->writes;
+        ecs_component c = list[k % ECS_MAX_TERMS];
+        if (!c) k = k < ECS_MAX_TERMS ? ECS_MAX_TERMS - 1 : 2 * ECS_MAX_TERMS;
+        else if (c - 1u >= w->ncomponents) {
+            ecs__bad_access(w, "ecs_system_new", ECS_NULL, c, (size_t)-1);
             return false;
         }
+    }
     if (!ecs__grow(w, (void **)&w->sys, &w->sys_cap, w->nsys + 1, w->nsys, sizeof *w->sys)) {
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_system_add", ECS_NULL, 0, "out of memory");
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_system_new", ECS_NULL, 0, "out of memory");
         return false;
     }
     sy = &w->sys[w->nsys];
     if (!(sy->name = ecs__strdup(w, d->name))) {
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_system_add", ECS_NULL, 0, "out of memory");
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_system_new", ECS_NULL, 0, "out of memory");
         return false;
     }
     sy->desc = *d;
     sy->desc.name = sy->name;
+    for (k = 0; k < ECS_MAX_TERMS; k++) { /* what follows a list's first 0 is not part of it */
+        if (!sy->desc.reads[k]) memset(sy->desc.reads + k, 0, (ECS_MAX_TERMS - k) * sizeof(ecs_component)), k = ECS_MAX_TERMS;
+    }
+    for (k = 0; k < ECS_MAX_TERMS; k++) {
+        if (!sy->desc.writes[k]) memset(sy->desc.writes + k, 0, (ECS_MAX_TERMS - k) * sizeof(ecs_component)), k = ECS_MAX_TERMS;
+    }
     sy->last_run = 1; /* never ran: every stamped change is newer */
     map = (ecs__index *)w->systems;
     stbds_shput(map, sy->name, w->nsys);
@@ -3882,14 +3995,14 @@ static void ecs__plan(ecs_world *w, ecs__workload *wl) {
     stbds_hmfree(map);
 }
 
-ECS__FN bool ecs_workload_add(ecs_world *w, const char *name, uint32_t n, const char *const *items) {
+ECS__FN bool ecs_workload_new(ecs_world *w, const char *name, uint32_t n, const char *const *items) {
     ecs__workload wl;
     ecs__index *map;
     uint32_t i, k, steps = 0;
     memset(&wl, 0, sizeof wl);
     if (!name || !*name || (n && !items) || ecs__index_find(w->workloads, name) != 0xffffffffu ||
         ecs__index_find(w->systems, name) != 0xffffffffu) {
-        ecs__fail(w, ECS_ERR_INVALID, "ecs_workload_add", ECS_NULL, 0,
+        ecs__fail(w, ECS_ERR_INVALID, "ecs_workload_new", ECS_NULL, 0,
                   "a workload needs a name not taken by another workload or system");
         return false;
     }
@@ -3902,7 +4015,7 @@ ECS__FN bool ecs_workload_add(ecs_world *w, const char *name, uint32_t n, const 
         else {
             char what[100];
             snprintf(what, sizeof what, "no system or workload named '%s'", items[i] ? items[i] : "(null)");
-            ecs__fail(w, ECS_ERR_NOT_FOUND, "ecs_workload_add", ECS_NULL, 0, what);
+            ecs__fail(w, ECS_ERR_NOT_FOUND, "ecs_workload_new", ECS_NULL, 0, what);
             return false;
         }
     }
@@ -3919,7 +4032,7 @@ ECS__FN bool ecs_workload_add(ecs_world *w, const char *name, uint32_t n, const 
         if (wl.name) ecs__workload_free(w, &wl);
         else ecs__free(w, wl.sys, (size_t)steps * sizeof *wl.sys), ecs__free(w, wl.batch, (size_t)steps * sizeof *wl.batch),
              ecs__free(w, wl.reasons, (size_t)steps * ECS__REASON), ecs__free(w, wl.results, (size_t)steps * sizeof *wl.results);
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_workload_add", ECS_NULL, 0, "out of memory");
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_workload_new", ECS_NULL, 0, "out of memory");
         return false;
     }
     for (i = 0, steps = 0; i < n; i++) { /* nested workloads are flattened */
@@ -4041,6 +4154,52 @@ ECS__FN ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc 
     if (!d.since) d.since = ctx->last_run;
     return ecs__view(ctx->world, "ecs_system_view", &d);
 }
+
+/* ------------------------------------------------------------------------- */
+/* Real symbols                                                              */
+/* ------------------------------------------------------------------------- */
+/* One external definition of every function the header defines inline, so
+   that each documented function has a linkable symbol (ECS__INLINE above).
+   In C an extern declaration in this TU turns the inline definitions into
+   external ones; C++ emits an inline function where it is used, so a table
+   of their addresses uses them. tests/test_symbols.sh checks the list. */
+#if ECS__EXTERN_INLINE
+#define ECS__INLINE_FUNCTIONS(X) \
+    X(bool, ecs_alive, (const ecs_world *w, ecs_entity e)) \
+    X(ecs_entity, ecs__take_slot, (ecs_world *w)) \
+    X(ecs_entity, ecs_create, (ecs_world *w)) \
+    X(uint32_t, ecs__sparse, (const ecs_storage *s, uint32_t i)) \
+    X(uint32_t, ecs__row, (const ecs_storage *s, ecs_entity e)) \
+    X(uint32_t, ecs__live_row, (const ecs_world *w, const ecs_storage *s, ecs_entity e)) \
+    X(const ecs_storage *, ecs__checked_storage, (const ecs_world *w, const char *call, ecs_entity e, ecs_component c, size_t size)) \
+    X(void *, ecs__get, (const ecs_world *w, const char *call, ecs_entity e, ecs_component c, size_t size, bool mut)) \
+    X(uint32_t, ecs__push_entity, (ecs_world *w, ecs_storage *s, uint32_t *page, ecs_entity e)) \
+    X(void *, ecs__add_fast, (ecs_world *w, const char *call, ecs_entity e, ecs_component c, const void *value, size_t size)) \
+    X(void *, ecs_add, (ecs_world *w, ecs_entity e, ecs_component c, const void *value)) \
+    X(bool, ecs_has, (const ecs_world *w, ecs_entity e, ecs_component c)) \
+    X(const void *, ecs_get, (const ecs_world *w, ecs_entity e, ecs_component c)) \
+    X(void *, ecs_get_mut, (ecs_world *w, ecs_entity e, ecs_component c)) \
+    X(ecs_storage *, ecs_storage_of, (const ecs_world *w, ecs_component c)) \
+    X(void *, ecs__storage_get, (const ecs_storage *s, const char *call, ecs_entity e, size_t size, bool mut)) \
+    X(const void *, ecs_storage_get, (const ecs_storage *s, ecs_entity e)) \
+    X(void *, ecs_storage_get_mut, (ecs_storage *s, ecs_entity e)) \
+    X(bool, ecs_storage_has, (const ecs_storage *s, ecs_entity e)) \
+    X(uint32_t, ecs_storage_count, (const ecs_storage *s)) \
+    X(const ecs_entity *, ecs_storage_entities, (const ecs_storage *s)) \
+    X(void *, ecs_storage_data, (const ecs_storage *s)) \
+    X(bool, ecs_iter_next, (ecs_iter *it)) \
+    X(void *, ecs__field, (const ecs_iter *it, const char *call, uint32_t i, size_t size))
+#ifdef __cplusplus
+typedef void (*ecs__fnptr)(void);
+#define ECS__SYMBOL(ret, name, params) (ecs__fnptr) & name,
+extern const ecs__fnptr ecs__inline_symbols[];
+const ecs__fnptr ecs__inline_symbols[] = {ECS__INLINE_FUNCTIONS(ECS__SYMBOL)};
+#else
+#define ECS__SYMBOL(ret, name, params) ECS_API ret name params;
+ECS__INLINE_FUNCTIONS(ECS__SYMBOL)
+#endif
+#undef ECS__SYMBOL
+#endif
 
 #ifdef ECS__UNDEF_TYPEOF
 #undef typeof

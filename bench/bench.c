@@ -186,16 +186,16 @@ static void bench_ecs_fill(bench_ecs *b, uint32_t n, ecs_entity *ids) {
    anything else (an entity or a row without its partner). */
 static bench_sum bench_ecs_sum(const bench_ecs *b) {
     bench_sum s = {0, 0};
-    uint32_t rows = ecs_storage_count(b->w, b->pos), i;
-    const ecs_entity *ents = ecs_storage_entities(b->w, b->pos);
-    const Position *pos = (const Position *)ecs_storage_data(b->w, b->pos);
+    uint32_t rows = ecs_storage_count(ecs_storage_of(b->w, b->pos)), i;
+    const ecs_entity *ents = ecs_storage_entities(ecs_storage_of(b->w, b->pos));
+    const Position *pos = (const Position *)ecs_storage_data(ecs_storage_of(b->w, b->pos));
     for (i = 0; i < rows; i++) {
         const Velocity *v = ECS_GET(b->w, ents[i], b->vel, Velocity);
         if (!ecs_alive(b->w, ents[i]) || !v) continue;
         s.count++;
         s.sum += (uint64_t)pos[i].x + (uint64_t)pos[i].y + (uint64_t)v->x + (uint64_t)v->y;
     }
-    if (s.count != ecs_count(b->w) || s.count != ecs_storage_count(b->w, b->vel)) s.count = 0;
+    if (s.count != ecs_count(b->w) || s.count != ecs_storage_count(ecs_storage_of(b->w, b->vel))) s.count = 0;
     return s;
 }
 
@@ -229,7 +229,7 @@ static bench_sum ecs_create_with_each(bench_run *r) {
     uint32_t k, ok = 0;
     bench_sum s;
     bench_start(r);
-    for (k = 0; k < r->n; k++) ok += ecs_create_with(b.w, 2, comps, values) != ECS_NULL;
+    for (k = 0; k < r->n; k++) ok += ecs_create_n(b.w, 2, comps, values) != ECS_NULL;
     bench_stop(r);
     s = bench_ecs_sum(&b);
     if (ok != r->n) s.count = 0;
@@ -268,8 +268,8 @@ static bench_sum bench_destroy_all(bench_run *r, int grouped) {
     bench_start(r);
     for (k = 0; k < r->n; k++) destroyed += ecs_destroy(b.w, ids[k]);
     bench_stop(r);
-    if (destroyed != s.count || ecs_count(b.w) || ecs_storage_count(b.w, b.pos) ||
-        ecs_storage_count(b.w, b.vel))
+    if (destroyed != s.count || ecs_count(b.w) || ecs_storage_count(ecs_storage_of(b.w, b.pos)) ||
+        ecs_storage_count(ecs_storage_of(b.w, b.vel)))
         s.count = 0;
     free(ids);
     ecs_world_free(b.w);
@@ -313,7 +313,7 @@ static bench_sum ecs_get_shuffled(bench_run *r) {
 
 /* d) add Data to every entity, then remove it from every entity (both in
    creation order); the removed values are summed. tracked: the same with
-   ecs_track(Data, ECS_TRACK_ALL), so every add stamps an insertion and
+   ecs_track_set(Data, ECS_TRACK_ALL), so every add stamps an insertion and
    every remove appends to the removed list; the run ends by emptying the
    lists (ecs_clear_tracking), as a program does once per frame. grouped:
    a group owns Position and Data, so every add joins it (a swap in both
@@ -325,7 +325,7 @@ static bench_sum bench_add_remove(bench_run *r, int tracked, int grouped) {
     bench_sum s = {0, 0};
     ecs_group g = grouped ? bench_ecs_group(&b, b.pos, b.data) : 0;
     bench_ecs_fill(&b, r->n, ids);
-    if (tracked && !ecs_track(b.w, b.data, ECS_TRACK_ALL)) bench_die(ecs_last_error_msg(b.w));
+    if (tracked && !ecs_track_set(b.w, b.data, ECS_TRACK_ALL)) bench_die(ecs_last_error_msg(b.w));
     bench_start(r);
     for (k = 0; k < r->n; k++) added += ECS_ADD(b.w, ids[k], b.data, Data, {(int)k}) != NULL;
     joined = g ? ecs_group_count(b.w, g) : r->n;
@@ -341,7 +341,7 @@ static bench_sum bench_add_remove(bench_run *r, int tracked, int grouped) {
         ecs_clear_tracking(b.w, b.data, ECS_TRACK_ALL);
     }
     bench_stop(r);
-    if (added != r->n || joined != r->n || ecs_storage_count(b.w, b.data) || (g && ecs_group_count(b.w, g)))
+    if (added != r->n || joined != r->n || ecs_storage_count(ecs_storage_of(b.w, b.data)) || (g && ecs_group_count(b.w, g)))
         s.count = 0;
     if (tracked && recorded != r->n) s.count = 0; /* every removal was recorded */
     free(ids);
@@ -578,7 +578,7 @@ static bench_scene *bench_scene_ecs(bench_run *r, unsigned kind) {
             if (bench_frozen(kind, k) && !ecs_add(w, ids[k], sc->frozen, NULL))
                 bench_die(ecs_last_error_msg(w));
         }
-        if ((kind & SCENE_TRACKED) && !ecs_track(w, sc->b.pos, ECS_TRACK_MODIFICATION))
+        if ((kind & SCENE_TRACKED) && !ecs_track_set(w, sc->b.pos, ECS_TRACK_MODIFICATION))
             bench_die(ecs_last_error_msg(w));
         if (kind & SCENE_GROUPED) { /* packs the matching entities in rows 0..len-1 */
             ecs_group_desc g;
@@ -587,11 +587,11 @@ static bench_scene *bench_scene_ecs(bench_run *r, unsigned kind) {
             g.excluded[0] = sc->frozen;
             if (!ecs_group_new(w, &g)) bench_die(ecs_last_error_msg(w));
         }
-        memcpy(sc->pos0, ecs_storage_data(w, sc->b.pos), (size_t)r->n * sizeof *sc->pos0);
+        memcpy(sc->pos0, ecs_storage_data(ecs_storage_of(w, sc->b.pos)), (size_t)r->n * sizeof *sc->pos0);
         free(ids);
     }
     /* writing the storage directly marks nothing, even when tracked */
-    memcpy(ecs_storage_data(sc->b.w, sc->b.pos), sc->pos0, (size_t)sc->n * sizeof *sc->pos0);
+    memcpy(ecs_storage_data(ecs_storage_of(sc->b.w, sc->b.pos)), sc->pos0, (size_t)sc->n * sizeof *sc->pos0);
     return sc;
 }
 
@@ -630,7 +630,7 @@ static bench_sum bench_pos_sum(uint64_t count, const Position *pos, uint32_t n) 
 /* Tracked scenes: every entity the loop reached must be marked modified
    after `since`, and no other. count becomes 0 if not. */
 static bench_sum bench_check_marks(bench_sum s, const bench_scene *sc, ecs_tick since) {
-    const ecs_entity *ents = ecs_storage_entities(sc->b.w, sc->b.pos);
+    const ecs_entity *ents = ecs_storage_entities(ecs_storage_of(sc->b.w, sc->b.pos));
     uint32_t i, marked = 0;
     for (i = 0; i < sc->n; i++) marked += ecs_was_modified(sc->b.w, ents[i], sc->b.pos, since);
     if (marked != s.count) s.count = 0;
@@ -698,7 +698,7 @@ static bench_sum bench_move(bench_run *r, unsigned kind, int blocks) {
     bench_scene *sc = bench_scene_ecs(r, kind);
     ecs_view_desc d;
     ecs_iter it;
-    ecs_tick since = ecs_timestamp(sc->b.w); /* changes from here on are this run's */
+    ecs_tick since = ecs_tick_advance(sc->b.w); /* changes from here on are this run's */
     uint64_t count = 0;
     uint32_t j;
     memset(&d, 0, sizeof d);
@@ -708,7 +708,7 @@ static bench_sum bench_move(bench_run *r, unsigned kind, int blocks) {
     d.terms[2].c = sc->frozen; /* 0 (the end of the terms) unless SCENE_FROZEN */
     d.terms[2].flags = ECS_NOT;
     if (kind & SCENE_CHURN) { /* the rows stay in step, but a row moved: ecs.h must compare again */
-        ecs_entity last = ecs_storage_entities(sc->b.w, sc->b.vel)[ecs_storage_count(sc->b.w, sc->b.vel) - 1];
+        ecs_entity last = ecs_storage_entities(ecs_storage_of(sc->b.w, sc->b.vel))[ecs_storage_count(ecs_storage_of(sc->b.w, sc->b.vel)) - 1];
         Velocity v;
         if (!ECS_REMOVE(sc->b.w, last, sc->b.vel, Velocity, &v) || !ecs_add(sc->b.w, last, sc->b.vel, &v))
             bench_die("churn failed");
@@ -736,7 +736,7 @@ static bench_sum bench_move(bench_run *r, unsigned kind, int blocks) {
     }
     bench_stop(r);
     {
-        bench_sum s = bench_pos_sum(count, (const Position *)ecs_storage_data(sc->b.w, sc->b.pos), sc->n);
+        bench_sum s = bench_pos_sum(count, (const Position *)ecs_storage_data(ecs_storage_of(sc->b.w, sc->b.pos)), sc->n);
         return kind & SCENE_TRACKED ? bench_check_marks(s, sc, since) : s;
     }
 }
@@ -841,7 +841,7 @@ static bench_sum bench_iter3(bench_run *r, unsigned kind, int blocks) {
         }
     }
     bench_stop(r);
-    return bench_pos_sum(count, (const Position *)ecs_storage_data(sc->b.w, sc->b.pos), sc->n);
+    return bench_pos_sum(count, (const Position *)ecs_storage_data(ecs_storage_of(sc->b.w, sc->b.pos)), sc->n);
 }
 static bench_sum ecs_iter3_each(bench_run *r) { return bench_iter3(r, SCENE_PVD, 0); }
 static bench_sum ecs_iter3_block(bench_run *r) { return bench_iter3(r, SCENE_PVD, 1); }
@@ -941,7 +941,7 @@ static bench_sum ecs_tree_transforms(bench_run *r) {
         for (k = 0; k < r->n; k++) {
             Transform local = bench_local_of(k);
             ids[k] = k ? hierarchy_attach_new(&t->h, ids[(k - 1) / TREE_FANOUT]) : ecs_create(t->w);
-            if (!ids[k] || !ECS_SET(t->w, ids[k], t->local, Transform, local) ||
+            if (!ids[k] || !ECS_ADD(t->w, ids[k], t->local, Transform, local) ||
                 !ECS_ADD(t->w, ids[k], t->world, WorldTransform, {0, 0, 0}))
                 bench_die(ecs_last_error_msg(t->w));
         }
@@ -972,8 +972,8 @@ static bench_sum ecs_tree_transforms(bench_run *r) {
     }
     bench_stop(r);
     {
-        const WorldTransform *w = (const WorldTransform *)ecs_storage_data(t->w, t->world);
-        uint32_t i, rows = ecs_storage_count(t->w, t->world);
+        const WorldTransform *w = (const WorldTransform *)ecs_storage_data(ecs_storage_of(t->w, t->world));
+        uint32_t i, rows = ecs_storage_count(ecs_storage_of(t->w, t->world));
         for (i = 0; i < rows; i++) s.sum += bench_world_sum(w[i]);
     }
     return s;
@@ -1058,7 +1058,7 @@ typedef struct bench_row {
 static const bench_row ROWS[] = {
     {"create + 2x ECS_ADD", ecs_create_add, RAW_CREATE, RAW_CREATE, 2.5},
     {"create + 2x ECS_ADD, grouped", ecs_create_add_grouped, ECS_CREATE, NO_TARGET, 0},
-    {"create_with, one by one", ecs_create_with_each, RAW_CREATE, NO_TARGET, 0},
+    {"create_n, one by one", ecs_create_with_each, RAW_CREATE, NO_TARGET, 0},
     {"create_bulk, all at once", ecs_create_bulk_all, RAW_CREATE, NO_TARGET, 0},
     {"destroy, creation order", ecs_destroy_all, RAW_CREATE, RAW_CREATE, 1.0},
     {"destroy, grouped", ecs_destroy_grouped, ECS_DESTROY, NO_TARGET, 0},

@@ -77,9 +77,9 @@ static void print_line(const scene *s, ecs_entity e, int depth) {
 static void print_scene(scene *s, const char *title) {
     ecs_entity roots[16];
     uint32_t nroots = 0, i, j;
-    const ecs_entity *all = ecs_storage_entities(s->w, s->name);
+    const ecs_entity *all = ecs_storage_entities(ecs_storage_of(s->w, s->name));
     hierarchy_update_transforms(&s->h, s->local, s->world);
-    for (i = 0; i < ecs_storage_count(s->w, s->name) && nroots < 16; i++) {
+    for (i = 0; i < ecs_storage_count(ecs_storage_of(s->w, s->name)) && nroots < 16; i++) {
         ecs_entity e = all[i];
         if (hierarchy_parent_of(&s->h, e)) continue;
         for (j = nroots++; j > 0 && ECS_ENTITY_INDEX(roots[j - 1]) > ECS_ENTITY_INDEX(e); j--)

@@ -169,8 +169,8 @@ static inline bool hierarchy_init(hierarchy *h, ecs_world *w) {
     h->child = ECS_COMPONENT(w, Child);
     h->orphaning = ECS_NULL;
     parent_hooks.user = child_hooks.user = h;
-    return h->parent && h->child && ecs_set_hooks(w, h->parent, &parent_hooks) &&
-           ecs_set_hooks(w, h->child, &child_hooks);
+    return h->parent && h->child && ecs_hooks_set(w, h->parent, &parent_hooks) &&
+           ecs_hooks_set(w, h->child, &child_hooks);
 }
 
 /* --- Attaching and detaching --------------------------------------------- */

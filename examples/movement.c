@@ -19,9 +19,9 @@ enum { BOX_W = 64, BOX_H = 16 };
    '+' has no velocity. Reads the Position storage directly. */
 static void draw(const movement *m) {
     char rows[BOX_H / 2][BOX_W + 1];
-    const ecs_entity *ids = ecs_storage_entities(m->w, m->position);
-    const Position *p = (const Position *)ecs_storage_data(m->w, m->position);
-    uint32_t i, n = ecs_storage_count(m->w, m->position);
+    const ecs_entity *ids = ecs_storage_entities(ecs_storage_of(m->w, m->position));
+    const Position *p = (const Position *)ecs_storage_data(ecs_storage_of(m->w, m->position));
+    uint32_t i, n = ecs_storage_count(ecs_storage_of(m->w, m->position));
     int r;
     memset(rows, '.', sizeof rows);
     for (r = 0; r < BOX_H / 2; r++) rows[r][BOX_W] = 0;

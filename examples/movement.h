@@ -175,8 +175,8 @@ static inline bool movement_init(movement *m, ecs_world *w, float width, float h
         !m->stats)
         return false;
     /* report asks what was modified: those storages record it */
-    if (!ecs_track(w, m->position, ECS_TRACK_MODIFICATION) ||
-        !ecs_track(w, m->velocity, ECS_TRACK_MODIFICATION))
+    if (!ecs_track_set(w, m->position, ECS_TRACK_MODIFICATION) ||
+        !ecs_track_set(w, m->velocity, ECS_TRACK_MODIFICATION))
         return false;
     if (!ECS_UNIQUE_ADD(w, m->time, Time, {0.25f}) || !ECS_UNIQUE_ADD(w, m->bounds, Bounds, {width, height}) ||
         !ECS_UNIQUE_ADD(w, m->stats, Stats, {0, 0, 0}))
@@ -197,8 +197,8 @@ static inline bool movement_init(movement *m, ecs_world *w, float width, float h
     sys[3].reads[0] = m->position, sys[3].reads[1] = m->velocity;
     sys[3].writes[0] = m->stats;
     for (i = 0; i < 4; i++)
-        if (!ecs_system_add(w, &sys[i])) return false;
-    return ecs_workload_add(w, "frame", 4, frame);
+        if (!ecs_system_new(w, &sys[i])) return false;
+    return ecs_workload_new(w, "frame", 4, frame);
 }
 
 /* A tiny deterministic generator, so every run (and the test) sees the
@@ -213,7 +213,7 @@ static inline uint32_t movement__rand(uint32_t *state, uint32_t n) {
 /* count entities, placed at random on a 1/16 grid inside the box:
    1 in 8 stands still (no Velocity), 1 in 8 is Frozen, the rest move at
    1/16 to 8 units per second on each axis; 1 in 4 lives 1 to 12 frames.
-   Each is created with its whole bundle at once (ecs_create_with). */
+   Each is created with its whole bundle at once (ecs_create_n). */
 static inline bool movement_spawn(movement *m, uint32_t count, uint32_t seed) {
     const Bounds *b = ECS_UNIQUE_GET(m->w, m->bounds, Bounds);
     uint32_t rng = seed ? seed : 1, gw = (uint32_t)(b->w * 16), gh = (uint32_t)(b->h * 16), i;
@@ -233,7 +233,7 @@ static inline bool movement_spawn(movement *m, uint32_t count, uint32_t seed) {
         if (kind != 0) comps[n] = m->velocity, values[n++] = &v;
         if (kind == 1) comps[n] = m->frozen, values[n++] = NULL;
         if (movement__rand(&rng, 4) == 0) comps[n] = m->lifetime, values[n++] = &life;
-        if (ecs_create_with(m->w, n, comps, values) == ECS_NULL) return false;
+        if (ecs_create_n(m->w, n, comps, values) == ECS_NULL) return false;
     }
     return true;
 }

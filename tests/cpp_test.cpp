@@ -16,7 +16,7 @@ static void test_typed_macros_work_in_cpp(void) {
     Pos *p = ECS_ADD(w, e, pos, Pos, {1, 2});
     CHECK(p && p->x == 1 && p->y == 2);
     Vel v = {3, 4};
-    CHECK(ECS_SET(w, e, vel, Vel, v)->y == 4);
+    CHECK(ECS_ADD(w, e, vel, Vel, v)->y == 4);
     CHECK(ECS_GET(w, e, vel, Vel)->x == 3);
     ECS_GET_MUT(w, e, pos, Pos)->x = 5;
     Pos out = {0, 0};

@@ -137,7 +137,7 @@ static void test_a_failed_add_leaves_no_trace_and_a_retry_works(void) {
     CHECK(h.failures == 1);
     CHECK(ecs_last_error(w) == ECS_ERR_OUT_OF_MEMORY);
     CHECK(strstr(ecs_last_error_msg(w), "ecs_add") != NULL);
-    CHECK(!ecs_has(w, e, pos) && ecs_storage_count(w, pos) == 0 && ecs_alive(w, e));
+    CHECK(!ecs_has(w, e, pos) && ecs_storage_count(ecs_storage_of(w, pos)) == 0 && ecs_alive(w, e));
     CHECK(ecs_add(w, e, pos, &v) != NULL); /* the allocator healed */
     CHECK(((const Pos *)ecs_get(w, e, pos))->y == 2);
     ecs_world_free(w);
@@ -229,7 +229,7 @@ static const cmd script[] = {
     {STRIP, 6, 0, 0, 0},
     {ADD, 3, HEALTH, 0, 60},
     {CREATE_WITH, 0, 0, 0, 0},
-    {CREATE_BULK, 0, 0, ECS_PAGE_SIZE, 0}, /* plain entities into the next page */
+    {CREATE_BULK, 0, 0, ECS__PAGE_SIZE, 0}, /* plain entities into the next page */
     {ADD, -1, POS, 0, 70},                 /* the first row of a new page */
     {ADD_N, -2, BIT(HEALTH) | BIT(FROZEN), 0, 80},
     {DESTROY, 7, 0, 0, 0},
@@ -237,7 +237,7 @@ static const cmd script[] = {
 };
 #define NSCRIPT ((int)(sizeof script / sizeof script[0]))
 
-static ecs_entity bulk_out[ECS_PAGE_SIZE + 32];
+static ecs_entity bulk_out[ECS__PAGE_SIZE + 32];
 
 static void value_of(int c, int v, Pos *p, Health *h, const void **out) {
     p->x = (float)v, p->y = (float)-v;
@@ -248,9 +248,9 @@ static void value_of(int c, int v, Pos *p, Health *h, const void **out) {
 static int world_matches_model(ecs_world *w, const model *m) {
     int k, c;
     uint32_t per_comp[NCOMP] = {0, 0, 0};
-    if (ecs_count(w) != (uint32_t)m->nalive || ecs_component_count(w) != (uint32_t)m->nreg) {
+    if (ecs_count(w) != (uint32_t)m->nalive || ecs_component_max(w) != (uint32_t)m->nreg) {
         printf("  %u entities, %u components; the model has %d, %d\n", (unsigned)ecs_count(w),
-               (unsigned)ecs_component_count(w), m->nalive, m->nreg);
+               (unsigned)ecs_component_max(w), m->nalive, m->nreg);
         return 0;
     }
     for (c = 0; c < m->nreg; c++)
@@ -279,9 +279,9 @@ static int world_matches_model(ecs_world *w, const model *m) {
         }
     }
     for (c = 0; c < m->nreg; c++)
-        if (ecs_storage_count(w, m->comp[c]) != per_comp[c]) {
+        if (ecs_storage_count(ecs_storage_of(w, m->comp[c])) != per_comp[c]) {
             printf("  storage %s has %u rows; the model %u\n", comp_names[c],
-                   (unsigned)ecs_storage_count(w, m->comp[c]), (unsigned)per_comp[c]);
+                   (unsigned)ecs_storage_count(ecs_storage_of(w, m->comp[c])), (unsigned)per_comp[c]);
             return 0;
         }
     return 1;
@@ -371,7 +371,7 @@ static int run_cmd(ecs_world *w, model *m, hooks *h, const cmd *cmd) {
                 if (cmd->comps & BIT(c)) e->has[c] = 1, e->val[c] = cmd->v + c;
         break;
     case CREATE_WITH: {
-        ecs_entity id = ecs_create_with(w, n, comps, values);
+        ecs_entity id = ecs_create_n(w, n, comps, values);
         ok = id != ECS_NULL;
         if (ok && h->failures == failures && !model_create(m, id, cmd->comps, cmd->v)) return -1;
         break;

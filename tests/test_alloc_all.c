@@ -288,7 +288,7 @@ typedef enum {
     CREATE_WITH,    /* b: mask, v: first value (component c gets v + c) */
     CREATE_BULK,    /* c entities with bundle b, values from v; a = 1: out is NULL */
     ADD,            /* entity a gets component b = v (v < 0: value NULL, zeroed) */
-    SET_IF_CHANGED, /* same, through ecs_set_if_changed */
+    SET_IF_CHANGED, /* same, through ecs_add_if_changed */
     ADD_N,          /* entity a gets bundle b */
     REMOVE,         /* entity a loses b (ecs_remove) */
     DELETE,         /* ... (ecs_delete) */
@@ -399,18 +399,18 @@ static void take_snapshot(snap *s) {
     s->nsec = 0;
     section(s, "entity count");
     put_u(s, ecs_count(w));
-    put_u(s, ecs_component_count(w));
+    put_u(s, ecs_component_max(w));
     section(s, "alive entities");
     for (k = 0; k < m->n; k++) put_u(s, ecs_alive(w, m->e[k].id));
     for (c = 0; c < NCOMP; c++) {
         ecs_component id = m->comp[c];
-        uint32_t n = ecs_storage_count(w, id), r, track = ecs_tracking(w, id);
-        const ecs_entity *dense = ecs_storage_entities(w, id);
+        uint32_t n = ecs_storage_count(ecs_storage_of(w, id)), r, track = ecs_track_get(w, id);
+        const ecs_entity *dense = ecs_storage_entities(ecs_storage_of(w, id));
         size_t size = ecs_component_size(w, id);
         section(s, comp_names[c]);
         put_u(s, n);
         if (n) put(s, dense, n * sizeof *dense);
-        if (n && size) put(s, ecs_storage_data(w, id), n * size);
+        if (n && size) put(s, ecs_storage_data(ecs_storage_of(w, id)), n * size);
         put_u(s, track);
         for (r = 0; r < n && (track & ECS_TRACK_INSERTION); r++) put_u(s, ecs_was_inserted(w, dense[r], id, 0));
         for (r = 0; r < n && (track & ECS_TRACK_MODIFICATION); r++) put_u(s, ecs_was_modified(w, dense[r], id, 0));
@@ -443,7 +443,7 @@ static void take_snapshot(snap *s) {
         if (len) put(s, ecs_group_entities(w, m->groups[g].id), len * sizeof(ecs_entity));
     }
     section(s, "queued commands");
-    put_u(s, ecs_defer_count(w));
+    put_u(s, ecs_defer_pending(w));
     section(s, "hook calls");
     put_u(s, (uint64_t)nwlog);
     section(s, "workload plans");
@@ -617,7 +617,7 @@ static int check_group(const m_group *g) {
     for (k = 0; k < R.m.n; k++) members += (uint32_t)matches_group(&R.m.e[k], g);
     if (len != members) return fail("group length differs from the model's member count");
     for (c = 0; c < NCOMP; c++)
-        if ((g->owned & BIT(c)) && len && memcmp(ecs_storage_entities(w, R.m.comp[c]), ents, len * sizeof *ents))
+        if ((g->owned & BIT(c)) && len && memcmp(ecs_storage_entities(ecs_storage_of(w, R.m.comp[c])), ents, len * sizeof *ents))
             return fail("owned storages disagree on the group's rows");
     for (i = 0; i < len; i++) {
         k = find_handle(ents[i]);
@@ -661,16 +661,16 @@ static int world_matches_model(void) {
     }
     for (c = 0; c < NCOMP; c++) {
         ecs_component id = m->comp[c];
-        if (ecs_storage_count(w, id) != per_comp[c]) {
+        if (ecs_storage_count(ecs_storage_of(w, id)) != per_comp[c]) {
             snprintf(msg, sizeof msg, "storage %s has %u rows; the model %u", comp_names[c],
-                     (unsigned)ecs_storage_count(w, id), (unsigned)per_comp[c]);
+                     (unsigned)ecs_storage_count(ecs_storage_of(w, id)), (unsigned)per_comp[c]);
             return fail(msg);
         }
         if (ecs_unique_has(w, id) != m->uhas[c]) return fail("unique present/absent differs");
         if (m->uhas[c] && comp_sizes[c] &&
             memcmp(ecs_unique_get(w, id), buf, value_bytes(c, m->uval[c], buf)) != 0)
             return fail("wrong unique value");
-        if (ecs_tracking(w, id) != m->track[c]) return fail("tracking flags differ");
+        if (ecs_track_get(w, id) != m->track[c]) return fail("tracking flags differ");
         if (m->track[c] & ECS_TRACK_REMOVAL) {
             const ecs_change *l = ecs_removed(w, id, 0, &n);
             if (!check_changes(c, "removed", l, n, m->removed[c], m->nremoved[c], 0)) return 0;
@@ -688,8 +688,8 @@ static int world_matches_model(void) {
     }
     for (i = 0; i < m->ngroups; i++)
         if (!check_group(&m->groups[i])) return 0;
-    if (ecs_defer_count(w) != (uint32_t)m->nq) {
-        snprintf(msg, sizeof msg, "%u commands queued; the model has %d", (unsigned)ecs_defer_count(w), m->nq);
+    if (ecs_defer_pending(w) != (uint32_t)m->nq) {
+        snprintf(msg, sizeof msg, "%u commands queued; the model has %d", (unsigned)ecs_defer_pending(w), m->nq);
         return fail(msg);
     }
     if (nwlog != m->nlog) {
@@ -867,14 +867,14 @@ static void call(const cmd *x, result *r) {
     case CREATE: r->ok = (r->id = ecs_create(w)) != ECS_NULL; break;
     case CREATE_WITH:
         n = bundle(x->b, x->v, comps, values, vals);
-        r->ok = (r->id = ecs_create_with(w, (uint32_t)n, comps, values)) != ECS_NULL;
+        r->ok = (r->id = ecs_create_n(w, (uint32_t)n, comps, values)) != ECS_NULL;
         break;
     case CREATE_BULK:
         n = bundle(x->b, x->v, comps, values, vals);
         r->ok = ecs_create_bulk(w, (uint32_t)x->c, (uint32_t)n, comps, values, x->a ? NULL : bulk_out);
         break;
     case ADD: r->ok = ecs_add(w, e, c, value) != NULL; break;
-    case SET_IF_CHANGED: r->ok = ecs_set_if_changed(w, e, c, value); break;
+    case SET_IF_CHANGED: r->ok = ecs_add_if_changed(w, e, c, value); break;
     case ADD_N:
         n = bundle(x->b, x->v, comps, values, vals);
         r->ok = ecs_add_n(w, e, (uint32_t)n, comps, values);
@@ -885,9 +885,9 @@ static void call(const cmd *x, result *r) {
     case DESTROY: r->ok = ecs_destroy(w, e); break;
     case UNIQUE_ADD: r->ok = ecs_unique_add(w, c, value) != NULL; break;
     case UNIQUE_REMOVE: r->ok = ecs_unique_remove(w, c, r->out); break;
-    case TRACK: r->ok = ecs_track(w, c, (uint32_t)x->c); break;
+    case TRACK: r->ok = ecs_track_set(w, c, (uint32_t)x->c); break;
     case CLEAR_TRACKING: ecs_clear_tracking(w, c, (uint32_t)x->c), r->ok = 1; break;
-    case TIMESTAMP: ecs_timestamp(w), r->ok = 1; break;
+    case TIMESTAMP: ecs_tick_advance(w), r->ok = 1; break;
     case SORT: sort_comp = x->b, r->ok = ecs_sort(w, c, cmp_key, &sort_comp); break;
     case SORT_AS: r->ok = ecs_sort_as(w, c, m->comp[x->c]); break;
     case GROUP_NEW: {
@@ -910,7 +910,7 @@ static void call(const cmd *x, result *r) {
         hk.on_insert = log_insert;
         hk.on_remove = log_remove;
         hk.user = NULL;
-        r->ok = ecs_set_hooks(w, c, x->c ? &hk : NULL);
+        r->ok = ecs_hooks_set(w, c, x->c ? &hk : NULL);
         break;
     }
     case DEFER_CREATE: r->ok = (r->id = ecs_defer_create(w)) != ECS_NULL; break;
@@ -927,11 +927,11 @@ static void call(const cmd *x, result *r) {
         d.user = (void *)(intptr_t)x->a;
         d.reads[0] = m->comp[sys_comp[x->a]];
         if (x->a % 4 == 1) d.writes[0] = m->comp[POS]; /* some conflicts, for the plan */
-        r->ok = ecs_system_add(w, &d);
+        r->ok = ecs_system_new(w, &d);
         break;
     }
     case WORKLOAD_ADD:
-        r->ok = ecs_workload_add(w, wl_names[x->a], (uint32_t)wl_nitems[x->a], wl_items[x->a]);
+        r->ok = ecs_workload_new(w, wl_names[x->a], (uint32_t)wl_nitems[x->a], wl_items[x->a]);
         break;
     case WORKLOAD_RUN: r->ok = (r->rc = ecs_workload_run(w, wl_names[x->a])) == 0; break;
     case VIEWS: r->ok = 1; break;
@@ -1007,7 +1007,7 @@ static int model_step(const cmd *x, const result *r) {
         return 1;
     case SET_IF_CHANGED:
         want = !m->e[h].has[c] || (comp_sizes[c] && m->e[h].val[c] != val_or_zero(x->v));
-        if (r->ok != want) return fail("ecs_set_if_changed returned the wrong answer");
+        if (r->ok != want) return fail("ecs_add_if_changed returned the wrong answer");
         if (want && m_set(h, c, val_or_zero(x->v))) m_log('i', h, c);
         return 1;
     case ADD_N: {
@@ -1069,8 +1069,8 @@ static int model_step(const cmd *x, const result *r) {
     case SORT:
     case GROUP_SORT: {
         ecs_component id = m->comp[c];
-        uint32_t n = x->what == SORT ? ecs_storage_count(R.w, id) : ecs_group_count(R.w, m->groups[x->a].id);
-        const unsigned char *data = (const unsigned char *)ecs_storage_data(R.w, id);
+        uint32_t n = x->what == SORT ? ecs_storage_count(ecs_storage_of(R.w, id)) : ecs_group_count(R.w, m->groups[x->a].id);
+        const unsigned char *data = (const unsigned char *)ecs_storage_data(ecs_storage_of(R.w, id));
         if (!r->ok) return fail("sort failed");
         for (i = 1; i < (int)n; i++)
             if (key_of(c, data + (size_t)(i - 1) * comp_sizes[c]) > key_of(c, data + (size_t)i * comp_sizes[c]))
@@ -1079,10 +1079,10 @@ static int model_step(const cmd *x, const result *r) {
     }
     case SORT_AS: {
         ecs_component id = m->comp[c], order = m->comp[x->c];
-        const ecs_entity *a = ecs_storage_entities(R.w, id), *o = ecs_storage_entities(R.w, order);
+        const ecs_entity *a = ecs_storage_entities(ecs_storage_of(R.w, id)), *o = ecs_storage_entities(ecs_storage_of(R.w, order));
         uint32_t j, at = 0;
         if (!r->ok) return fail("ecs_sort_as failed");
-        for (j = 0; j < ecs_storage_count(R.w, order); j++)
+        for (j = 0; j < ecs_storage_count(ecs_storage_of(R.w, order)); j++)
             if (ecs_has(R.w, o[j], id) && a[at++] != o[j]) return fail("ecs_sort_as left the shared rows out of order");
         return 1;
     }
@@ -1108,12 +1108,12 @@ static int model_step(const cmd *x, const result *r) {
         if ((int)r->n != want) return fail("ecs_flush returned the wrong count");
         return 1;
     case SYSTEM_ADD:
-        if (!r->ok) return fail("ecs_system_add failed");
+        if (!r->ok) return fail("ecs_system_new failed");
         m->sys_added[x->a] = 1;
         return 1;
     case WORKLOAD_ADD: {
         int steps[16];
-        if (!r->ok) return fail("ecs_workload_add failed");
+        if (!r->ok) return fail("ecs_workload_new failed");
         m->wl_added[x->a] = 1;
         m->wl_steps[x->a] = workload_systems(x->a, steps);
         return 1;
@@ -1138,7 +1138,7 @@ static int model_step(const cmd *x, const result *r) {
    second flush applies them. */
 static int flush_failed(const result *r) {
     model *m = &R.m;
-    uint32_t left = ecs_defer_count(R.w);
+    uint32_t left = ecs_defer_pending(R.w);
     int done = m->nq - (int)left, i, took = 0;
     if (left == 0) { /* every command went through: a destroy retired its slot */
         cmd x;
@@ -1525,7 +1525,7 @@ static void test_views_block_loops_chunks_and_system_views_never_allocate(void) 
     gd.owned[1] = vel;
     gd.excluded[0] = frozen;
     NOTE(ecs_group_new(w, &gd) != 0);
-    NOTE(ecs_track(w, hp, ECS_TRACK_ALL));
+    NOTE(ecs_track_set(w, hp, ECS_TRACK_ALL));
     for (i = 0; i < 300; i++) {
         ecs_entity e = ecs_create(w);
         ECS_ADD(w, e, pos, Pos, {(float)i, 0});
@@ -1539,9 +1539,9 @@ static void test_views_block_loops_chunks_and_system_views_never_allocate(void) 
     sd.fn = noop_system;
     sd.user = &seen;
     sd.reads[0] = hp;
-    NOTE(ecs_system_add(w, &sd) && ecs_workload_add(w, "frame", 1, &frame));
-    ecs_timestamp(w);
-    for (i = 0; i < 300; i += 7) ecs_get_mut(w, ecs_storage_entities(w, hp)[i % ecs_storage_count(w, hp)], hp);
+    NOTE(ecs_system_new(w, &sd) && ecs_workload_new(w, "frame", 1, &frame));
+    ecs_tick_advance(w);
+    for (i = 0; i < 300; i += 7) ecs_get_mut(w, ecs_storage_entities(ecs_storage_of(w, hp))[i % ecs_storage_count(ecs_storage_of(w, hp))], hp);
 
     A.armed = 1;
     A.fail_at = 1; /* the first allocation, if any, fails */
@@ -1665,7 +1665,7 @@ static void test_an_add_that_fails_inside_a_view_loop_leaves_the_walk_intact(voi
         }
         if (!good || n != 8) printf("  failing allocation #%lu of the add: the walk read freed arrays\n", k);
         NOTE(good && n == 8);
-        NOTE(ecs_storage_count(w, pos) == 8 && !ecs_has(w, e[8], pos));
+        NOTE(ecs_storage_count(ecs_storage_of(w, pos)) == 8 && !ecs_has(w, e[8], pos));
         ecs_world_free(w);
         NOTE(A.outstanding == 0);
         ctl_release();
@@ -1701,10 +1701,10 @@ static void test_destroy_whose_hook_used_up_the_reserved_deletion_entry_loses_no
         uint32_t n, i;
         bool ok;
         hooked_b = ECS_COMPONENT(w, Health);
-        NOTE(ecs_track(w, hooked_b, ECS_TRACK_DELETION));
+        NOTE(ecs_track_set(w, hooked_b, ECS_TRACK_DELETION));
         memset(&hk, 0, sizeof hk);
         hk.on_remove = delete_victims_b;
-        NOTE(ecs_set_hooks(w, a, &hk));
+        NOTE(ecs_hooks_set(w, a, &hk));
         for (i = 0; i < 7; i++) { /* the deleted list: 7 of 8 */
             others[i] = ecs_create(w);
             ECS_ADD(w, others[i], hooked_b, Health, {(int)i});
@@ -1768,7 +1768,7 @@ static void test_destroy_whose_hook_destroyed_another_entity_loses_no_destroyed_
         a = ECS_COMPONENT(w, Pos);
         memset(&hk, 0, sizeof hk);
         hk.on_remove = destroy_victim;
-        NOTE(ecs_set_hooks(w, a, &hk));
+        NOTE(ecs_hooks_set(w, a, &hk));
         for (i = 0; i < 7; i++) NOTE(ecs_destroy(w, ecs_create(w))); /* the destroyed list: 7 of 8 */
         e = ecs_create(w);
         ECS_ADD(w, e, a, Pos, {1, 1});
@@ -1834,12 +1834,12 @@ static void test_a_workload_whose_flush_runs_out_of_memory_does_not_report_succe
         sd.name = "freeze";
         sd.fn = freeze_system;
         sd.structural = true;
-        NOTE(ecs_system_add(w, &sd));
+        NOTE(ecs_system_new(w, &sd));
         sd.name = "look";
         sd.fn = look_system;
         sd.structural = false;
         sd.reads[0] = frozen_tag;
-        NOTE(ecs_system_add(w, &sd) && ecs_workload_add(w, "frame", 2, items));
+        NOTE(ecs_system_new(w, &sd) && ecs_workload_new(w, "frame", 2, items));
         saw_frozen = -1;
         A.armed = 1;
         rc = ecs_workload_run(w, "frame");
@@ -1848,10 +1848,10 @@ static void test_a_workload_whose_flush_runs_out_of_memory_does_not_report_succe
         if (rc == 0 && saw_frozen != 1)
             printf("  fail_at %lu: ecs_workload_run returned 0, but 'look' ran before 'freeze''s command was "
                    "applied (error %d, %u commands still queued)\n", k, (int)ecs_last_error(w),
-                   (unsigned)ecs_defer_count(w));
+                   (unsigned)ecs_defer_pending(w));
         NOTE(rc != 0 || saw_frozen == 1);
         ecs_flush(w); /* whatever stayed queued goes through now */
-        NOTE(ecs_defer_count(w) == 0 && ecs_has(w, frozen_target, frozen_tag)); /* nothing lost */
+        NOTE(ecs_defer_pending(w) == 0 && ecs_has(w, frozen_target, frozen_tag)); /* nothing lost */
         ecs_world_free(w);
         NOTE(A.outstanding == 0);
         NOTE(k < 1000);

@@ -1,5 +1,5 @@
 /* Bundles: several components at once. ecs_add_n adds (or replaces) a
-   bundle on one entity, ecs_create_with makes one entity with a bundle,
+   bundle on one entity, ecs_create_n makes one entity with a bundle,
    ecs_create_bulk makes many. All three are all-or-nothing
    (ecs.h section 5). */
 #include "test.h"
@@ -47,7 +47,7 @@ static void test_add_n_adds_every_component_with_its_value(void) {
     CHECK(ecs_add_n(f.w, e, 3, comps, values));
     CHECK(pos_is(f.w, e, f.pos, 1, 2) && health_is(f.w, e, f.health, 50));
     CHECK(ecs_has(f.w, e, f.frozen));
-    CHECK(ecs_storage_count(f.w, f.pos) == 1 && ecs_storage_count(f.w, f.frozen) == 1);
+    CHECK(ecs_storage_count(ecs_storage_of(f.w, f.pos)) == 1 && ecs_storage_count(ecs_storage_of(f.w, f.frozen)) == 1);
     ecs_world_free(f.w);
 }
 
@@ -64,7 +64,7 @@ static void test_add_n_replaces_components_already_present(void) {
     CHECK(ecs_add_n(f.w, e, 2, comps, values));
     CHECK(ecs_get(f.w, e, f.pos) == before); /* replaced in place */
     CHECK(pos_is(f.w, e, f.pos, 7, 8) && health_is(f.w, e, f.health, 3));
-    CHECK(ecs_storage_count(f.w, f.pos) == 1);
+    CHECK(ecs_storage_count(ecs_storage_of(f.w, f.pos)) == 1);
     ecs_world_free(f.w);
 }
 
@@ -93,7 +93,7 @@ static void test_add_n_of_nothing_succeeds_and_changes_nothing(void) {
     fixture f = fixture_new(NULL);
     ecs_entity e = ecs_create(f.w);
     CHECK(ecs_add_n(f.w, e, 0, NULL, NULL));
-    CHECK(!ecs_has(f.w, e, f.pos) && ecs_storage_count(f.w, f.pos) == 0);
+    CHECK(!ecs_has(f.w, e, f.pos) && ecs_storage_count(ecs_storage_of(f.w, f.pos)) == 0);
     CHECK(ecs_last_error(f.w) == ECS_OK);
     ecs_world_free(f.w);
 }
@@ -142,11 +142,11 @@ static void test_add_n_on_a_dead_entity_asserts(void) {
     EXPECT_ASSERT(!ecs_add_n(f.w, e, 2, comps, NULL), "ecs_add_n");
     CHECK(ecs_last_error(f.w) == ECS_ERR_DEAD_ENTITY);
     EXPECT_ASSERT(!ecs_add_n(f.w, ECS_NULL, 2, comps, NULL), "not alive");
-    CHECK(ecs_storage_count(f.w, f.pos) == 0 && ecs_storage_count(f.w, f.health) == 0);
+    CHECK(ecs_storage_count(ecs_storage_of(f.w, f.pos)) == 0 && ecs_storage_count(ecs_storage_of(f.w, f.health)) == 0);
     ecs_world_free(f.w);
 }
 
-/* ---- ecs_create_with --------------------------------------------------- */
+/* ---- ecs_create_n --------------------------------------------------- */
 
 static void test_create_with_makes_a_live_entity_with_the_bundle(void) {
     fixture f = fixture_new(NULL);
@@ -156,12 +156,12 @@ static void test_create_with_makes_a_live_entity_with_the_bundle(void) {
     ecs_entity e;
     comps[0] = f.pos, comps[1] = f.frozen, comps[2] = f.health;
     values[0] = &p, values[1] = NULL, values[2] = NULL;
-    e = ecs_create_with(f.w, 3, comps, values);
+    e = ecs_create_n(f.w, 3, comps, values);
     CHECK(e != ECS_NULL && ecs_alive(f.w, e) && ecs_count(f.w) == 1);
     CHECK(pos_is(f.w, e, f.pos, 3, 4) && health_is(f.w, e, f.health, 0));
     CHECK(ecs_has(f.w, e, f.frozen));
     /* an empty bundle is a plain create */
-    e = ecs_create_with(f.w, 0, NULL, NULL);
+    e = ecs_create_n(f.w, 0, NULL, NULL);
     CHECK(e != ECS_NULL && ecs_alive(f.w, e) && !ecs_has(f.w, e, f.pos));
     ecs_world_free(f.w);
 }
@@ -171,11 +171,11 @@ static void test_create_with_a_bad_bundle_creates_nothing(void) {
     ecs_component comps[2];
     ecs_entity e;
     comps[0] = f.pos, comps[1] = f.pos;
-    EXPECT_ASSERT(ecs_create_with(f.w, 2, comps, NULL) == ECS_NULL, "listed twice");
+    EXPECT_ASSERT(ecs_create_n(f.w, 2, comps, NULL) == ECS_NULL, "listed twice");
     CHECK(ecs_last_error(f.w) == ECS_ERR_INVALID);
     comps[1] = 12;
-    EXPECT_ASSERT(ecs_create_with(f.w, 2, comps, NULL) == ECS_NULL, "unknown component");
-    CHECK(ecs_count(f.w) == 0 && ecs_storage_count(f.w, f.pos) == 0);
+    EXPECT_ASSERT(ecs_create_n(f.w, 2, comps, NULL) == ECS_NULL, "unknown component");
+    CHECK(ecs_count(f.w) == 0 && ecs_storage_count(ecs_storage_of(f.w, f.pos)) == 0);
     e = ecs_create(f.w); /* no slot was used up */
     CHECK(ECS_ENTITY_INDEX(e) == 0);
     ecs_world_free(f.w);
@@ -187,11 +187,11 @@ static void test_create_with_failure_names_create_with_in_the_message(void) {
     ecs_component comps[2];
     char msg[256];
     comps[0] = f.health, comps[1] = f.health;
-    EXPECT_ASSERT(ecs_create_with(f.w, 2, comps, NULL) == ECS_NULL, "listed twice");
+    EXPECT_ASSERT(ecs_create_n(f.w, 2, comps, NULL) == ECS_NULL, "listed twice");
     sprintf(msg, "%.200s", ecs_last_error_msg(f.w)); /* the same text as the assert */
     ecs_world_free(f.w);
-    if (!strstr(msg, "ecs_create_with(")) printf("  message: \"%s\"\n", msg);
-    CHECK(strstr(msg, "ecs_create_with(") != NULL);
+    if (!strstr(msg, "ecs_create_n(")) printf("  message: \"%s\"\n", msg);
+    CHECK(strstr(msg, "ecs_create_n(") != NULL);
 }
 
 /* ---- ecs_create_bulk --------------------------------------------------- */
@@ -214,7 +214,7 @@ static void test_create_bulk_makes_count_distinct_live_entities_with_the_bundle(
         CHECK(pos_is(f.w, out[i], f.pos, 1, 2) && health_is(f.w, out[i], f.health, 8));
         CHECK(ecs_has(f.w, out[i], f.frozen));
     }
-    CHECK(ecs_storage_count(f.w, f.pos) == 100 && ecs_storage_count(f.w, f.frozen) == 100);
+    CHECK(ecs_storage_count(ecs_storage_of(f.w, f.pos)) == 100 && ecs_storage_count(ecs_storage_of(f.w, f.frozen)) == 100);
     /* each got its own copy */
     ((Pos *)ecs_get_mut(f.w, out[0], f.pos))->x = 9;
     CHECK(pos_is(f.w, out[1], f.pos, 1, 2));
@@ -260,14 +260,14 @@ static void test_create_bulk_across_pages_and_scattered_free_slots(void) {
     /* free slots spread over several sparse pages, then fresh slots that
        cross page boundaries: every new entity gets the bundle */
     fixture f = fixture_new(NULL);
-    uint32_t i, total = 3 * ECS_PAGE_SIZE, nfree = 0, count;
+    uint32_t i, total = 3 * ECS__PAGE_SIZE, nfree = 0, count;
     ecs_entity *out;
     Health h = {6};
     const void *values[2];
     ecs_component comps[2];
     for (i = 0; i < total; i++) ecs_create(f.w);
     for (i = 7; i < total; i += 1001, nfree++) ecs_destroy(f.w, ((ecs_entity)1 << 32) | i);
-    count = nfree + 2 * ECS_PAGE_SIZE + 3;
+    count = nfree + 2 * ECS__PAGE_SIZE + 3;
     out = (ecs_entity *)malloc(count * sizeof *out);
     comps[0] = f.health, comps[1] = f.frozen;
     values[0] = &h, values[1] = NULL;
@@ -282,7 +282,7 @@ static void test_create_bulk_across_pages_and_scattered_free_slots(void) {
             CHECK(0);
         }
     }
-    CHECK(ecs_storage_count(f.w, f.health) == count);
+    CHECK(ecs_storage_count(ecs_storage_of(f.w, f.health)) == count);
     CHECK(ecs_count(f.w) == total - nfree + count);
     free(out);
     ecs_world_free(f.w);
@@ -291,7 +291,7 @@ static void test_create_bulk_across_pages_and_scattered_free_slots(void) {
 static void test_create_bulk_out_may_be_null(void) {
     fixture f = fixture_new(NULL);
     CHECK(ecs_create_bulk(f.w, 10, 1, &f.frozen, NULL, NULL));
-    CHECK(ecs_count(f.w) == 10 && ecs_storage_count(f.w, f.frozen) == 10);
+    CHECK(ecs_count(f.w) == 10 && ecs_storage_count(ecs_storage_of(f.w, f.frozen)) == 10);
     ecs_world_free(f.w);
 }
 
@@ -299,7 +299,7 @@ static void test_create_bulk_of_zero_entities_succeeds_and_creates_nothing(void)
     fixture f = fixture_new(NULL);
     ecs_entity out[1] = {12345};
     CHECK(ecs_create_bulk(f.w, 0, 1, &f.pos, NULL, out));
-    CHECK(ecs_count(f.w) == 0 && ecs_storage_count(f.w, f.pos) == 0);
+    CHECK(ecs_count(f.w) == 0 && ecs_storage_count(ecs_storage_of(f.w, f.pos)) == 0);
     CHECK(out[0] == 12345);
     CHECK(ecs_last_error(f.w) == ECS_OK);
     ecs_world_free(f.w);
@@ -317,13 +317,13 @@ static void test_create_bulk_beyond_max_entities_creates_nothing(void) {
     ecs_destroy(f.w, e[0]); /* 3 alive, 1 free slot, 1 fresh slot left */
     CHECK(!ecs_create_bulk(f.w, 3, 1, &f.pos, NULL, out));
     CHECK(ecs_last_error(f.w) == ECS_ERR_EXHAUSTED); /* a runtime condition: no assert */
-    CHECK(ecs_count(f.w) == 3 && ecs_storage_count(f.w, f.pos) == 0);
+    CHECK(ecs_count(f.w) == 3 && ecs_storage_count(ecs_storage_of(f.w, f.pos)) == 0);
     CHECK(ecs_create_bulk(f.w, 2, 1, &f.pos, NULL, out)); /* exactly what is left */
     CHECK(ECS_ENTITY_INDEX(out[0]) == 0 && ECS_ENTITY_INDEX(out[1]) == 4);
-    CHECK(ecs_count(f.w) == 5 && ecs_storage_count(f.w, f.pos) == 2);
-    CHECK(ecs_create_with(f.w, 1, &f.pos, NULL) == ECS_NULL);
+    CHECK(ecs_count(f.w) == 5 && ecs_storage_count(ecs_storage_of(f.w, f.pos)) == 2);
+    CHECK(ecs_create_n(f.w, 1, &f.pos, NULL) == ECS_NULL);
     CHECK(ecs_last_error(f.w) == ECS_ERR_EXHAUSTED);
-    CHECK(ecs_storage_count(f.w, f.pos) == 2);
+    CHECK(ecs_storage_count(ecs_storage_of(f.w, f.pos)) == 2);
     ecs_world_free(f.w);
 }
 
@@ -337,7 +337,7 @@ static void test_create_bulk_with_a_bad_bundle_asserts_and_creates_nothing(void)
     comps[1] = 0;
     EXPECT_ASSERT(!ecs_create_bulk(f.w, 3, 2, comps, NULL, out), "unknown component");
     CHECK(ecs_last_error(f.w) == ECS_ERR_UNKNOWN_COMPONENT);
-    CHECK(ecs_count(f.w) == 0 && ecs_storage_count(f.w, f.health) == 0);
+    CHECK(ecs_count(f.w) == 0 && ecs_storage_count(ecs_storage_of(f.w, f.health)) == 0);
     ecs_world_free(f.w);
 }
 

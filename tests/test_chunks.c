@@ -70,9 +70,9 @@ static void test_parallel_chunks_equal_the_serial_walk(void) {
             ECS_FIELD(&it, 0, Pos)->x += ECS_FIELD(&it, 1, Vel)->x;
             ECS_FIELD(&it, 0, Pos)->y += ECS_FIELD(&it, 1, Vel)->y;
         }
-        n = ecs_storage_count(w, pos);
+        n = ecs_storage_count(ecs_storage_of(w, pos));
         serial = (Pos *)malloc(n * sizeof *serial);
-        memcpy(serial, ecs_storage_data(w, pos), n * sizeof *serial);
+        memcpy(serial, ecs_storage_data(ecs_storage_of(w, pos)), n * sizeof *serial);
         CHECK(all.visited == 10007 - 3336);
         ecs_world_free(w);
     }
@@ -85,9 +85,9 @@ static void test_parallel_chunks_equal_the_serial_walk(void) {
         total += jobs[k].visited;
     }
     CHECK(total == 10007 - 3336);
-    CHECK(ecs_storage_count(w, pos) == n);
+    CHECK(ecs_storage_count(ecs_storage_of(w, pos)) == n);
     for (i = 0; i < n; i++) {
-        const Pos *p = (const Pos *)ecs_storage_data(w, pos) + i;
+        const Pos *p = (const Pos *)ecs_storage_data(ecs_storage_of(w, pos)) + i;
         CHECK(p->x == serial[i].x && p->y == serial[i].y);
     }
     free(serial);

@@ -16,10 +16,10 @@ static void test_commands_apply_in_recorded_order_at_flush(void) {
     CHECK(ecs_defer_delete(w, e, pos));
     CHECK(ECS_DEFER_ADD(w, e, pos, Pos, {3, 3}));
     CHECK(!ecs_has(w, e, pos)); /* nothing happens before the flush */
-    CHECK(ecs_defer_count(w) == 3);
+    CHECK(ecs_defer_pending(w) == 3);
     CHECK(ecs_flush(w) == 3);
     CHECK(ECS_GET(w, e, pos, Pos)->x == 3); /* add, delete, add: the last one wins */
-    CHECK(ecs_defer_count(w) == 0 && ecs_flush(w) == 0);
+    CHECK(ecs_defer_pending(w) == 0 && ecs_flush(w) == 0);
     ecs_world_free(w);
 }
 
@@ -73,8 +73,8 @@ static void test_destroying_others_during_a_loop_through_the_buffer(void) {
         if (ECS_FIELD(&it, 0, Health)->hp % 2 == 0) ecs_defer_destroy(w, it.entity + 1);
     CHECK(visited == 100); /* nothing changed under the loop */
     CHECK(ecs_flush(w) == 50);
-    CHECK(ecs_count(w) == 50 && ecs_storage_count(w, hp) == 50);
-    for (i = 0; i < 50; i++) CHECK(((const Health *)ecs_storage_data(w, hp))[i].hp % 2 == 0);
+    CHECK(ecs_count(w) == 50 && ecs_storage_count(ecs_storage_of(w, hp)) == 50);
+    for (i = 0; i < 50; i++) CHECK(((const Health *)ecs_storage_data(ecs_storage_of(w, hp)))[i].hp % 2 == 0);
     ecs_world_free(w);
 }
 
@@ -85,7 +85,7 @@ static void test_deferred_add_to_dead_entity_asserts_at_record_time(void) {
     ecs_destroy(w, e);
     EXPECT_ASSERT(!ECS_DEFER_ADD(w, e, pos, Pos, {1, 1}), "ECS_DEFER_ADD(entity 0:1, Pos): entity is not alive");
     EXPECT_ASSERT(!ecs_defer_delete(w, e, 42), "unknown component");
-    CHECK(ecs_defer_count(w) == 0);
+    CHECK(ecs_defer_pending(w) == 0);
     ecs_world_free(w);
 }
 
@@ -109,7 +109,7 @@ static void test_flush_out_of_memory_keeps_the_rest_queued(void) {
     fail_now = 1; /* the first add needs the storage's first allocation */
     CHECK(ecs_flush(w) == 0);
     CHECK(ecs_last_error(w) == ECS_ERR_OUT_OF_MEMORY);
-    CHECK(ecs_defer_count(w) == 3);
+    CHECK(ecs_defer_pending(w) == 3);
     fail_now = 0;
     CHECK(ecs_flush(w) == 3);
     for (i = 0; i < 3; i++) CHECK(ECS_GET(w, e[i], pos, Pos)->x == (float)i);

@@ -33,13 +33,13 @@ static ecs_group pos_vel_not_frozen(void) {
    the same entities, exactly those with Pos and Vel and without Frozen. */
 static int group_is_exact(ecs_group g) {
     uint32_t len = ecs_group_count(w, g), i, members = 0;
-    const ecs_entity *pe = ecs_storage_entities(w, pos), *ve = ecs_storage_entities(w, vel);
+    const ecs_entity *pe = ecs_storage_entities(ecs_storage_of(w, pos)), *ve = ecs_storage_entities(ecs_storage_of(w, vel));
     for (i = 0; i < len; i++) {
         if (pe[i] != ve[i] || ecs_has(w, pe[i], frozen)) return 0;
-        if (((const Pos *)ecs_storage_data(w, pos))[i].x != ((const Vel *)ecs_storage_data(w, vel))[i].x)
+        if (((const Pos *)ecs_storage_data(ecs_storage_of(w, pos)))[i].x != ((const Vel *)ecs_storage_data(ecs_storage_of(w, vel)))[i].x)
             return 0; /* the test gives each entity Pos.x == Vel.x */
     }
-    for (i = 0; i < ecs_storage_count(w, pos); i++)
+    for (i = 0; i < ecs_storage_count(ecs_storage_of(w, pos)); i++)
         members += ecs_has(w, pe[i], vel) && !ecs_has(w, pe[i], frozen);
     return members == len && ecs_group_entities(w, g) == pe;
 }
@@ -118,8 +118,8 @@ static void test_group_arrays_make_a_plain_loop(void) {
     v = (const Vel *)ecs_group_data(w, g, vel);
     CHECK(n == 500);
     for (i = 0; i < n; i++) p[i].y += v[i].x; /* pos.y = x for movers */
-    for (i = 0; i < ecs_storage_count(w, pos); i++) {
-        ecs_entity e = ecs_storage_entities(w, pos)[i];
+    for (i = 0; i < ecs_storage_count(ecs_storage_of(w, pos)); i++) {
+        ecs_entity e = ecs_storage_entities(ecs_storage_of(w, pos))[i];
         CHECK(ECS_GET(w, e, pos, Pos)->y == (ecs_has(w, e, vel) ? ECS_GET(w, e, pos, Pos)->x : 0));
     }
     EXPECT_ASSERT(ecs_group_data(w, g, hp) == NULL, "not a storage this group owns");
@@ -192,10 +192,10 @@ static void test_tracking_stamps_move_with_their_rows(void) {
     ecs_tick t;
     int i;
     setup();
-    ecs_track(w, pos, ECS_TRACK_MODIFICATION);
+    ecs_track_set(w, pos, ECS_TRACK_MODIFICATION);
     for (i = 0; i < 20; i++) e[i] = spawn((float)i, 0, 0);
     g = pos_vel_not_frozen();
-    t = ecs_timestamp(w);
+    t = ecs_tick_advance(w);
     ECS_GET_MUT(w, e[17], pos, Pos)->y = 1; /* modified after t */
     for (i = 19; i >= 0; i--) ECS_ADD(w, e[i], vel, Vel, {(float)i, 0}); /* joins move rows */
     CHECK(ecs_group_count(w, g) == 20 && group_is_exact(g));
@@ -278,7 +278,7 @@ static void test_hooks_and_commands_work_on_grouped_storages(void) {
     g = pos_vel_not_frozen();
     memset(&h, 0, sizeof h);
     h.on_insert = on_insert;
-    ecs_set_hooks(w, vel, &h);
+    ecs_hooks_set(w, vel, &h);
     e = spawn(1, 1, 0);
     CHECK(inserted == 1 && ecs_group_count(w, g) == 1);
     CHECK(ecs_defer_add(w, e, frozen, NULL) && ecs_flush(w) == 1);

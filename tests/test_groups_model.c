@@ -272,7 +272,7 @@ static int world_matches_model(void) {
             }
         }
     }
-    for (c = 0; c < NC; c++) ENSURE(ecs_storage_count(m.w, m.comp[c]) == count[c]);
+    for (c = 0; c < NC; c++) ENSURE(ecs_storage_count(ecs_storage_of(m.w, m.comp[c])) == count[c]);
     for (k = 0; k < m.ndead && k < NDEAD; k++) ENSURE(slot_of(m.dead[k]) < 0 && !ecs_alive(m.w, m.dead[k]));
     return 1;
 }
@@ -291,8 +291,8 @@ static int group_exact(const m_group *g) {
     ENSURE(len == 0 || ents != NULL);
     for (k = 0; k < g->nowned; k++) {
         ecs_component c = m.comp[g->owned[k]];
-        ENSURE(ecs_storage_count(m.w, c) >= len);
-        ENSURE(ecs_group_data(m.w, g->id, c) == ecs_storage_data(m.w, c));
+        ENSURE(ecs_storage_count(ecs_storage_of(m.w, c)) >= len);
+        ENSURE(ecs_group_data(m.w, g->id, c) == ecs_storage_data(ecs_storage_of(m.w, c)));
     }
     for (r = 0; r < len; r++) {
         ecs_entity e = ents[r];
@@ -302,9 +302,9 @@ static int group_exact(const m_group *g) {
         mark[i] = now;
         for (k = 0; k < g->nowned; k++) {
             int c = g->owned[k];
-            ENSURE(ecs_storage_entities(m.w, m.comp[c])[r] == e);
+            ENSURE(ecs_storage_entities(ecs_storage_of(m.w, m.comp[c]))[r] == e);
             if (m.size[c])
-                ENSURE(memcmp((const char *)ecs_storage_data(m.w, m.comp[c]) + r * m.size[c], m.slot[i].val[c],
+                ENSURE(memcmp((const char *)ecs_storage_data(ecs_storage_of(m.w, m.comp[c])) + r * m.size[c], m.slot[i].val[c],
                               m.size[c]) == 0);
         }
     }
@@ -330,8 +330,8 @@ static int dying(ecs_entity e) {
    when the model is not up to date): rows 0..len-1 aligned and members,
    no member among the rows after but an entity being stripped. */
 static const char *group_self_exact(const m_group *g) {
-    uint32_t len = ecs_group_count(m.w, g->id), r, n = ecs_storage_count(m.w, m.comp[g->owned[0]]);
-    const ecs_entity *rows = ecs_storage_entities(m.w, m.comp[g->owned[0]]);
+    uint32_t len = ecs_group_count(m.w, g->id), r, n = ecs_storage_count(ecs_storage_of(m.w, m.comp[g->owned[0]]));
+    const ecs_entity *rows = ecs_storage_entities(ecs_storage_of(m.w, m.comp[g->owned[0]]));
     const ecs_entity *ents = ecs_group_entities(m.w, g->id);
     int k;
     if (len > n) return "len is larger than an owned storage";
@@ -339,7 +339,7 @@ static const char *group_self_exact(const m_group *g) {
         if (r < len && !world_in(g, rows[r])) return "a row below len is no member";
         if (r >= len && world_in(g, rows[r]) && !dying(rows[r])) return "a member after len";
         for (k = 0; k < g->nowned && r < len; k++)
-            if (ecs_storage_entities(m.w, m.comp[g->owned[k]])[r] != ents[r]) return "owned storages not aligned";
+            if (ecs_storage_entities(ecs_storage_of(m.w, m.comp[g->owned[k]]))[r] != ents[r]) return "owned storages not aligned";
     }
     return NULL;
 }
@@ -353,7 +353,7 @@ static const char *entity_placed(const m_group *g, ecs_entity e) {
     for (k = 0; k < g->nowned && c < 0; k++) /* its row, from a value's address */
         if (m.size[g->owned[k]] && ecs_has(m.w, e, m.comp[g->owned[k]])) c = g->owned[k];
     if (c >= 0)
-        r = (uint32_t)(((const char *)ecs_get(m.w, e, m.comp[c]) - (const char *)ecs_storage_data(m.w, m.comp[c])) /
+        r = (uint32_t)(((const char *)ecs_get(m.w, e, m.comp[c]) - (const char *)ecs_storage_data(ecs_storage_of(m.w, m.comp[c]))) /
                        (ptrdiff_t)m.size[c]);
     else if (in) /* tags only: search */
         for (r = 0; r < len && ecs_group_entities(m.w, g->id)[r] != e; r++) {}
@@ -362,7 +362,7 @@ static const char *entity_placed(const m_group *g, ecs_entity e) {
     if (!in) return r < len ? "a row below len is no member" : NULL;
     if (r >= len) return dying(e) ? NULL : "a member after len";
     for (k = 0; k < g->nowned; k++)
-        if (ecs_storage_entities(m.w, m.comp[g->owned[k]])[r] != e) return "owned storages not aligned";
+        if (ecs_storage_entities(ecs_storage_of(m.w, m.comp[g->owned[k]]))[r] != e) return "owned storages not aligned";
     return NULL;
 }
 
@@ -428,15 +428,19 @@ static void plan_groups(void) {
     }
 }
 
-/* The desc puts the components at random places among 0 entries. */
+/* The desc lists the components in a random order; each list ends at its
+   first 0, and what follows it is ignored (here: garbage ids). */
 static void group_desc(const m_group *g, ecs_group_desc *d) {
-    int slots[ECS_MAX_TERMS], j;
+    int order[ECS_MAX_TERMS], j;
     memset(d, 0, sizeof *d);
-    for (j = 0; j < ECS_MAX_TERMS; j++) slots[j] = j;
-    shuffle(slots, ECS_MAX_TERMS);
-    for (j = 0; j < g->nowned; j++) d->owned[slots[j]] = m.comp[g->owned[j]];
-    shuffle(slots, ECS_MAX_TERMS);
-    for (j = 0; j < g->nexcl; j++) d->excluded[slots[j]] = m.comp[g->excl[j]];
+    for (j = 0; j < g->nowned; j++) order[j] = g->owned[j];
+    shuffle(order, g->nowned);
+    for (j = 0; j < g->nowned; j++) d->owned[j] = m.comp[order[j]];
+    for (j = 0; j < g->nexcl; j++) order[j] = g->excl[j];
+    shuffle(order, g->nexcl);
+    for (j = 0; j < g->nexcl; j++) d->excluded[j] = m.comp[order[j]];
+    if (g->nowned + 1 < ECS_MAX_TERMS) d->owned[g->nowned + 1] = 999;
+    if (g->nexcl + 1 < ECS_MAX_TERMS) d->excluded[g->nexcl + 1] = 999;
 }
 
 /* Creates the groups born at this step of the world; then it packs what
@@ -462,13 +466,13 @@ static int create_due_groups(void) {
             memset(&bad, 0, sizeof bad);
             for (j = 0; j < NC; j++)
                 if (m.owner[j] < 0) other = j;
-            bad.owned[0] = other >= 0 ? m.comp[other] : 0;
-            bad.owned[1] = m.comp[c];
+            bad.owned[0] = m.comp[c];
+            bad.owned[1] = other >= 0 ? m.comp[other] : 0;
             ENSURE_ASSERTS(ecs_group_new(m.w, &bad) == 0, "already owned by another group");
             if (other >= 0) {
                 memset(&bad, 0, sizeof bad);
-                bad.owned[3] = m.comp[other];
-                bad.excluded[5] = m.comp[other];
+                bad.owned[0] = m.comp[other];
+                bad.excluded[0] = m.comp[other];
                 ENSURE_ASSERTS(ecs_group_new(m.w, &bad) == 0, "component listed twice");
                 ENSURE_ASSERTS(ecs_group_data(m.w, g->id, m.comp[other]) == NULL, "not a storage this group owns");
             }
@@ -508,8 +512,8 @@ static int by_key(ecs_entity a, const void *va, ecs_entity b, const void *vb, vo
 
 /* Rows 0..n-1 of c are in by_key order. */
 static int rows_sorted(sort_ctx *s, uint32_t n) {
-    const ecs_entity *ents = ecs_storage_entities(m.w, m.comp[s->c]);
-    const char *data = (const char *)ecs_storage_data(m.w, m.comp[s->c]);
+    const ecs_entity *ents = ecs_storage_entities(ecs_storage_of(m.w, m.comp[s->c]));
+    const char *data = (const char *)ecs_storage_data(ecs_storage_of(m.w, m.comp[s->c]));
     uint32_t r;
     for (r = 0; r + 1 < n; r++) {
         const void *va = data ? data + r * m.size[s->c] : NULL;
@@ -532,8 +536,8 @@ static int step_group_sort(void) {
     len = ecs_group_count(m.w, g->id);
     for (k = 0; k < g->nowned; k++) {
         ecs_component c = m.comp[g->owned[k]];
-        n[k] = ecs_storage_count(m.w, c);
-        for (r = 0; r < n[k]; r++) after[k][r] = ecs_storage_entities(m.w, c)[r];
+        n[k] = ecs_storage_count(ecs_storage_of(m.w, c));
+        for (r = 0; r < n[k]; r++) after[k][r] = ecs_storage_entities(ecs_storage_of(m.w, c))[r];
     }
     s.c = g->owned[test_rand((unsigned)g->nowned)];
     s.descending = (int)test_rand(2);
@@ -548,7 +552,7 @@ static int step_group_sort(void) {
     ENSURE(!s.bad);
     if (!rows_sorted(&s, len)) return 0;
     for (k = 0; k < g->nowned; k++)
-        for (r = len; r < n[k]; r++) ENSURE(ecs_storage_entities(m.w, m.comp[g->owned[k]])[r] == after[k][r]);
+        for (r = len; r < n[k]; r++) ENSURE(ecs_storage_entities(ecs_storage_of(m.w, m.comp[g->owned[k]]))[r] == after[k][r]);
     m.g = NULL;
     return 1;
 }
@@ -565,20 +569,20 @@ static int step_sort(void) {
     s.descending = (int)test_rand(2);
     s.bad = 0;
     s.g = NULL;
-    n = ecs_storage_count(m.w, m.comp[s.c]);
-    ents = ecs_storage_entities(m.w, m.comp[s.c]);
+    n = ecs_storage_count(ecs_storage_of(m.w, m.comp[s.c]));
+    ents = ecs_storage_entities(ecs_storage_of(m.w, m.comp[s.c]));
     for (r = 0; r < n; r++) before[ECS_ENTITY_INDEX(ents[r])] = r, was[r] = ents[r];
     if (m.owner[s.c] >= 0) {
         ENSURE_ASSERTS(!ecs_sort(m.w, m.comp[s.c], by_key, &s), "owned by a group");
-        for (r = 0; r < n; r++) ENSURE(ecs_storage_entities(m.w, m.comp[s.c])[r] == was[r]);
+        for (r = 0; r < n; r++) ENSURE(ecs_storage_entities(ecs_storage_of(m.w, m.comp[s.c]))[r] == was[r]);
         return 1;
     }
     ENSURE(ecs_sort(m.w, m.comp[s.c], by_key, &s));
-    ENSURE(!s.bad && ecs_storage_count(m.w, m.comp[s.c]) == n);
+    ENSURE(!s.bad && ecs_storage_count(ecs_storage_of(m.w, m.comp[s.c])) == n);
     if (!rows_sorted(&s, n)) return 0;
-    ents = ecs_storage_entities(m.w, m.comp[s.c]);
+    ents = ecs_storage_entities(ecs_storage_of(m.w, m.comp[s.c]));
     for (r = 0; r + 1 < n; r++) {
-        const char *data = (const char *)ecs_storage_data(m.w, m.comp[s.c]);
+        const char *data = (const char *)ecs_storage_data(ecs_storage_of(m.w, m.comp[s.c]));
         if (by_key(ents[r], data ? data + r * m.size[s.c] : NULL, ents[r + 1],
                    data ? data + (r + 1) * m.size[s.c] : NULL, &s) == 0)
             ENSURE(before[ECS_ENTITY_INDEX(ents[r])] < before[ECS_ENTITY_INDEX(ents[r + 1])]);
@@ -591,22 +595,22 @@ static int step_sort(void) {
 static int step_sort_as(void) {
     static ecs_entity want[MAX_SLOTS], was[MAX_SLOTS];
     int c = (int)test_rand(NC), o = (int)test_rand(NC);
-    uint32_t r, n = 0, no, nc = ecs_storage_count(m.w, m.comp[c]);
+    uint32_t r, n = 0, no, nc = ecs_storage_count(ecs_storage_of(m.w, m.comp[c]));
     const ecs_entity *order, *ents;
     if (o == c) o = (c + 1 + (int)test_rand(NC - 1)) % NC;
-    no = ecs_storage_count(m.w, m.comp[o]);
-    order = ecs_storage_entities(m.w, m.comp[o]);
+    no = ecs_storage_count(ecs_storage_of(m.w, m.comp[o]));
+    order = ecs_storage_entities(ecs_storage_of(m.w, m.comp[o]));
     if (m.owner[c] >= 0) {
-        for (r = 0; r < nc; r++) was[r] = ecs_storage_entities(m.w, m.comp[c])[r];
+        for (r = 0; r < nc; r++) was[r] = ecs_storage_entities(ecs_storage_of(m.w, m.comp[c]))[r];
         ENSURE_ASSERTS(!ecs_sort_as(m.w, m.comp[c], m.comp[o]), "owned by a group");
-        for (r = 0; r < nc; r++) ENSURE(ecs_storage_entities(m.w, m.comp[c])[r] == was[r]);
+        for (r = 0; r < nc; r++) ENSURE(ecs_storage_entities(ecs_storage_of(m.w, m.comp[c]))[r] == was[r]);
         return 1;
     }
     for (r = 0; r < no; r++)
         if (m.slot[ECS_ENTITY_INDEX(order[r])].has[c]) want[n++] = order[r];
     ENSURE(ecs_sort_as(m.w, m.comp[c], m.comp[o]));
-    ents = ecs_storage_entities(m.w, m.comp[c]);
-    ENSURE(ecs_storage_count(m.w, m.comp[c]) == nc);
+    ents = ecs_storage_entities(ecs_storage_of(m.w, m.comp[c]));
+    ENSURE(ecs_storage_count(ecs_storage_of(m.w, m.comp[c])) == nc);
     for (r = 0; r < n; r++) ENSURE(ents[r] == want[r]); /* the shared ones first, in order's order */
     return 1;
 }
@@ -652,7 +656,7 @@ static int m_apply_commands(const command *cmd, int n, uint32_t applied) {
         }
     }
     ENSURE(applied == want);
-    ENSURE(ecs_defer_count(m.w) == 0);
+    ENSURE(ecs_defer_pending(m.w) == 0);
     return 1;
 }
 
@@ -719,7 +723,7 @@ static int step_commands(void) {
             ENSURE(record_random(&cmd[n++], e, op <= 4 ? 0 : op <= 8 ? 1 : op <= 10 ? 2 : 3));
         }
     }
-    ENSURE(ecs_defer_count(m.w) == (uint32_t)n);
+    ENSURE(ecs_defer_pending(m.w) == (uint32_t)n);
     return m_flush(cmd, n);
 }
 
@@ -795,7 +799,7 @@ static int step_write(void) {
         int same = m.slot[i].has[c] && test_rand(2), changed;
         if (same) memcpy(v, m.slot[i].val[c], VMAX);
         changed = !m.slot[i].has[c] || (m.size[c] && memcmp(v, m.slot[i].val[c], m.size[c]) != 0);
-        ENSURE(ecs_set_if_changed(m.w, e, m.comp[c], v) == changed);
+        ENSURE(ecs_add_if_changed(m.w, e, m.comp[c], v) == changed);
         if (changed) m_set(i, c, v);
     }
     }
@@ -835,7 +839,7 @@ static int step(void) {
     case 1: { /* create_with: a bundle; the whole values array may be NULL */
         int null_values = test_rand(5) == 0;
         random_bundle(&b);
-        e = ecs_create_with(m.w, b.n, b.comps, null_values ? NULL : b.vp);
+        e = ecs_create_n(m.w, b.n, b.comps, null_values ? NULL : b.vp);
         if (!m_create(e)) return 0;
         m_apply_bundle((int)ECS_ENTITY_INDEX(e), &b, null_values);
         return 1;
@@ -934,7 +938,7 @@ static int step(void) {
     case 24:
         return step_sort_as();
     case 25: /* a new tracking window */
-        m.since = ecs_timestamp(m.w);
+        m.since = ecs_tick_advance(m.w);
         for (k = 0; k < m.nlive; k++) {
             memset(m.slot[m.live[k]].ins, 0, NC);
             memset(m.slot[m.live[k]].mod, 0, NC);
@@ -943,7 +947,7 @@ static int step(void) {
     case 26: /* tracking on (what exists counts as neither) or off */
         if (m.plain) return 1;
         m.tracked[c] = !m.tracked[c];
-        ENSURE(ecs_track(m.w, m.comp[c], m.tracked[c] ? ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION : 0));
+        ENSURE(ecs_track_set(m.w, m.comp[c], m.tracked[c] ? ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION : 0));
         for (k = 0; k < m.nlive; k++) m.slot[m.live[k]].ins[c] = m.slot[m.live[k]].mod[c] = 0;
         return 1;
     default:
@@ -1305,7 +1309,7 @@ static int change_inside_loop(const m_group *g, ecs_entity cur, command *cmd, in
             uint32_t k;
             if (with) random_bundle(&b);
             if (with && !bundle_joins(&b)) {
-                e = ecs_create_with(m.w, b.n, b.comps, b.vp);
+                e = ecs_create_n(m.w, b.n, b.comps, b.vp);
                 if (!m_create(e)) return 0;
                 m_apply_bundle((int)ECS_ENTITY_INDEX(e), &b, 0);
             } else {
@@ -1371,7 +1375,7 @@ static int loop_with_changes(const m_group *g, int strict) {
         if (start[i] == m.slot[i].id && model_matches(&v, (int)i)) ENSURE(seen[i] == 1);
     }
     m.what = "the commands recorded inside the loop";
-    ENSURE(ecs_defer_count(m.w) == (uint32_t)ncmd);
+    ENSURE(ecs_defer_pending(m.w) == (uint32_t)ncmd);
     if (!m_flush(cmd, ncmd)) return 0;
     m.view[0] = 0;
     m.g = NULL;
@@ -1403,16 +1407,16 @@ static int new_world(void) {
         m.size[c] = size[c];
         m.owner[c] = -1;
         m.tracked[c] = !m.plain && test_rand(2);
-        if (m.tracked[c]) ENSURE(ecs_track(m.w, m.comp[c], ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION));
+        if (m.tracked[c]) ENSURE(ecs_track_set(m.w, m.comp[c], ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION));
         if (m.hooks && test_rand(3) == 0) {
             ecs_hooks h;
             memset(&h, 0, sizeof h);
             h.on_insert = on_insert;
             h.on_remove = on_remove;
-            ENSURE(ecs_set_hooks(m.w, m.comp[c], &h));
+            ENSURE(ecs_hooks_set(m.w, m.comp[c], &h));
         }
     }
-    m.since = ecs_timestamp(m.w);
+    m.since = ecs_tick_advance(m.w);
     plan_groups();
     return 1;
 }
@@ -1501,7 +1505,7 @@ static void test_a_hook_of_an_owned_storage_defers_changes_to_its_group(void) {
     g = ecs_group_new(w, &d);
     memset(&h, 0, sizeof h);
     h.on_insert = add_others;
-    ecs_set_hooks(w, a, &h);
+    ecs_hooks_set(w, a, &h);
     hook_other[0] = b, hook_other[1] = x, hook_added = hook_asserts = 0;
     e = ecs_create(w);
     has = ecs_add(w, e, a, NULL) != NULL;

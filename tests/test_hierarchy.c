@@ -85,7 +85,7 @@ static void test_recipe_detach_remove_and_remove_all(void) {
     CHECK(YIELDS_NOTHING(hierarchy_ancestors(&h, e5)));
     /* remove_all leaves the entities alive, without hierarchy components */
     CHECK(ecs_alive(w, root2) && ecs_alive(w, e3) && ecs_alive(w, e4) && ecs_alive(w, e5));
-    CHECK(ecs_storage_count(w, h.parent) == 0 && ecs_storage_count(w, h.child) == 0);
+    CHECK(ecs_storage_count(ecs_storage_of(w, h.parent)) == 0 && ecs_storage_count(ecs_storage_of(w, h.child)) == 0);
     CHECK(ecs_count(w) == 7);
     ecs_world_free(w);
 }
@@ -176,7 +176,7 @@ static void test_attach_refuses_self_and_cycles_and_changes_nothing(void) {
     CHECK(YIELDS(hierarchy_ancestors(&h, d), b, a));
     CHECK(!ecs_has(w, a, h.child));
     CHECK(parent_of(a)->count == 1 && parent_of(b)->count == 2);
-    CHECK(ecs_storage_count(w, h.parent) == 2 && ecs_storage_count(w, h.child) == 3);
+    CHECK(ecs_storage_count(ecs_storage_of(w, h.parent)) == 2 && ecs_storage_count(ecs_storage_of(w, h.child)) == 3);
     /* a sibling or an ancestor's sibling is fine */
     CHECK(hierarchy_attach(&h, c, d) == HIERARCHY_OK);
     CHECK(YIELDS(hierarchy_descendants(&h, a), b, d, c));
@@ -194,7 +194,7 @@ static void test_attach_refuses_dead_entities(void) {
     CHECK(hierarchy_attach(&h, stale, a) == HIERARCHY_DEAD);
     CHECK(hierarchy_attach(&h, a, ECS_NULL) == HIERARCHY_DEAD);
     CHECK(hierarchy_attach_new(&h, stale) == ECS_NULL);
-    CHECK(ecs_count(w) == 2 && ecs_storage_count(w, h.parent) == 0 && ecs_storage_count(w, h.child) == 0);
+    CHECK(ecs_count(w) == 2 && ecs_storage_count(ecs_storage_of(w, h.parent)) == 0 && ecs_storage_count(ecs_storage_of(w, h.child)) == 0);
     CHECK(hierarchy_attach(&h, a, b) == HIERARCHY_OK);
     ecs_world_free(w);
 }
@@ -243,7 +243,7 @@ static void test_deep_chains_walk_and_remove_without_recursion(void) {
     for (n = 0, it = hierarchy_ancestors(&h, last); hierarchy_next(&it); n++) {}
     CHECK(n == DEPTH && it.entity == top);
     hierarchy_destroy_all(&h, top);
-    CHECK(ecs_count(w) == 0 && ecs_storage_count(w, h.parent) == 0 && ecs_storage_count(w, h.child) == 0);
+    CHECK(ecs_count(w) == 0 && ecs_storage_count(ecs_storage_of(w, h.parent)) == 0 && ecs_storage_count(ecs_storage_of(w, h.child)) == 0);
     ecs_world_free(w);
 }
 
@@ -268,7 +268,7 @@ static int m_is_gone_and_its_children_are_roots(void) {
     return YIELDS(hierarchy_children(&h, r), a, b) && parent_of(r)->count == 2 &&
            child_of(a)->next == b && child_of(b)->next == a && child_of(a)->prev == b &&
            !ecs_has(w, x, h.child) && !ecs_has(w, y, h.child) && YIELDS(hierarchy_descendants(&h, x), z) &&
-           ecs_storage_count(w, h.child) == 3 && ecs_storage_count(w, h.parent) == 2;
+           ecs_storage_count(ecs_storage_of(w, h.child)) == 3 && ecs_storage_count(ecs_storage_of(w, h.parent)) == 2;
 }
 
 static void test_destroying_a_member_detaches_it_and_orphans_its_children(void) {
@@ -285,7 +285,7 @@ static void test_destroying_a_member_detaches_it_and_orphans_its_children(void) 
     CHECK(!ecs_has(w, r, h.parent));
     /* a root with children */
     CHECK(ecs_destroy(w, x));
-    CHECK(!ecs_has(w, z, h.child) && ecs_storage_count(w, h.parent) == 0 && ecs_storage_count(w, h.child) == 0);
+    CHECK(!ecs_has(w, z, h.child) && ecs_storage_count(ecs_storage_of(w, h.parent)) == 0 && ecs_storage_count(ecs_storage_of(w, h.child)) == 0);
     ecs_world_free(w);
 }
 
@@ -333,7 +333,7 @@ static void test_destroy_all_destroys_exactly_the_subtree(void) {
     CHECK(!ecs_alive(w, m) && !ecs_alive(w, x) && !ecs_alive(w, y) && !ecs_alive(w, z));
     CHECK(ecs_alive(w, r) && ecs_alive(w, a) && ecs_alive(w, b) && ecs_count(w) == 3);
     CHECK(YIELDS(hierarchy_descendants(&h, r), a, b));
-    CHECK(ecs_storage_count(w, h.child) == 2 && ecs_storage_count(w, h.parent) == 1);
+    CHECK(ecs_storage_count(ecs_storage_of(w, h.child)) == 2 && ecs_storage_count(ecs_storage_of(w, h.parent)) == 1);
     hierarchy_destroy_all(&h, r);
     CHECK(ecs_count(w) == 0);
     hierarchy_destroy_all(&h, r); /* a dead id: nothing */
@@ -346,7 +346,7 @@ static void test_remove_all_keeps_the_subtree_alive_and_detached(void) {
     CHECK(ecs_count(w) == 7);
     CHECK(YIELDS(hierarchy_descendants(&h, r), a, b));
     CHECK(!ecs_has(w, m, h.child) && !ecs_has(w, m, h.parent) && !ecs_has(w, x, h.parent));
-    CHECK(!ecs_has(w, z, h.child) && ecs_storage_count(w, h.child) == 2);
+    CHECK(!ecs_has(w, z, h.child) && ecs_storage_count(ecs_storage_of(w, h.child)) == 2);
     ecs_world_free(w);
 }
 
@@ -477,7 +477,7 @@ static void model_new(ecs_entity e) {
     md[i].parent = -1;
     md[i].nkids = 0;
     md[i].key = (int)test_rand(4); /* few keys: sorting must be stable */
-    ECS_ADD(w, e, keyc, int, {md[i].key});
+    ECS_ADD(w, e, keyc, int, md[i].key);
     if (i >= nslots) nslots = i + 1;
 }
 static int nlive(void) {
@@ -558,8 +558,8 @@ static int check_invariants(void) {
         INV(k == n);
     }
     /* no hierarchy component anywhere else (dead entities have none) */
-    INV(ecs_storage_count(w, h.child) == (uint32_t)nchild);
-    INV(ecs_storage_count(w, h.parent) == (uint32_t)nparent);
+    INV(ecs_storage_count(ecs_storage_of(w, h.child)) == (uint32_t)nchild);
+    INV(ecs_storage_count(ecs_storage_of(w, h.parent)) == (uint32_t)nparent);
     return 1;
 }
 
@@ -636,7 +636,7 @@ static int run_model(unsigned long long seed, int steps) {
         } else if (op == OP_STRIP) {
             INV(ecs_strip(w, e) == (live ? 1u + (md[i].parent >= 0) + (md[i].nkids > 0) : 0u));
             if (live) {
-                ECS_ADD(w, e, keyc, int, {md[i].key}); /* strip took the key too */
+                ECS_ADD(w, e, keyc, int, md[i].key); /* strip took the key too */
                 model_detach(i), model_orphan(i);
             }
         } else if (op == OP_DELETE_PARENT) {

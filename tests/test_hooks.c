@@ -50,7 +50,7 @@ static void set_hooks(ecs_component hc, ecs_hook_fn ins, ecs_hook_fn rem, void *
     h.on_insert = ins;
     h.on_remove = rem;
     h.user = user;
-    ecs_set_hooks(w, hc, &h);
+    ecs_hooks_set(w, hc, &h);
 }
 
 static void setup(void) {
@@ -101,14 +101,14 @@ static void test_on_insert_does_not_run_when_a_value_is_replaced(void) {
     e = ecs_create(w);
     ECS_ADD(w, e, a, A, {1});
     ECS_ADD(w, e, a, A, {2});
-    ECS_SET(w, e, a, A, v);
+    ECS_ADD(w, e, a, A, v);
     v.v = 4;
-    CHECK(ecs_set_if_changed(w, e, a, &v));
+    CHECK(ecs_add_if_changed(w, e, a, &v));
     ab[0] = a;
     ab[1] = b;
     CHECK(ecs_add_n(w, e, 2, ab, NULL));
     CHECK(nev == 1);
-    CHECK(ecs_set_if_changed(w, ecs_create(w), a, &v)); /* absent: an insertion */
+    CHECK(ecs_add_if_changed(w, ecs_create(w), a, &v)); /* absent: an insertion */
     CHECK(nev == 2 && ev[1].v == 4);
     ecs_world_free(w);
 }
@@ -136,7 +136,7 @@ static void test_on_remove_runs_before_the_component_leaves_with_its_value(void)
         CHECK(ev[i].has[1] && ev[i].v == 10 + i); /* still there, readable */
         CHECK(!ecs_has(w, e[i], a));
     }
-    CHECK(ecs_storage_count(w, a) == 0);
+    CHECK(ecs_storage_count(ecs_storage_of(w, a)) == 0);
     ecs_world_free(w);
 }
 
@@ -144,12 +144,12 @@ static void test_set_hooks_null_clears_both(void) {
     ecs_entity e;
     setup();
     set_hooks(a, log_insert, log_remove, NULL);
-    CHECK(ecs_set_hooks(w, a, NULL));
+    CHECK(ecs_hooks_set(w, a, NULL));
     e = ecs_create(w);
     ecs_add(w, e, a, NULL);
     ecs_destroy(w, e);
     CHECK(nev == 0);
-    EXPECT_ASSERT(!ecs_set_hooks(w, 42, NULL), "unknown component");
+    EXPECT_ASSERT(!ecs_hooks_set(w, 42, NULL), "unknown component");
     ecs_world_free(w);
 }
 
@@ -185,7 +185,7 @@ static void test_bundle_hooks_run_once_the_whole_bundle_is_in_place_in_bundle_or
     e = ecs_create(w);
     CHECK(ecs_add_n(w, e, 3, cab, vals));
     CHECK(nev == 3);
-    e = ecs_create_with(w, 3, cab, vals);
+    e = ecs_create_n(w, 3, cab, vals);
     CHECK(nev == 6 && ev[3].e == e);
     CHECK(ecs_create_bulk(w, 3, 3, cab, vals, bulk));
     CHECK(nev == 15);
@@ -279,7 +279,7 @@ static void test_a_hook_may_change_other_storages_create_and_destroy_others(void
     CHECK(!ecs_has(w, other, c));
     CHECK(ecs_alive(w, spawned) && ECS_GET(w, spawned, c, C)->v == 30);
     CHECK(!ecs_alive(w, victim));
-    CHECK(ecs_storage_count(w, b) == 1 && ecs_storage_count(w, c) == 1);
+    CHECK(ecs_storage_count(ecs_storage_of(w, b)) == 1 && ecs_storage_count(ecs_storage_of(w, c)) == 1);
     CHECK(ecs_remove(w, e, a, NULL));
     CHECK(!ecs_has(w, e, b) && ECS_GET(w, other, b, B)->v == 40);
     ecs_world_free(w);
@@ -302,7 +302,7 @@ static void test_a_hook_may_destroy_another_entity_while_its_own_is_destroyed(vo
     ECS_ADD(w, e, b, B, {2});
     CHECK(ecs_destroy(w, e));
     CHECK(!ecs_alive(w, e) && !ecs_alive(w, victim));
-    CHECK(ecs_count(w) == 0 && ecs_storage_count(w, a) == 0 && ecs_storage_count(w, b) == 0);
+    CHECK(ecs_count(w) == 0 && ecs_storage_count(ecs_storage_of(w, a)) == 0 && ecs_storage_count(ecs_storage_of(w, b)) == 0);
     ecs_world_free(w);
 }
 
@@ -321,7 +321,7 @@ static void touch_own_storage(ecs_world *hw, ecs_entity e, ecs_component hc, voi
     CHECK(ecs_last_error(hw) == ECS_ERR_LOCKED);
     EXPECT_ASSERT(!ecs_remove(hw, holder, hc, NULL), "a hook of this storage is running");
     EXPECT_ASSERT(!ecs_delete(hw, holder, hc), "a hook of this storage is running");
-    EXPECT_ASSERT(ecs_create_with(hw, 1, only_a, NULL) == ECS_NULL, "a hook of this storage is running");
+    EXPECT_ASSERT(ecs_create_n(hw, 1, only_a, NULL) == ECS_NULL, "a hook of this storage is running");
     EXPECT_ASSERT(!ecs_destroy(hw, holder), "a hook of this storage is running");
     CHECK(ecs_last_error(hw) == ECS_ERR_LOCKED);
     /* replacing a value is not an insertion: allowed */
@@ -343,7 +343,7 @@ static void test_a_hook_inserting_into_or_removing_from_its_own_storage_asserts_
     CHECK(!ecs_has(w, other, a));
     CHECK(ecs_alive(w, holder) && ECS_GET(w, holder, a, A)->v == 99);
     CHECK(ECS_GET(w, target, a, A)->v == 2);
-    CHECK(ecs_count(w) == 3 && ecs_storage_count(w, a) == 2);
+    CHECK(ecs_count(w) == 3 && ecs_storage_count(ecs_storage_of(w, a)) == 2);
     for (it = ecs_view_of(w, 1, &a); ecs_iter_next(&it);) got[n++] = it.entity;
     CHECK(n == 2 && ((got[0] == target && got[1] == holder) || (got[0] == holder && got[1] == target)));
     /* and works normally once the hook is done */
@@ -402,7 +402,7 @@ static void test_adding_to_an_entity_being_destroyed_or_stripped_asserts(void) {
     CHECK(ecs_alive(w, e) && !ecs_has(w, e, a) && !ecs_has(w, e, b));
     ECS_ADD(w, e, a, A, {1});
     CHECK(ecs_destroy(w, e));
-    CHECK(!ecs_alive(w, e) && ecs_storage_count(w, a) == 0 && ecs_storage_count(w, b) == 0);
+    CHECK(!ecs_alive(w, e) && ecs_storage_count(ecs_storage_of(w, a)) == 0 && ecs_storage_count(ecs_storage_of(w, b)) == 0);
     ecs_world_free(w);
 }
 
@@ -422,10 +422,10 @@ static void test_a_hook_may_defer_what_it_may_not_do_now(void) {
     other = ecs_create(w);
     target = ecs_create(w);
     ECS_ADD(w, target, a, A, {1});
-    CHECK(ecs_defer_count(w) == 2);
+    CHECK(ecs_defer_pending(w) == 2);
     CHECK(!ecs_has(w, other, a) && ecs_alive(w, target));
     CHECK(ecs_flush(w) == 2);
-    CHECK(ecs_defer_count(w) == 0);
+    CHECK(ecs_defer_pending(w) == 0);
     CHECK(ECS_GET(w, other, a, A)->v == 50);
     CHECK(!ecs_alive(w, target));
     /* the deferred add and destroy ran the hooks too, in command order */

@@ -37,9 +37,9 @@ static int nbodies;
 
 /* Copies what movement_spawn made into the arrays. */
 static void snapshot(void) {
-    const ecs_entity *ids = ecs_storage_entities(w, m.position);
+    const ecs_entity *ids = ecs_storage_entities(ecs_storage_of(w, m.position));
     int i;
-    nbodies = (int)ecs_storage_count(w, m.position);
+    nbodies = (int)ecs_storage_count(ecs_storage_of(w, m.position));
     bodies = (body *)calloc((size_t)nbodies, sizeof *bodies);
     for (i = 0; i < nbodies; i++) {
         body *b = &bodies[i];
@@ -233,13 +233,13 @@ static void test_expired_entities_are_gone_after_the_frame(void) {
     for (f = 1; f <= 12; f++) {
         Stats want = model_frame(0.25f);
         CHECK(movement_frame(&m) == 0);
-        CHECK(ecs_defer_count(w) == 0); /* the workload flushed the destroys */
+        CHECK(ecs_defer_pending(w) == 0); /* the workload flushed the destroys */
         CHECK(ECS_UNIQUE_GET(w, m.stats, Stats)->expired == want.expired);
         expired += (int)want.expired;
     }
     /* every Lifetime was 1..12 frames: all mortal entities are gone */
     for (i = 0; i < nbodies; i++) CHECK(ecs_alive(w, bodies[i].id) == !bodies[i].has_life);
-    CHECK(expired > 50 && ecs_storage_count(w, m.lifetime) == 0);
+    CHECK(expired > 50 && ecs_storage_count(ecs_storage_of(w, m.lifetime)) == 0);
     CHECK(ecs_count(w) == (uint32_t)(nbodies - expired));
     finish();
 }

@@ -29,9 +29,9 @@ static void test_sort_orders_rows_and_keeps_data_attached(void) {
     for (i = 0; i < 500; i += 3) ecs_delete(w, e[i], item); /* holes: rows not in creation order */
     CHECK(ecs_sort(w, item, by_key, &calls));
     CHECK(calls > 0); /* the context reaches the comparator */
-    rows = (const Item *)ecs_storage_data(w, item);
-    for (i = 0; i < (int)ecs_storage_count(w, item); i++) {
-        ecs_entity ent = ecs_storage_entities(w, item)[i];
+    rows = (const Item *)ecs_storage_data(ecs_storage_of(w, item));
+    for (i = 0; i < (int)ecs_storage_count(ecs_storage_of(w, item)); i++) {
+        ecs_entity ent = ecs_storage_entities(ecs_storage_of(w, item))[i];
         CHECK(ecs_get(w, ent, item) == &rows[i]); /* sparse follows the move */
         CHECK(rows[i].id == (int)ECS_ENTITY_INDEX(ent)); /* data stayed with its entity */
         if (i) CHECK(rows[i - 1].key <= rows[i].key); /* sorted by key */
@@ -46,7 +46,7 @@ static void test_sort_is_stable(void) {
     int i, calls = 0;
     for (i = 0; i < 100; i++) ECS_ADD(w, ecs_create(w), item, Item, {i % 4, i});
     CHECK(ecs_sort(w, item, by_key, &calls));
-    rows = (const Item *)ecs_storage_data(w, item);
+    rows = (const Item *)ecs_storage_data(ecs_storage_of(w, item));
     for (i = 1; i < 100; i++)
         CHECK(rows[i - 1].key < rows[i].key || (rows[i - 1].key == rows[i].key && rows[i - 1].id < rows[i].id));
     ecs_world_free(w);
@@ -68,11 +68,11 @@ static void test_sort_as_puts_shared_entities_first_in_the_others_order(void) {
     CHECK(ecs_sort_as(w, vel, item));
     /* walking Item's rows, the entities that have Vel appear in Vel's rows
        0, 1, 2... in the same order */
-    for (i = 0; i < (int)ecs_storage_count(w, item); i++) {
-        ecs_entity ent = ecs_storage_entities(w, item)[i];
+    for (i = 0; i < (int)ecs_storage_count(ecs_storage_of(w, item)); i++) {
+        ecs_entity ent = ecs_storage_entities(ecs_storage_of(w, item))[i];
         if (!ecs_has(w, ent, vel)) continue;
-        CHECK(ecs_storage_entities(w, vel)[shared] == ent);
-        CHECK(((const Vel *)ecs_storage_data(w, vel))[shared].x == (float)ECS_ENTITY_INDEX(ent));
+        CHECK(ecs_storage_entities(ecs_storage_of(w, vel))[shared] == ent);
+        CHECK(((const Vel *)ecs_storage_data(ecs_storage_of(w, vel)))[shared].x == (float)ECS_ENTITY_INDEX(ent));
         shared++;
     }
     CHECK(shared == 160);

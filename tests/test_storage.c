@@ -42,10 +42,10 @@ static ecs_world *counted_world(counter *c) {
 /* Checks the storage of c against "has": exactly `expected` rows, each row
    a live entity that has c, whose get() points at that row's data. */
 static int storage_is_packed(ecs_world *w, ecs_component c, uint32_t expected) {
-    const ecs_entity *ents = ecs_storage_entities(w, c);
-    char *data = (char *)ecs_storage_data(w, c);
+    const ecs_entity *ents = ecs_storage_entities(ecs_storage_of(w, c));
+    char *data = (char *)ecs_storage_data(ecs_storage_of(w, c));
     size_t size = ecs_component_size(w, c);
-    uint32_t r, n = ecs_storage_count(w, c);
+    uint32_t r, n = ecs_storage_count(ecs_storage_of(w, c));
     if (n != expected) {
         printf("  storage %s: %u rows, expected %u\n", ecs_component_name(w, c), (unsigned)n,
                (unsigned)expected);
@@ -61,7 +61,7 @@ static int storage_is_packed(ecs_world *w, ecs_component c, uint32_t expected) {
 
 /* ---- paging ------------------------------------------------------------ */
 
-#define PAGE_BYTES (ECS_PAGE_SIZE * sizeof(uint32_t))
+#define PAGE_BYTES (ECS__PAGE_SIZE * sizeof(uint32_t))
 #define NUM_ENTITIES 70000u
 
 static void test_a_huge_index_costs_one_page_not_index_slots(void) {
@@ -90,7 +90,7 @@ static void test_a_huge_index_costs_one_page_not_index_slots(void) {
     cost = cnt.outstanding - before;
     CHECK(cost >= PAGE_BYTES && cost < 2 * PAGE_BYTES);
     before = cnt.outstanding;
-    CHECK(ecs_add(w, fresh_id(3 * ECS_PAGE_SIZE + 17), pos, NULL));
+    CHECK(ecs_add(w, fresh_id(3 * ECS__PAGE_SIZE + 17), pos, NULL));
     cost = cnt.outstanding - before;
     CHECK(cost >= PAGE_BYTES && cost < 2 * PAGE_BYTES);
     ecs_world_free(w);
@@ -163,7 +163,7 @@ static void test_swap_remove_keeps_every_other_entity_s_value(void) {
             v.x = (float)i;
             v.y = (float)-i;
             CHECK(ecs_add(w, e[i], pos, &v));
-            CHECK(ecs_storage_entities(w, pos)[count] == e[i]);
+            CHECK(ecs_storage_entities(ecs_storage_of(w, pos))[count] == e[i]);
             has[i] = 1;
             count++;
         }
@@ -187,7 +187,7 @@ static void test_removing_the_last_row_moves_nothing(void) {
     ecs_add(w, b, pos, &vb);
     CHECK(ecs_delete(w, b, pos));
     CHECK(ecs_get(w, a, pos) == pa && pa->x == 1);
-    CHECK(ecs_storage_count(w, pos) == 1 && ecs_storage_entities(w, pos)[0] == a);
+    CHECK(ecs_storage_count(ecs_storage_of(w, pos)) == 1 && ecs_storage_entities(ecs_storage_of(w, pos))[0] == a);
     ecs_world_free(w);
 }
 
@@ -201,8 +201,8 @@ static void test_removing_a_middle_row_moves_the_last_row_into_it(void) {
     ecs_add(w, c, pos, &vc);
     CHECK(ecs_delete(w, a, pos));
     /* row 0 now holds c, the former last row; b stays in row 1 */
-    CHECK(ecs_storage_entities(w, pos)[0] == c && ecs_storage_entities(w, pos)[1] == b);
-    CHECK(((const Pos *)ecs_storage_data(w, pos))[0].x == 3);
+    CHECK(ecs_storage_entities(ecs_storage_of(w, pos))[0] == c && ecs_storage_entities(ecs_storage_of(w, pos))[1] == b);
+    CHECK(((const Pos *)ecs_storage_data(ecs_storage_of(w, pos)))[0].x == 3);
     CHECK(((const Pos *)ecs_get(w, c, pos))->x == 3 && ((const Pos *)ecs_get(w, b, pos))->x == 2);
     ecs_world_free(w);
 }
@@ -231,7 +231,7 @@ static void test_stale_id_never_reaches_the_entity_that_reuses_its_slot(void) {
     /* b was never touched */
     CHECK(ecs_alive(w, b) && ecs_has(w, b, frozen));
     CHECK(((const Pos *)ecs_get(w, b, pos))->x == 2);
-    CHECK(ecs_storage_count(w, pos) == 1 && ecs_storage_count(w, frozen) == 1);
+    CHECK(ecs_storage_count(ecs_storage_of(w, pos)) == 1 && ecs_storage_count(ecs_storage_of(w, frozen)) == 1);
     ecs_world_free(w);
 }
 
@@ -245,7 +245,7 @@ static void test_new_occupant_of_a_slot_starts_with_no_components(void) {
     b = ecs_create(w);
     CHECK(ECS_ENTITY_INDEX(b) == ECS_ENTITY_INDEX(a));
     CHECK(!ecs_has(w, b, pos) && !ecs_has(w, b, frozen));
-    CHECK(ecs_storage_count(w, pos) == 0 && ecs_storage_count(w, frozen) == 0);
+    CHECK(ecs_storage_count(ecs_storage_of(w, pos)) == 0 && ecs_storage_count(ecs_storage_of(w, frozen)) == 0);
     ecs_world_free(w);
 }
 

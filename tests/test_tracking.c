@@ -1,6 +1,6 @@
 /* Tracking: what counts as inserted, modified, removed and deleted; the
    default window (since the last clear) and explicit windows (since an
-   ecs_timestamp); the removed/deleted/created/destroyed lists, their
+   ecs_tick_advance); the removed/deleted/created/destroyed lists, their
    clearing and their memory; stamps that stay with their rows. */
 #include "test.h"
 #define ECS_IMPLEMENTATION
@@ -20,7 +20,7 @@ static void setup(void) {
     pos = ECS_COMPONENT(w, Pos);
     vel = ECS_COMPONENT(w, Vel);
     hp = ECS_COMPONENT(w, Health);
-    ecs_track(w, pos, ECS_TRACK_ALL);
+    ecs_track_set(w, pos, ECS_TRACK_ALL);
 }
 
 static ecs_entity spawn(float x) {
@@ -64,16 +64,16 @@ static void test_insertion_counts_as_inserted_not_modified(void) {
     Pos p = {1, 2};
     int i;
     setup();
-    s = ecs_timestamp(w);
+    s = ecs_tick_advance(w);
     e[0] = ecs_create(w);
     ECS_ADD(w, e[0], pos, Pos, {1, 1});
     e[1] = ecs_create(w);
     one[0] = pos;
     CHECK(ecs_add_n(w, e[1], 1, one, NULL));
-    e[2] = ecs_create_with(w, 1, one, NULL);
+    e[2] = ecs_create_n(w, 1, one, NULL);
     CHECK(ecs_create_bulk(w, 1, 1, one, NULL, &e[3]));
     e[4] = ecs_create(w);
-    CHECK(ECS_SET_IF_CHANGED(w, e[4], pos, Pos, p)); /* absent: inserted */
+    CHECK(ECS_ADD_IF_CHANGED(w, e[4], pos, Pos, p)); /* absent: inserted */
     for (i = 0; i < 5; i++) {
         CHECK(ecs_was_inserted(w, e[i], pos, s));
         CHECK(!ecs_was_modified(w, e[i], pos, s));
@@ -88,10 +88,10 @@ static void test_add_over_an_existing_value_counts_as_modified_not_inserted(void
     setup();
     e = spawn(1);
     f = spawn(2);
-    s = ecs_timestamp(w);
+    s = ecs_tick_advance(w);
     ECS_ADD(w, e, pos, Pos, {3, 3});
     CHECK(ecs_was_modified(w, e, pos, s) && !ecs_was_inserted(w, e, pos, s));
-    ECS_SET(w, f, pos, Pos, p);
+    ECS_ADD(w, f, pos, Pos, p);
     CHECK(ecs_was_modified(w, f, pos, s) && !ecs_was_inserted(w, f, pos, s));
     ecs_world_free(w);
 }
@@ -101,12 +101,12 @@ static void test_get_mut_marks_modified_get_never_does(void) {
     ecs_tick s;
     setup();
     e = spawn(1);
-    s = ecs_timestamp(w);
+    s = ecs_tick_advance(w);
     CHECK(ecs_get(w, e, pos) != NULL && ECS_GET(w, e, pos, Pos) != NULL && ecs_has(w, e, pos));
     CHECK(!ecs_was_modified(w, e, pos, s));
     CHECK(ecs_get_mut(w, e, pos) != NULL);
     CHECK(ecs_was_modified(w, e, pos, s));
-    s = ecs_timestamp(w);
+    s = ecs_tick_advance(w);
     CHECK(!ecs_was_modified(w, e, pos, s));
     ECS_GET_MUT(w, e, pos, Pos)->x = 9;
     CHECK(ecs_was_modified(w, e, pos, s));
@@ -121,7 +121,7 @@ static void test_read_view_terms_never_mark(void) {
     int i, n = 0;
     setup();
     for (i = 0; i < 4; i++) e[i] = spawn((float)i);
-    s = ecs_timestamp(w);
+    s = ecs_tick_advance(w);
     d = filter(pos, 0, 0);
     for (it = ecs_view(w, &d); ecs_iter_next(&it);) n += ECS_FIELD(&it, 0, Pos) != NULL;
     for (it = ecs_view(w, &d); ecs_iter_next_block(&it);) n += (int)it.count;
@@ -138,7 +138,7 @@ static void test_write_term_marks_each_entity_when_the_loop_reaches_it(void) {
     int i, j, n = 0;
     setup();
     for (i = 0; i < 6; i++) e[i] = spawn((float)i);
-    s = ecs_timestamp(w);
+    s = ecs_tick_advance(w);
     d = filter(pos, ECS_WRITE, 0);
     for (it = ecs_view(w, &d); ecs_iter_next(&it);) {
         seen[n++] = it.entity;
@@ -150,7 +150,7 @@ static void test_write_term_marks_each_entity_when_the_loop_reaches_it(void) {
     ecs_world_free(w);
 }
 
-/* "every later change is newer than S" (ecs_timestamp) and a write term
+/* "every later change is newer than S" (ecs_tick_advance) and a write term
    marks an entity "when the loop reaches it": so entities reached after a
    timestamp taken inside the loop count as modified since it. */
 static void test_write_term_marks_with_the_time_the_entity_is_reached(void) {
@@ -164,7 +164,7 @@ static void test_write_term_marks_with_the_time_the_entity_is_reached(void) {
     d = filter(pos, ECS_WRITE, 0);
     for (it = ecs_view(w, &d); ecs_iter_next(&it);) {
         seen[n++] = it.entity;
-        if (n == 1) s = ecs_timestamp(w); /* after the first, before the rest */
+        if (n == 1) s = ecs_tick_advance(w); /* after the first, before the rest */
     }
     first = ecs_was_modified(w, seen[0], pos, s);
     for (i = 1; i < n; i++) later += ecs_was_modified(w, seen[i], pos, s);
@@ -181,7 +181,7 @@ static void test_next_block_marks_the_whole_block_when_handed_out(void) {
     int i;
     setup();
     for (i = 0; i < 5; i++) e[i] = spawn((float)i);
-    s = ecs_timestamp(w);
+    s = ecs_tick_advance(w);
     d = filter(pos, ECS_WRITE, 0);
     it = ecs_view(w, &d);
     CHECK(ecs_iter_next_block(&it));
@@ -200,7 +200,7 @@ static void test_next_block_marks_only_the_blocks_handed_out(void) {
     for (i = 0; i < 4; i++) e[i] = spawn((float)i);
     /* Vel in reverse order: no row lines up, so every block is one entity */
     for (i = 3; i >= 0; i--) ECS_ADD(w, e[i], vel, Vel, {0, 0});
-    s = ecs_timestamp(w);
+    s = ecs_tick_advance(w);
     d = filter(pos, ECS_WRITE, 0);
     d.terms[1].c = vel;
     d.lead = pos;
@@ -216,10 +216,10 @@ static void test_write_term_on_another_storage_marks_only_that_storage(void) {
     ecs_iter it;
     ecs_tick s;
     setup();
-    ecs_track(w, vel, ECS_TRACK_MODIFICATION);
+    ecs_track_set(w, vel, ECS_TRACK_MODIFICATION);
     e = spawn(1);
     ECS_ADD(w, e, vel, Vel, {1, 1});
-    s = ecs_timestamp(w);
+    s = ecs_tick_advance(w);
     memset(&d, 0, sizeof d);
     d.terms[0] = (ecs_term){pos, 0};
     d.terms[1] = (ecs_term){vel, ECS_WRITE};
@@ -235,7 +235,7 @@ static void test_mark_modified_marks_without_writing(void) {
     setup();
     e = spawn(7);
     bare = ecs_create(w);
-    s = ecs_timestamp(w);
+    s = ecs_tick_advance(w);
     CHECK(ecs_mark_modified(w, e, pos));
     CHECK(ecs_was_modified(w, e, pos, s) && ECS_GET(w, e, pos, Pos)->x == 7);
     CHECK(!ecs_mark_modified(w, bare, pos)); /* lacks it */
@@ -250,14 +250,14 @@ static void test_set_if_changed_marks_only_when_the_bytes_differ(void) {
     setup();
     e = ecs_create(w);
     ECS_ADD(w, e, pos, Pos, {1, 2});
-    s = ecs_timestamp(w);
-    CHECK(!ECS_SET_IF_CHANGED(w, e, pos, Pos, same));
-    CHECK(!ecs_set_if_changed(w, e, pos, &same));
+    s = ecs_tick_advance(w);
+    CHECK(!ECS_ADD_IF_CHANGED(w, e, pos, Pos, same));
+    CHECK(!ecs_add_if_changed(w, e, pos, &same));
     CHECK(!ecs_was_modified(w, e, pos, s));
-    CHECK(ecs_set_if_changed(w, e, pos, &other));
+    CHECK(ecs_add_if_changed(w, e, pos, &other));
     CHECK(ecs_was_modified(w, e, pos, s) && !ecs_was_inserted(w, e, pos, s));
     CHECK(ECS_GET(w, e, pos, Pos)->x == 3 && ECS_GET(w, e, pos, Pos)->y == 4);
-    EXPECT_ASSERT(!ECS_SET_IF_CHANGED(w, e, pos, Health, h), "sizeof(T) is 4");
+    EXPECT_ASSERT(!ECS_ADD_IF_CHANGED(w, e, pos, Health, h), "sizeof(T) is 4");
     CHECK(ecs_last_error(w) == ECS_ERR_SIZE_MISMATCH);
     ecs_world_free(w);
 }
@@ -272,7 +272,7 @@ static void test_view_filters_inserted_modified_or_either_since_a_timestamp(void
     setup();
     old = spawn(0);
     mod = spawn(1);
-    s = ecs_timestamp(w);
+    s = ecs_tick_advance(w);
     ins = spawn(2);
     ecs_get_mut(w, mod, pos);
     d = filter(pos, ECS_INSERTED, s);
@@ -285,7 +285,7 @@ static void test_view_filters_inserted_modified_or_either_since_a_timestamp(void
     n = collect(&d, got);
     CHECK(n == 2 && contains(got, n, ins) && contains(got, n, mod) && !contains(got, n, old));
     /* a later window sees none of it */
-    d = filter(pos, ECS_INSERTED | ECS_MODIFIED, ecs_timestamp(w));
+    d = filter(pos, ECS_INSERTED | ECS_MODIFIED, ecs_tick_advance(w));
     CHECK(collect(&d, got) == 0);
     ecs_world_free(w);
 }
@@ -298,7 +298,7 @@ static void test_filter_combines_with_other_terms(void) {
     a = spawn(0);
     b = spawn(1);
     ECS_ADD(w, b, vel, Vel, {0, 0});
-    s = ecs_timestamp(w);
+    s = ecs_tick_advance(w);
     ecs_get_mut(w, a, pos);
     ecs_get_mut(w, b, pos);
     d = filter(pos, ECS_MODIFIED, s);
@@ -340,8 +340,8 @@ static void test_rows_that_existed_before_tracking_count_as_neither(void) {
     before = ecs_create(w);
     ECS_ADD(w, before, vel, Vel, {1, 1});
     ecs_get_mut(w, before, vel);
-    CHECK(ecs_track(w, vel, ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION));
-    CHECK(ecs_tracking(w, vel) == (ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION));
+    CHECK(ecs_track_set(w, vel, ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION));
+    CHECK(ecs_track_get(w, vel) == (ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION));
     CHECK(!ecs_was_inserted(w, before, vel, 0) && !ecs_was_modified(w, before, vel, 0));
     CHECK(!ecs_was_inserted(w, before, vel, 1));
     after = ecs_create(w);
@@ -364,7 +364,7 @@ static void test_untracked_storage_filters_and_queries_assert(void) {
     d = filter(vel, ECS_INSERTED, 0);
     EXPECT_ASSERT(collect(&d, got) == 0, "does not track");
     CHECK(ecs_last_error(w) == ECS_ERR_INVALID);
-    ecs_track(w, vel, ECS_TRACK_INSERTION); /* insertion only */
+    ecs_track_set(w, vel, ECS_TRACK_INSERTION); /* insertion only */
     d = filter(vel, ECS_MODIFIED, 0);
     EXPECT_ASSERT(collect(&d, got) == 0, "does not track");
     EXPECT_ASSERT(!ecs_was_modified(w, e, vel, 0), "does not track");
@@ -372,7 +372,7 @@ static void test_untracked_storage_filters_and_queries_assert(void) {
     EXPECT_ASSERT(ecs_removed(w, vel, 0, &n) == NULL && n == 0, "does not track");
     n = 99;
     EXPECT_ASSERT(ecs_deleted(w, hp, 0, &n) == NULL && n == 0, "does not track");
-    ecs_track(w, hp, ECS_TRACK_REMOVAL);
+    ecs_track_set(w, hp, ECS_TRACK_REMOVAL);
     EXPECT_ASSERT(ecs_deleted(w, hp, 0, &n) == NULL, "does not track");
     ecs_world_free(w);
 }
@@ -399,7 +399,7 @@ static void test_removed_list_keeps_ids_of_remove_REMOVE_and_defer_remove(void) 
     CHECK(l[0].tick <= l[1].tick && l[1].tick <= l[2].tick); /* oldest first */
     ecs_deleted(w, pos, 0, &n);
     CHECK(n == 0); /* removals are not deletions */
-    CHECK(ecs_has(w, keep, pos) && ecs_storage_count(w, pos) == 1);
+    CHECK(ecs_has(w, keep, pos) && ecs_storage_count(ecs_storage_of(w, pos)) == 1);
     ecs_world_free(w);
 }
 
@@ -432,7 +432,7 @@ static void test_destroy_records_a_deletion_in_each_tracked_storage(void) {
     const ecs_change *l;
     uint32_t n = 0;
     setup();
-    ecs_track(w, vel, ECS_TRACK_DELETION);
+    ecs_track_set(w, vel, ECS_TRACK_DELETION);
     e = spawn(1);
     ECS_ADD(w, e, vel, Vel, {2, 3});
     ECS_ADD(w, e, hp, Health, {4}); /* untracked: no list */
@@ -468,10 +468,10 @@ static void test_lists_filter_by_timestamp(void) {
     for (i = 0; i < 6; i++) e[i] = spawn((float)i);
     ecs_remove(w, e[0], pos, NULL);
     ecs_delete(w, e[3], pos);
-    s1 = ecs_timestamp(w);
+    s1 = ecs_tick_advance(w);
     ecs_remove(w, e[1], pos, NULL);
     ecs_delete(w, e[4], pos);
-    s2 = ecs_timestamp(w);
+    s2 = ecs_tick_advance(w);
     ecs_remove(w, e[2], pos, NULL);
     ecs_delete(w, e[5], pos);
     l = ecs_removed(w, pos, 0, &n);
@@ -482,7 +482,7 @@ static void test_lists_filter_by_timestamp(void) {
     CHECK(n == 1 && l[0].entity == e[2]);
     l = ecs_deleted(w, pos, s1, &n);
     CHECK(n == 2 && l[0].entity == e[4] && ((const Pos *)ecs_deleted_value(w, pos, &l[1]))->x == 5);
-    ecs_removed(w, pos, ecs_timestamp(w), &n);
+    ecs_removed(w, pos, ecs_tick_advance(w), &n);
     CHECK(n == 0);
     ecs_world_free(w);
 }
@@ -524,7 +524,7 @@ static int window_n(ecs_component c, uint32_t flag) {
 
 static void test_clear_tracking_per_flag_and_per_storage(void) {
     setup();
-    ecs_track(w, vel, ECS_TRACK_ALL);
+    ecs_track_set(w, vel, ECS_TRACK_ALL);
     churn();
     CHECK(removed_n(pos) == 1 && deleted_n(pos) == 1 && removed_n(vel) == 1 && deleted_n(vel) == 1);
     CHECK(window_n(pos, ECS_INSERTED) == 1 && window_n(pos, ECS_MODIFIED) == 1);
@@ -545,7 +545,7 @@ static void test_clear_tracking_per_flag_and_per_storage(void) {
 
 static void test_clear_tracking_of_component_0_clears_every_storage(void) {
     setup();
-    ecs_track(w, vel, ECS_TRACK_ALL);
+    ecs_track_set(w, vel, ECS_TRACK_ALL);
     churn();
     ecs_clear_tracking(w, 0, ECS_TRACK_REMOVAL);
     CHECK(removed_n(pos) == 0 && removed_n(vel) == 0 && deleted_n(pos) == 1 && deleted_n(vel) == 1);
@@ -571,14 +571,14 @@ static void test_clear_tracking_older_than_drops_entries_at_or_before_the_stamp(
     uint32_t n;
     int i;
     setup();
-    ecs_track(w, vel, ECS_TRACK_ALL);
+    ecs_track_set(w, vel, ECS_TRACK_ALL);
     for (i = 0; i < 6; i++) e[i] = spawn((float)i);
     ecs_remove(w, e[0], pos, NULL);
     ecs_delete(w, e[3], pos);
-    t1 = ecs_timestamp(w);
+    t1 = ecs_tick_advance(w);
     ecs_remove(w, e[1], pos, NULL);
     ecs_delete(w, e[4], pos);
-    t2 = ecs_timestamp(w);
+    t2 = ecs_tick_advance(w);
     ecs_remove(w, e[2], pos, NULL);
     ecs_delete(w, e[5], pos);
     ecs_clear_tracking_older_than(w, pos, ECS_TRACK_REMOVAL, t1);
@@ -597,7 +597,7 @@ static void test_clear_tracking_older_than_leaves_the_windows_alone(void) {
     setup();
     spawn(1);
     ecs_get_mut(w, spawn(2), pos);
-    ecs_clear_tracking_older_than(w, 0, ECS_TRACK_ALL, ecs_timestamp(w));
+    ecs_clear_tracking_older_than(w, 0, ECS_TRACK_ALL, ecs_tick_advance(w));
     CHECK(window_n(pos, ECS_INSERTED) == 2 && window_n(pos, ECS_MODIFIED) == 1);
     ecs_world_free(w);
 }
@@ -630,7 +630,7 @@ static void frame(int f) {
     int i;
     both[0] = pos;
     both[1] = vel;
-    for (i = 0; i < 4; i++) e[i] = ecs_create_with(w, 2, both, NULL);
+    for (i = 0; i < 4; i++) e[i] = ecs_create_n(w, 2, both, NULL);
     ECS_GET_MUT(w, e[0], pos, Pos)->x = (float)f;
     ecs_remove(w, e[1], pos, NULL);
     ecs_delete(w, e[2], vel);
@@ -650,8 +650,8 @@ static void test_lists_stay_bounded_when_cleared_every_frame(void) {
     w = ecs_world_new(&d);
     pos = ECS_COMPONENT(w, Pos);
     vel = ECS_COMPONENT(w, Vel);
-    ecs_track(w, pos, ECS_TRACK_ALL);
-    ecs_track(w, vel, ECS_TRACK_ALL);
+    ecs_track_set(w, pos, ECS_TRACK_ALL);
+    ecs_track_set(w, vel, ECS_TRACK_ALL);
     for (f = 0; f < 1000; f++) {
         frame(f);
         ecs_deleted(w, pos, 0, &n);
@@ -682,10 +682,10 @@ static void test_lists_stay_bounded_when_clearing_what_is_older_than_a_few_frame
     w = ecs_world_new(&d);
     pos = ECS_COMPONENT(w, Pos);
     vel = ECS_COMPONENT(w, Vel);
-    ecs_track(w, pos, ECS_TRACK_ALL);
-    ecs_track(w, vel, ECS_TRACK_ALL);
+    ecs_track_set(w, pos, ECS_TRACK_ALL);
+    ecs_track_set(w, vel, ECS_TRACK_ALL);
     for (f = 0; f < 1000; f++) {
-        stamps[f] = ecs_timestamp(w);
+        stamps[f] = ecs_tick_advance(w);
         frame(f);
         /* keep this frame and the two before it */
         if (f >= 2) ecs_clear_tracking_older_than(w, 0, ECS_TRACK_ALL | ECS_TRACK_ENTITIES, stamps[f - 2]);
@@ -716,9 +716,9 @@ static void test_created_and_destroyed_entities_are_recorded_with_ticks(void) {
     one[0] = pos;
     a = ecs_create(w);
     b = ecs_create(w);
-    s = ecs_timestamp(w);
+    s = ecs_tick_advance(w);
     CHECK(ecs_destroy(w, a));
-    c = ecs_create_with(w, 1, one, NULL);
+    c = ecs_create_n(w, 1, one, NULL);
     CHECK(ecs_create_bulk(w, 3, 1, one, NULL, bulk));
     l = ecs_created(w, 0, &n);
     CHECK(n == 6 && l[0].entity == a && l[1].entity == b && l[2].entity == c && l[5].entity == bulk[2]);
@@ -749,7 +749,7 @@ static void test_entity_lists_clear_older_than(void) {
     w = ecs_world_new(&d);
     a = ecs_create(w);
     ecs_destroy(w, a);
-    s = ecs_timestamp(w);
+    s = ecs_tick_advance(w);
     b = ecs_create(w);
     ecs_destroy(w, b);
     ecs_clear_tracking_older_than(w, 0, ECS_TRACK_ENTITIES, s);
@@ -798,28 +798,28 @@ static void test_stamps_move_with_their_rows_through_swap_remove_and_sort(void) 
     ecs_tick s;
     int i, n;
     setup();
-    ecs_track(w, vel, ECS_TRACK_ALL);
+    ecs_track_set(w, vel, ECS_TRACK_ALL);
     for (i = 0; i < 5; i++) e[i] = spawn((float)i);
-    s = ecs_timestamp(w);
+    s = ecs_tick_advance(w);
     e[5] = spawn(5);
     ecs_get_mut(w, e[1], pos);
     ecs_get_mut(w, e[3], pos);
     ecs_get_mut(w, e[5], pos);
     CHECK(stamps_follow_rows(e, s));
     ecs_delete(w, e[0], pos); /* e5, the last row, moves into row 0 */
-    CHECK(ecs_storage_entities(w, pos)[0] == e[5]);
+    CHECK(ecs_storage_entities(ecs_storage_of(w, pos))[0] == e[5]);
     CHECK(stamps_follow_rows(e, s));
     ecs_remove(w, e[2], pos, NULL);
     CHECK(stamps_follow_rows(e, s));
     CHECK(ecs_sort(w, pos, by_x_descending, NULL));
-    CHECK(ecs_storage_entities(w, pos)[0] == e[5]);
+    CHECK(ecs_storage_entities(ecs_storage_of(w, pos))[0] == e[5]);
     CHECK(stamps_follow_rows(e, s));
     /* sort_as: Vel's order is e4, e1, e3 */
     ECS_ADD(w, e[4], vel, Vel, {0, 0});
     ECS_ADD(w, e[1], vel, Vel, {0, 0});
     ECS_ADD(w, e[3], vel, Vel, {0, 0});
     CHECK(ecs_sort_as(w, pos, vel));
-    CHECK(ecs_storage_entities(w, pos)[0] == e[4]);
+    CHECK(ecs_storage_entities(ecs_storage_of(w, pos))[0] == e[4]);
     CHECK(stamps_follow_rows(e, s));
     d = filter(pos, ECS_MODIFIED, s);
     n = collect(&d, got);
@@ -832,9 +832,9 @@ static void test_timestamp_separates_before_from_after(void) {
     ecs_tick t1, t2;
     setup();
     a = spawn(1);
-    t1 = ecs_timestamp(w);
+    t1 = ecs_tick_advance(w);
     b = spawn(2);
-    t2 = ecs_timestamp(w);
+    t2 = ecs_tick_advance(w);
     CHECK(t2 > t1);
     CHECK(!ecs_was_inserted(w, a, pos, t1) && ecs_was_inserted(w, b, pos, t1));
     CHECK(!ecs_was_inserted(w, b, pos, t2));
@@ -848,10 +848,10 @@ static void test_turning_a_kind_of_tracking_off_drops_its_list(void) {
     setup();
     ecs_remove(w, spawn(1), pos, NULL);
     CHECK(removed_n(pos) == 1);
-    CHECK(ecs_track(w, pos, ECS_TRACK_DELETION)); /* replaces the flags */
-    CHECK(ecs_tracking(w, pos) == ECS_TRACK_DELETION);
+    CHECK(ecs_track_set(w, pos, ECS_TRACK_DELETION)); /* replaces the flags */
+    CHECK(ecs_track_get(w, pos) == ECS_TRACK_DELETION);
     EXPECT_ASSERT(ecs_removed(w, pos, 0, &n) == NULL, "does not track");
-    ecs_track(w, pos, ECS_TRACK_ALL);
+    ecs_track_set(w, pos, ECS_TRACK_ALL);
     CHECK(removed_n(pos) == 0);
     ecs_world_free(w);
 }
@@ -865,7 +865,7 @@ static void test_deleting_a_tracked_tag_records_the_entity(void) {
     uint32_t n;
     setup();
     frozen = ECS_TAG(w, "Frozen");
-    ecs_track(w, frozen, ECS_TRACK_ALL);
+    ecs_track_set(w, frozen, ECS_TRACK_ALL);
     a = ecs_create(w);
     b = ecs_create(w);
     ecs_add(w, a, frozen, NULL);

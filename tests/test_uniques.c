@@ -47,7 +47,7 @@ static void test_unique_is_not_an_entity_component(void) {
     const Time *t;
     setup();
     ECS_UNIQUE_ADD(w, time_c, Time, {1.0f});
-    CHECK(ecs_storage_count(w, time_c) == 0 && ecs_count(w) == 0);
+    CHECK(ecs_storage_count(ecs_storage_of(w, time_c)) == 0 && ecs_count(w) == 0);
     e = ecs_create(w);
     ECS_ADD(w, e, time_c, Time, {2.0f}); /* an entity's own Time is separate */
     CHECK(ECS_GET(w, e, time_c, Time)->dt == 2.0f);
@@ -108,7 +108,7 @@ static void test_typed_unique_macros_check_the_size(void) {
     EXPECT_ASSERT(ECS_UNIQUE_GET(w, time_c, Gravity) == NULL, "ECS_UNIQUE_GET");
     CHECK(ecs_last_error(w) == ECS_ERR_SIZE_MISMATCH);
     {
-        ecs_tick s = ecs_timestamp(w);
+        ecs_tick s = ecs_tick_advance(w);
         EXPECT_ASSERT(ECS_UNIQUE_GET_MUT(w, time_c, Gravity) == NULL, "ECS_UNIQUE_GET_MUT");
         CHECK(!ecs_unique_was_modified(w, time_c, s)); /* a failed get_mut marks nothing */
     }
@@ -142,13 +142,13 @@ static void test_a_tag_can_be_a_unique(void) {
 static void test_unique_insert_counts_as_inserted_not_modified(void) {
     ecs_tick s;
     setup();
-    CHECK(ecs_tracking(w, time_c) == 0); /* uniques are tracked anyway */
-    s = ecs_timestamp(w);
+    CHECK(ecs_track_get(w, time_c) == 0); /* uniques are tracked anyway */
+    s = ecs_tick_advance(w);
     CHECK(!ecs_unique_was_inserted(w, time_c, s)); /* no unique yet */
     ECS_UNIQUE_ADD(w, time_c, Time, {1.0f});
     CHECK(ecs_unique_was_inserted(w, time_c, s));
     CHECK(!ecs_unique_was_modified(w, time_c, s));
-    CHECK(!ecs_unique_was_inserted(w, time_c, ecs_timestamp(w))); /* nothing after a newer stamp */
+    CHECK(!ecs_unique_was_inserted(w, time_c, ecs_tick_advance(w))); /* nothing after a newer stamp */
     ecs_world_free(w);
 }
 
@@ -156,17 +156,17 @@ static void test_unique_replace_and_get_mut_mark_modified_get_does_not(void) {
     ecs_tick s;
     setup();
     ECS_UNIQUE_ADD(w, time_c, Time, {1.0f});
-    s = ecs_timestamp(w);
+    s = ecs_tick_advance(w);
     (void)ecs_unique_get(w, time_c);
     (void)ECS_UNIQUE_GET(w, time_c, Time);
     (void)ecs_unique_has(w, time_c);
     CHECK(!ecs_unique_was_modified(w, time_c, s));
     ((Time *)ecs_unique_get_mut(w, time_c))->dt += 1.0f;
     CHECK(ecs_unique_was_modified(w, time_c, s));
-    s = ecs_timestamp(w);
+    s = ecs_tick_advance(w);
     ECS_UNIQUE_GET_MUT(w, time_c, Time)->dt = 2.0f;
     CHECK(ecs_unique_was_modified(w, time_c, s));
-    s = ecs_timestamp(w);
+    s = ecs_tick_advance(w);
     ECS_UNIQUE_ADD(w, time_c, Time, {3.0f}); /* replacing: modified, not inserted */
     CHECK(ecs_unique_was_modified(w, time_c, s));
     CHECK(!ecs_unique_was_inserted(w, time_c, s));
@@ -195,7 +195,7 @@ static void test_unique_removed_then_added_again_is_inserted_again(void) {
     ECS_UNIQUE_ADD(w, time_c, Time, {1.0f});
     ecs_unique_get_mut(w, time_c);
     ecs_unique_remove(w, time_c, NULL);
-    s = ecs_timestamp(w);
+    s = ecs_tick_advance(w);
     CHECK(!ecs_unique_was_inserted(w, time_c, 0) && !ecs_unique_was_modified(w, time_c, 0));
     ECS_UNIQUE_ADD(w, time_c, Time, {2.0f});
     CHECK(ecs_unique_was_inserted(w, time_c, s));

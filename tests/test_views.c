@@ -100,8 +100,8 @@ static void test_fields_point_at_each_terms_value(void) {
         n++;
     }
     CHECK(n == 5);
-    for (i = 0; i < (int)ecs_storage_count(w, pos); i++) {
-        const Pos *p = (const Pos *)ecs_storage_data(w, pos) + i;
+    for (i = 0; i < (int)ecs_storage_count(ecs_storage_of(w, pos)); i++) {
+        const Pos *p = (const Pos *)ecs_storage_data(ecs_storage_of(w, pos)) + i;
         CHECK((int)p->x % 2 == 0);
     }
     ecs_world_free(w);
@@ -245,7 +245,7 @@ static void test_removing_the_current_entity_visits_every_other_once(void) {
             if (mode == 3) ecs_strip(w, e);
         }
         CHECK(same_set(got, n, all, 300));
-        CHECK(ecs_storage_count(w, pos) == (mode == 0 || mode == 1 || mode == 3 ? 150u : 300u));
+        CHECK(ecs_storage_count(ecs_storage_of(w, pos)) == (mode == 0 || mode == 1 || mode == 3 ? 150u : 300u));
         ecs_world_free(w);
     }
 }
@@ -259,7 +259,7 @@ static void test_adding_during_iteration_never_visits_new_entities(void) {
         CHECK(ECS_FIELD(&it, 0, Pos)->x < 100); /* spawned ones have x >= 1000 */
         spawn(1000.0f + (float)n, 1, 1, 0);     /* grows Pos: its data moves */
     }
-    CHECK(n == 100 && ecs_storage_count(w, pos) == 200);
+    CHECK(n == 100 && ecs_storage_count(ecs_storage_of(w, pos)) == 200);
     ecs_world_free(w);
 }
 
@@ -324,8 +324,8 @@ static void test_block_iteration_hands_out_arrays(void) {
     }
     CHECK(rows == 1000 - 143);
     for (i = 0; i < 1000; i++) {
-        const Pos *p = (const Pos *)ecs_storage_data(w, pos) + i;
-        CHECK((p->x == -1) == ecs_has(w, ecs_storage_entities(w, pos)[i], vel));
+        const Pos *p = (const Pos *)ecs_storage_data(ecs_storage_of(w, pos)) + i;
+        CHECK((p->x == -1) == ecs_has(w, ecs_storage_entities(ecs_storage_of(w, pos))[i], vel));
     }
     ecs_world_free(w);
 }

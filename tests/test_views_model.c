@@ -148,7 +148,7 @@ static int world_matches_model(void) {
             count[c] += s->has[c];
         }
     }
-    for (c = 0; c < NC; c++) ENSURE(ecs_storage_count(m.w, m.comp[c]) == count[c]);
+    for (c = 0; c < NC; c++) ENSURE(ecs_storage_count(ecs_storage_of(m.w, m.comp[c])) == count[c]);
     for (k = 0; k < m.ndead && k < NDEAD; k++) ENSURE(slot_of(m.dead[k]) < 0 && !ecs_alive(m.w, m.dead[k]));
     return 1;
 }
@@ -188,15 +188,15 @@ static int step_sort(void) {
     s.c = (int)test_rand(NC);
     s.descending = (int)test_rand(2);
     s.bad = 0;
-    n = ecs_storage_count(m.w, m.comp[s.c]);
-    ents = ecs_storage_entities(m.w, m.comp[s.c]);
+    n = ecs_storage_count(ecs_storage_of(m.w, m.comp[s.c]));
+    ents = ecs_storage_entities(ecs_storage_of(m.w, m.comp[s.c]));
     for (r = 0; r < n; r++) before[ECS_ENTITY_INDEX(ents[r])] = r;
     ENSURE(ecs_sort(m.w, m.comp[s.c], by_key, &s));
     ENSURE(!s.bad);
-    ents = ecs_storage_entities(m.w, m.comp[s.c]);
-    ENSURE(ecs_storage_count(m.w, m.comp[s.c]) == n);
+    ents = ecs_storage_entities(ecs_storage_of(m.w, m.comp[s.c]));
+    ENSURE(ecs_storage_count(ecs_storage_of(m.w, m.comp[s.c])) == n);
     for (r = 0; r + 1 < n; r++) {
-        const char *data = (const char *)ecs_storage_data(m.w, m.comp[s.c]);
+        const char *data = (const char *)ecs_storage_data(ecs_storage_of(m.w, m.comp[s.c]));
         const void *va = data ? data + r * m.size[s.c] : NULL;
         const void *vb = data ? data + (r + 1) * m.size[s.c] : NULL;
         int cmp = by_key(ents[r], va, ents[r + 1], vb, &s);
@@ -209,13 +209,13 @@ static int step_sort(void) {
 static int step_sort_as(void) {
     static ecs_entity want[MAX_SLOTS];
     int c = (int)test_rand(NC), o = (int)test_rand(NC);
-    uint32_t r, n = 0, no = ecs_storage_count(m.w, m.comp[o]), nc = ecs_storage_count(m.w, m.comp[c]);
-    const ecs_entity *order = ecs_storage_entities(m.w, m.comp[o]), *ents;
+    uint32_t r, n = 0, no = ecs_storage_count(ecs_storage_of(m.w, m.comp[o])), nc = ecs_storage_count(ecs_storage_of(m.w, m.comp[c]));
+    const ecs_entity *order = ecs_storage_entities(ecs_storage_of(m.w, m.comp[o])), *ents;
     for (r = 0; r < no; r++)
         if (m.slot[ECS_ENTITY_INDEX(order[r])].has[c]) want[n++] = order[r];
     ENSURE(ecs_sort_as(m.w, m.comp[c], m.comp[o]));
-    ents = ecs_storage_entities(m.w, m.comp[c]);
-    ENSURE(ecs_storage_count(m.w, m.comp[c]) == nc);
+    ents = ecs_storage_entities(ecs_storage_of(m.w, m.comp[c]));
+    ENSURE(ecs_storage_count(ecs_storage_of(m.w, m.comp[c])) == nc);
     for (r = 0; r < n; r++) ENSURE(ents[r] == want[r]); /* the shared ones first, in order's order */
     return 1;
 }
@@ -248,7 +248,7 @@ static int m_apply_commands(const command *cmd, int n, uint32_t applied) {
         }
     }
     ENSURE(applied == want);
-    ENSURE(ecs_defer_count(m.w) == 0);
+    ENSURE(ecs_defer_pending(m.w) == 0);
     return 1;
 }
 
@@ -288,7 +288,7 @@ static int step_commands(void) {
         ENSURE(record_command(&cmd[n], e, op <= 3 ? 0 : op <= 6 ? 1 : op <= 8 ? 2 : 3));
         n++;
     }
-    ENSURE(ecs_defer_count(m.w) == (uint32_t)n);
+    ENSURE(ecs_defer_pending(m.w) == (uint32_t)n);
     return m_apply_commands(cmd, n, ecs_flush(m.w));
 }
 
@@ -305,7 +305,7 @@ static int step(void) {
     case 1: { /* create_with: a bundle; the whole values array may be NULL */
         int null_values = test_rand(5) == 0;
         random_bundle(&b);
-        e = ecs_create_with(m.w, b.n, b.comps, null_values ? NULL : b.vp);
+        e = ecs_create_n(m.w, b.n, b.comps, null_values ? NULL : b.vp);
         if (!m_create(e)) return 0;
         m_apply_bundle((int)ECS_ENTITY_INDEX(e), &b, null_values);
         return 1;
@@ -636,7 +636,7 @@ static int change_inside_loop(const vspec *v, int is_union, ecs_entity cur, comm
             if (test_rand(2)) {
                 bundle b;
                 random_bundle(&b);
-                e = ecs_create_with(m.w, b.n, b.comps, b.vp);
+                e = ecs_create_n(m.w, b.n, b.comps, b.vp);
                 if (!m_create(e)) return 0;
                 m_apply_bundle((int)ECS_ENTITY_INDEX(e), &b, 0);
             } else {
@@ -687,7 +687,7 @@ static int view_with_changes_inside(int is_union) {
         if (start[i] == m.slot[i].id && model_matches(&v, (int)i)) ENSURE(seen[i] == 1);
     }
     m.what = "the commands recorded inside the loop";
-    ENSURE(ecs_defer_count(m.w) == (uint32_t)ncmd);
+    ENSURE(ecs_defer_pending(m.w) == (uint32_t)ncmd);
     if (!m_apply_commands(cmd, ncmd, ecs_flush(m.w))) return 0;
     m.view[0] = 0;
     m.what = "the world after the loop";

@@ -58,7 +58,7 @@ static int add_letters(const char *names) {
         name[0] = *names;
         name[1] = 0;
         d = sys(name, append, (void *)(letters + (*names - 'a')));
-        if (!ecs_system_add(w, &d)) return 0;
+        if (!ecs_system_new(w, &d)) return 0;
     }
     return 1;
 }
@@ -94,20 +94,20 @@ static void test_system_gets_world_user_name_last_run_and_now(void) {
     memset(&p, 0, sizeof p);
     setup();
     d = sys(name, probe_fn, &p);
-    CHECK(ecs_system_add(w, &d));
+    CHECK(ecs_system_new(w, &d));
     name[0] = 'X'; /* the world keeps its own copy */
     items[0] = "probe";
-    CHECK(ecs_workload_add(w, "frame", 1, items));
+    CHECK(ecs_workload_new(w, "frame", 1, items));
     CHECK(ecs_workload_run(w, "frame") == 0);
     CHECK(p.runs == 1 && p.world == w && p.user == &p && strcmp(p.name, "probe") == 0);
     CHECK(p.last_run[0] == 1 && p.now[0] > 1); /* 1: never ran */
-    ecs_timestamp(w);
+    ecs_tick_advance(w);
     CHECK(ecs_workload_run(w, "frame") == 0);
     CHECK(ecs_workload_run(w, "frame") == 0);
     CHECK(p.runs == 3);
     CHECK(p.last_run[1] == p.now[0] && p.now[1] > p.now[0]);
     CHECK(p.last_run[2] == p.now[1] && p.now[2] > p.now[1]);
-    CHECK(ecs_timestamp(w) > p.now[2]); /* what happens after the run is newer */
+    CHECK(ecs_tick_advance(w) > p.now[2]); /* what happens after the run is newer */
     ecs_world_free(w);
 }
 
@@ -118,7 +118,7 @@ static void test_workload_runs_its_systems_in_declared_order(void) {
     setup();
     CHECK(add_letters("abcd"));
     items[0] = "c", items[1] = "a", items[2] = "d", items[3] = "b";
-    CHECK(ecs_workload_add(w, "frame", 4, items));
+    CHECK(ecs_workload_new(w, "frame", 4, items));
     CHECK(ecs_workload_run(w, "frame") == 0);
     CHECK(strcmp(trace, "cadb") == 0);
     CHECK(ecs_workload_run(w, "frame") == 0);
@@ -132,9 +132,9 @@ static void test_nested_workloads_are_expanded_in_place(void) {
     setup();
     CHECK(add_letters("abcd"));
     inner[0] = "b", inner[1] = "c";
-    CHECK(ecs_workload_add(w, "inner", 2, inner));
+    CHECK(ecs_workload_new(w, "inner", 2, inner));
     outer[0] = "a", outer[1] = "inner", outer[2] = "d";
-    CHECK(ecs_workload_add(w, "outer", 3, outer));
+    CHECK(ecs_workload_new(w, "outer", 3, outer));
     CHECK(ecs_workload_run(w, "outer") == 0);
     CHECK(strcmp(trace, "abcd") == 0);
     CHECK(ecs_workload_plan(w, "outer", plan, 8) == 4);
@@ -142,7 +142,7 @@ static void test_nested_workloads_are_expanded_in_place(void) {
     CHECK(strcmp(plan[2].system, "c") == 0 && strcmp(plan[3].system, "d") == 0);
     /* what is nested must exist already */
     bad[0] = "later";
-    EXPECT_ASSERT(!ecs_workload_add(w, "early", 1, bad), "no system or workload named 'later'");
+    EXPECT_ASSERT(!ecs_workload_new(w, "early", 1, bad), "no system or workload named 'later'");
     CHECK(ecs_last_error(w) == ECS_ERR_NOT_FOUND);
     ecs_world_free(w);
 }
@@ -153,15 +153,15 @@ static void test_names_are_unique_across_systems_and_workloads(void) {
     setup();
     CHECK(add_letters("a"));
     d = sys("a", append, (void *)"a");
-    EXPECT_ASSERT(!ecs_system_add(w, &d), "already taken");
+    EXPECT_ASSERT(!ecs_system_new(w, &d), "already taken");
     items[0] = "a";
-    EXPECT_ASSERT(!ecs_workload_add(w, "a", 1, items), "not taken");
-    CHECK(ecs_workload_add(w, "frame", 1, items));
-    EXPECT_ASSERT(!ecs_workload_add(w, "frame", 1, items), "not taken");
+    EXPECT_ASSERT(!ecs_workload_new(w, "a", 1, items), "not taken");
+    CHECK(ecs_workload_new(w, "frame", 1, items));
+    EXPECT_ASSERT(!ecs_workload_new(w, "frame", 1, items), "not taken");
     d = sys("frame", append, (void *)"f");
-    EXPECT_ASSERT(!ecs_system_add(w, &d), "already taken");
+    EXPECT_ASSERT(!ecs_system_new(w, &d), "already taken");
     d = sys("nofn", NULL, NULL);
-    EXPECT_ASSERT(!ecs_system_add(w, &d), "needs a name and fn");
+    EXPECT_ASSERT(!ecs_system_new(w, &d), "needs a name and fn");
     ecs_world_free(w);
 }
 
@@ -219,7 +219,7 @@ static int saw_exactly(const watch *wa, const ecs_entity *want, int n) {
 
 static void spawn_all(void) {
     int i;
-    ecs_track(w, pos, ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION);
+    ecs_track_set(w, pos, ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION);
     for (i = 0; i < NE; i++) {
         ents[i] = ecs_create(w);
         ECS_ADD(w, ents[i], pos, Pos, {(float)i, 0});
@@ -229,10 +229,10 @@ static void spawn_all(void) {
 static void add_mover_and_watcher(const char *mname, ecs_entity *list, const char *wname, watch *wa) {
     ecs_system_desc d = sys(mname, mover, list);
     d.writes[0] = pos;
-    ecs_system_add(w, &d);
+    ecs_system_new(w, &d);
     d = sys(wname, watcher, wa);
     d.reads[0] = pos;
-    ecs_system_add(w, &d);
+    ecs_system_new(w, &d);
 }
 
 static void test_system_view_sees_what_changed_since_that_system_last_ran(void) {
@@ -245,7 +245,7 @@ static void test_system_view_sees_what_changed_since_that_system_last_ran(void) 
     wa.flags = ECS_MODIFIED;
     add_mover_and_watcher("mover", touch, "watcher", &wa);
     items[0] = "mover", items[1] = "watcher";
-    CHECK(ecs_workload_add(w, "frame", 2, items));
+    CHECK(ecs_workload_new(w, "frame", 2, items));
     /* run 1: the mover touches e1, e2 */
     touch[0] = ents[1], touch[1] = ents[2], touch[2] = ECS_NULL;
     CHECK(ecs_workload_run(w, "frame") == 0);
@@ -281,7 +281,7 @@ static void test_changes_made_after_a_system_in_the_same_run_are_seen_next_run(v
     wa.flags = ECS_MODIFIED;
     add_mover_and_watcher("mover", touch, "watcher", &wa);
     items[0] = "watcher", items[1] = "mover"; /* the watcher runs first */
-    CHECK(ecs_workload_add(w, "frame", 2, items));
+    CHECK(ecs_workload_new(w, "frame", 2, items));
     touch[0] = ents[1], touch[1] = ents[2], touch[2] = ECS_NULL;
     CHECK(ecs_workload_run(w, "frame") == 0);
     CHECK(saw_exactly(&wa, want, 0));
@@ -309,9 +309,9 @@ static void test_inserted_window_starts_with_everything_then_only_what_is_new(vo
     wa.flags = ECS_INSERTED;
     d = sys("greeter", watcher, &wa);
     d.reads[0] = pos;
-    CHECK(ecs_system_add(w, &d));
+    CHECK(ecs_system_new(w, &d));
     items[0] = "greeter";
-    CHECK(ecs_workload_add(w, "frame", 1, items));
+    CHECK(ecs_workload_new(w, "frame", 1, items));
     CHECK(ecs_workload_run(w, "frame") == 0);
     CHECK(saw_exactly(&wa, ents, NE)); /* first run: all of them */
     late = ecs_create(w);
@@ -350,9 +350,9 @@ static void test_run_if_skips_a_run_and_the_skipped_system_keeps_its_window(void
     d = sys("sometimes", watcher, &sometimes);
     d.reads[0] = pos;
     d.run_if = on_even_runs;
-    CHECK(ecs_system_add(w, &d));
+    CHECK(ecs_system_new(w, &d));
     items[0] = "mover", items[1] = "always", items[2] = "sometimes";
-    CHECK(ecs_workload_add(w, "frame", 3, items));
+    CHECK(ecs_workload_new(w, "frame", 3, items));
     run_if_calls = 0;
     for (run = 0; run < 3; run++) {
         odd_run = run % 2;
@@ -388,18 +388,18 @@ static void test_a_failing_system_stops_the_workload_after_its_batch(void) {
     setup();
     d = sys("first", append, (void *)"1");
     d.reads[0] = pos;
-    CHECK(ecs_system_add(w, &d));
+    CHECK(ecs_system_new(w, &d));
     d = sys("broken", failing, (void *)"F");
     d.reads[0] = pos;
-    CHECK(ecs_system_add(w, &d));
+    CHECK(ecs_system_new(w, &d));
     d = sys("second", append, (void *)"2");
     d.reads[0] = pos;
-    CHECK(ecs_system_add(w, &d));
+    CHECK(ecs_system_new(w, &d));
     d = sys("later", append, (void *)"L");
     d.writes[0] = pos;
-    CHECK(ecs_system_add(w, &d));
+    CHECK(ecs_system_new(w, &d));
     items[0] = "first", items[1] = "broken", items[2] = "second", items[3] = "later";
-    CHECK(ecs_workload_add(w, "frame", 4, items));
+    CHECK(ecs_workload_new(w, "frame", 4, items));
     CHECK(ecs_workload_plan(w, "frame", plan, 4) == 4);
     CHECK(plan[2].batch == 0 && plan[3].batch == 1); /* three readers, then the writer */
     fail_code = 7;
@@ -420,8 +420,8 @@ static void test_the_default_workload_is_the_first_one_added(void) {
     CHECK(add_letters("ab"));
     one[0] = "a";
     two[0] = "b";
-    CHECK(ecs_workload_add(w, "first", 1, one));
-    CHECK(ecs_workload_add(w, "second", 1, two));
+    CHECK(ecs_workload_new(w, "first", 1, one));
+    CHECK(ecs_workload_new(w, "second", 1, two));
     CHECK(ecs_workload_run(w, NULL) == 0);
     CHECK(strcmp(trace, "a") == 0);
     CHECK(ecs_workload_set_default(w, "second"));
@@ -441,7 +441,7 @@ static void test_an_unknown_workload_returns_minus_one_and_asserts(void) {
     CHECK(ecs_last_error(w) == ECS_ERR_NOT_FOUND);
     CHECK(add_letters("a"));
     one[0] = "a";
-    CHECK(ecs_workload_add(w, "frame", 1, one));
+    CHECK(ecs_workload_new(w, "frame", 1, one));
     EXPECT_ASSERT(ecs_workload_run(w, "nope") == -1, "no workload named 'nope'");
     CHECK(ecs_last_error(w) == ECS_ERR_NOT_FOUND);
     EXPECT_ASSERT(ecs_workload_plan(w, "nope", NULL, 0) == 0, "no workload named 'nope'");
@@ -461,9 +461,9 @@ static void test_running_a_workload_from_a_system_returns_minus_one_and_asserts(
     ecs_system_desc d = sys("again", reentrant, (void *)"r");
     const char *items[1];
     setup();
-    CHECK(ecs_system_add(w, &d));
+    CHECK(ecs_system_new(w, &d));
     items[0] = "again";
-    CHECK(ecs_workload_add(w, "frame", 1, items));
+    CHECK(ecs_workload_new(w, "frame", 1, items));
     CHECK(ecs_workload_run(w, "frame") == 0);
     CHECK(strcmp(trace, "r") == 0); /* ran once, not twice */
     CHECK(ecs_workload_run(w, "frame") == 0); /* and the world is not stuck "running" */
@@ -484,7 +484,7 @@ static void add_sys(const char *name, ecs_component r0, ecs_component r1, ecs_co
     d.reads[1] = r1;
     d.writes[0] = w0;
     d.structural = structural;
-    ecs_system_add(w, &d);
+    ecs_system_new(w, &d);
 }
 
 static void test_batch_plan_of_a_known_set_of_systems(void) {
@@ -509,7 +509,7 @@ static void test_batch_plan_of_a_known_set_of_systems(void) {
     add_sys("ai", grav, 0, vel, false);
     add_sys("snap", 0, 0, pos, false);        /* writes what render reads */
     add_sys("aging", vel, 0, age, false);
-    CHECK(ecs_workload_add(w, "frame", 12, items));
+    CHECK(ecs_workload_new(w, "frame", 12, items));
     memset(plan, 0, sizeof plan);
     n = ecs_workload_plan(w, "frame", plan, 16);
     CHECK(n == 12);
@@ -543,7 +543,7 @@ static int spawner(const ecs_system_ctx *ctx) {
     s->made = ecs_defer_create(ctx->world);
     ECS_DEFER_ADD(ctx->world, s->made, pos, Pos, {1, 2});
     s->had_it = ecs_has(ctx->world, s->made, pos);
-    s->queued = (int)ecs_defer_count(ctx->world);
+    s->queued = (int)ecs_defer_pending(ctx->world);
     return 0;
 }
 
@@ -551,7 +551,7 @@ static int checker(const ecs_system_ctx *ctx) {
     spawn_note *s = (spawn_note *)ctx->user;
     const Pos *p = ECS_GET(ctx->world, s->made, pos, Pos);
     s->had_it = p && p->y == 2;
-    s->queued = (int)ecs_defer_count(ctx->world);
+    s->queued = (int)ecs_defer_pending(ctx->world);
     return 0;
 }
 
@@ -573,17 +573,17 @@ static void test_the_command_buffer_is_flushed_after_each_batch(void) {
     setup();
     d = sys("spawner", spawner_then_tell, notes);
     d.structural = true;
-    CHECK(ecs_system_add(w, &d));
+    CHECK(ecs_system_new(w, &d));
     d = sys("checker", checker, &notes[1]);
     d.reads[0] = pos;
-    CHECK(ecs_system_add(w, &d));
+    CHECK(ecs_system_new(w, &d));
     items[0] = "spawner", items[1] = "checker";
-    CHECK(ecs_workload_add(w, "frame", 2, items));
+    CHECK(ecs_workload_new(w, "frame", 2, items));
     CHECK(ecs_workload_plan(w, "frame", plan, 2) == 2 && plan[1].batch == 1);
     CHECK(ecs_workload_run(w, "frame") == 0);
     CHECK(!notes[0].had_it && notes[0].queued == 1); /* recorded, not applied */
     CHECK(notes[1].had_it && notes[1].queued == 0); /* applied before the next batch */
-    CHECK(ecs_defer_count(w) == 0 && ecs_count(w) == 1);
+    CHECK(ecs_defer_pending(w) == 0 && ecs_count(w) == 1);
     ecs_world_free(w);
 }
 
@@ -605,20 +605,20 @@ static void test_each_batch_runs_at_a_new_tick_and_its_changes_carry_it(void) {
     const char *items[3];
     memset(n, 0, sizeof n);
     setup();
-    ecs_track(w, pos, ECS_TRACK_MODIFICATION);
+    ecs_track_set(w, pos, ECS_TRACK_MODIFICATION);
     n[0].e = ecs_create(w);
     ECS_ADD(w, n[0].e, pos, Pos, {0, 0});
     d = sys("p", touch_and_note, &n[0]);
     d.writes[0] = pos;
-    CHECK(ecs_system_add(w, &d));
+    CHECK(ecs_system_new(w, &d));
     d = sys("q", touch_and_note, &n[1]); /* shares p's batch */
     d.writes[0] = rot;
-    CHECK(ecs_system_add(w, &d));
+    CHECK(ecs_system_new(w, &d));
     d = sys("r", touch_and_note, &n[2]); /* reads what p writes: next batch */
     d.reads[0] = pos;
-    CHECK(ecs_system_add(w, &d));
+    CHECK(ecs_system_new(w, &d));
     items[0] = "p", items[1] = "q", items[2] = "r";
-    CHECK(ecs_workload_add(w, "frame", 3, items));
+    CHECK(ecs_workload_new(w, "frame", 3, items));
     CHECK(ecs_workload_run(w, "frame") == 0);
     CHECK(n[0].now == n[1].now && n[2].now > n[1].now);
     CHECK(ecs_was_modified(w, n[0].e, pos, n[0].now - 1));
@@ -747,7 +747,7 @@ static int sys_spawner(const ecs_system_ctx *ctx) {
         a.ticks = 0;
         h.hp = 5 + (int)(*n % 17);
         vals[0] = &p, vals[1] = &v, vals[2] = &a, vals[3] = &h;
-        e = ecs_create_with(ctx->world, 4, bundle, vals);
+        e = ecs_create_n(ctx->world, 4, bundle, vals);
         if (*n % 2) ECS_ADD(ctx->world, e, rot, Rot, {0});
     }
     return 0;
@@ -773,39 +773,39 @@ static ecs_world *build_sim(ecs_parallel_fn pf, par_stats *st, sim_state *ss) {
     desc.parallel_for = pf;
     desc.parallel_user = st;
     setup_with(&desc);
-    ecs_track(w, pos, ECS_TRACK_ALL);
-    ecs_track(w, vel, ECS_TRACK_MODIFICATION);
-    ecs_track(w, age, ECS_TRACK_MODIFICATION);
+    ecs_track_set(w, pos, ECS_TRACK_ALL);
+    ecs_track_set(w, vel, ECS_TRACK_MODIFICATION);
+    ecs_track_set(w, age, ECS_TRACK_MODIFICATION);
     ECS_UNIQUE_ADD(w, grav, Gravity, {9.8f});
     memset(ss, 0, sizeof *ss);
     d = sys("gravity", sys_gravity, NULL);
     d.reads[0] = grav;
     d.writes[0] = vel;
-    ecs_system_add(w, &d);
+    ecs_system_new(w, &d);
     d = sys("spin", sys_spin, NULL);
     d.writes[0] = rot;
-    ecs_system_add(w, &d);
+    ecs_system_new(w, &d);
     d = sys("aging", sys_aging, NULL);
     d.writes[0] = age;
-    ecs_system_add(w, &d);
+    ecs_system_new(w, &d);
     d = sys("move", sys_move, NULL);
     d.reads[0] = vel;
     d.writes[0] = pos;
-    ecs_system_add(w, &d);
+    ecs_system_new(w, &d);
     d = sys("decay", sys_decay, NULL);
     d.reads[0] = age;
     d.writes[0] = hp;
-    ecs_system_add(w, &d);
+    ecs_system_new(w, &d);
     d = sys("reaper", sys_reaper, NULL);
     d.structural = true;
-    ecs_system_add(w, &d);
+    ecs_system_new(w, &d);
     d = sys("spawner", sys_spawner, &ss->spawned);
     d.structural = true;
-    ecs_system_add(w, &d);
+    ecs_system_new(w, &d);
     d = sys("sum", sys_sum, &ss->sum);
     d.reads[0] = pos;
-    ecs_system_add(w, &d);
-    ecs_workload_add(w, "frame", 8, items);
+    ecs_system_new(w, &d);
+    ecs_workload_new(w, "frame", 8, items);
     for (i = 0; i < 20; i++) sys_spawner(&(ecs_system_ctx){w, &ss->spawned, "setup", 1, 1});
     return w;
 }
@@ -814,15 +814,15 @@ static ecs_world *build_sim(ecs_parallel_fn pf, par_stats *st, sim_state *ss) {
 static int same_world(ecs_world *x, ecs_world *y, ecs_tick since) {
     ecs_component k;
     if (ecs_count(x) != ecs_count(y)) return 0;
-    for (k = 1; k <= ecs_component_count(x); k++) {
-        uint32_t n = ecs_storage_count(x, k), r;
-        const ecs_entity *ex = ecs_storage_entities(x, k), *ey = ecs_storage_entities(y, k);
-        if (n != ecs_storage_count(y, k)) return 0;
+    for (k = 1; k <= ecs_component_max(x); k++) {
+        uint32_t n = ecs_storage_count(ecs_storage_of(x, k)), r;
+        const ecs_entity *ex = ecs_storage_entities(ecs_storage_of(x, k)), *ey = ecs_storage_entities(ecs_storage_of(y, k));
+        if (n != ecs_storage_count(ecs_storage_of(y, k))) return 0;
         if (n && memcmp(ex, ey, n * sizeof *ex) != 0) return 0;
         if (n && ecs_component_size(x, k) &&
-            memcmp(ecs_storage_data(x, k), ecs_storage_data(y, k), n * ecs_component_size(x, k)) != 0)
+            memcmp(ecs_storage_data(ecs_storage_of(x, k)), ecs_storage_data(ecs_storage_of(y, k)), n * ecs_component_size(x, k)) != 0)
             return 0;
-        if (ecs_tracking(x, k) & ECS_TRACK_MODIFICATION)
+        if (ecs_track_get(x, k) & ECS_TRACK_MODIFICATION)
             for (r = 0; r < n; r++)
                 if (ecs_was_modified(x, ex[r], k, since) != ecs_was_modified(y, ey[r], k, since)) return 0;
     }
@@ -845,8 +845,8 @@ static void test_parallel_for_gives_the_same_world_as_serial_runs(void) {
     for (i = 0; i < 8; i++) CHECK(plan[i].batch == batch[i]);
     for (frame = 0; frame < 20; frame++) {
         if (frame == 15) {
-            mid = ecs_timestamp(serial);
-            CHECK(ecs_timestamp(parallel) == mid);
+            mid = ecs_tick_advance(serial);
+            CHECK(ecs_tick_advance(parallel) == mid);
         }
         CHECK(ecs_workload_run(serial, "frame") == 0);
         CHECK(ecs_workload_run(parallel, "frame") == 0);

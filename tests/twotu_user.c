@@ -15,8 +15,8 @@ int user_spawn(ecs_world *w, ecs_component pos, int n) {
 }
 
 float user_sum_x(const ecs_world *w, ecs_component pos) {
-    const Pos *p = (const Pos *)ecs_storage_data(w, pos);
-    uint32_t i, n = ecs_storage_count(w, pos);
+    const Pos *p = (const Pos *)ecs_storage_data(ecs_storage_of(w, pos));
+    uint32_t i, n = ecs_storage_count(ecs_storage_of(w, pos));
     float s = 0;
     for (i = 0; i < n; i++) s += p[i].x;
     return s;

@@ -515,18 +515,18 @@ static void check_world(void) {
     ecs_tick since = last_ts();
     stamp++;
     ENSURE(ecs_count(m.w) == (uint32_t)m.nlive);
-    ENSURE(ecs_defer_count(m.w) == (uint32_t)m.npending);
+    ENSURE(ecs_defer_pending(m.w) == (uint32_t)m.npending);
     for (k = 0; k < m.ndead && k < NDEAD; k++) ENSURE(!ecs_alive(m.w, m.dead[k]));
     /* each storage holds exactly the model's entities, with their values
        and stamps, and every sparse entry points at its row */
     for (c = 0; c < NC; c++) {
         ecs_component cc = m.comp[c];
-        uint32_t n = ecs_storage_count(m.w, cc), r, track = m.st[c].track;
-        const ecs_entity *ents = ecs_storage_entities(m.w, cc);
-        const unsigned char *data = (const unsigned char *)ecs_storage_data(m.w, cc);
+        uint32_t n = ecs_storage_count(ecs_storage_of(m.w, cc)), r, track = m.st[c].track;
+        const ecs_entity *ents = ecs_storage_entities(ecs_storage_of(m.w, cc));
+        const unsigned char *data = (const unsigned char *)ecs_storage_data(ecs_storage_of(m.w, cc));
         size_t size = comp_size[c];
         if (n != (uint32_t)m_count(c)) fz_fail(__LINE__, "%s holds %u, model %d", comp_name[c], (unsigned)n, m_count(c));
-        ENSURE(ecs_tracking(m.w, cc) == track);
+        ENSURE(ecs_track_get(m.w, cc) == track);
         ENSURE(size ? data != NULL || n == 0 : data == NULL);
         stamp++;
         for (r = 0; r < n; r++) {
@@ -632,14 +632,14 @@ static void check_world(void) {
     for (g = 0; g < m.ngroups; g++) {
         const m_group *gp = &m.grp[g];
         uint32_t len = ecs_group_count(m.w, (ecs_group)(g + 1)), r, members = 0;
-        const ecs_entity *e0 = ecs_storage_entities(m.w, m.comp[gp->owned[0]]);
+        const ecs_entity *e0 = ecs_storage_entities(ecs_storage_of(m.w, m.comp[gp->owned[0]]));
         for (k = 0; k < m.nlive; k++) members += (uint32_t)m_group_match(gp, (int)m.live[k]);
         if (len != members) fz_fail(__LINE__, "group %d: %u rows, model %u members", g + 1, (unsigned)len, (unsigned)members);
         ENSURE(ecs_group_entities(m.w, (ecs_group)(g + 1)) == e0);
         for (k = 0; k < gp->nowned; k++) {
             ecs_component cc = m.comp[gp->owned[k]];
-            const ecs_entity *ents = ecs_storage_entities(m.w, cc);
-            ENSURE(ecs_group_data(m.w, (ecs_group)(g + 1), cc) == ecs_storage_data(m.w, cc));
+            const ecs_entity *ents = ecs_storage_entities(ecs_storage_of(m.w, cc));
+            ENSURE(ecs_group_data(m.w, (ecs_group)(g + 1), cc) == ecs_storage_data(ecs_storage_of(m.w, cc)));
             for (r = 0; r < len; r++) {
                 int i = slot_of(ents[r]);
                 if (ents[r] != e0[r])
@@ -711,11 +711,11 @@ static void world_new(void) {
     for (c = 0; c < NC; c++) {
         uint32_t t = track_presets[(b0 >> 4) & 7][c];
         if (t) {
-            ENSURE(ecs_track(m.w, m.comp[c], t));
+            ENSURE(ecs_track_set(m.w, m.comp[c], t));
             m.st[c].track = t;
         }
         if (b1 >> c & 1) {
-            ENSURE(ecs_set_hooks(m.w, m.comp[c], &observer));
+            ENSURE(ecs_hooks_set(m.w, m.comp[c], &observer));
             m.st[c].hooks = 1;
         }
     }
@@ -787,7 +787,7 @@ static void op_create_with(void) {
     int exhausted = m_exhausted(1);
     if (!m_room(1)) return;
     pick_bundle(&b, 0);
-    e = ecs_create_with(m.w, b.n, b.comps, bundle_values(&b));
+    e = ecs_create_n(m.w, b.n, b.comps, bundle_values(&b));
     if (exhausted) {
         ENSURE(e == ECS_NULL && (ecs_last_error(m.w) == ECS_ERR_EXHAUSTED || OOM_OK()));
         return;
@@ -857,16 +857,16 @@ static void *typed_add(int how, ecs_entity e, int c, const void *src, const unsi
     if (how == 0 || !comp_size[c] || !src) return ecs_add(m.w, e, cc, src);
     if (how == 1) {
         switch (c) { /* ECS_ADD: a braced initializer */
-        case 0: return ECS_ADD(m.w, e, cc, B1, {v[0]});
+        case 0: return ECS_ADD(m.w, e, cc, B1, v[0]); /* scalars: the value itself */
         case 1: {
             I4 x;
             memcpy(&x, v, sizeof x);
-            return ECS_ADD(m.w, e, cc, I4, {x});
+            return ECS_ADD(m.w, e, cc, I4, x);
         }
         case 2: {
             D8 x;
             memcpy(&x, v, sizeof x);
-            return ECS_ADD(m.w, e, cc, D8, {x});
+            return ECS_ADD(m.w, e, cc, D8, x);
         }
         default: {
             S24 x;
@@ -878,22 +878,22 @@ static void *typed_add(int how, ecs_entity e, int c, const void *src, const unsi
     switch (c) { /* ECS_SET: an lvalue */
     case 0: {
         B1 x = v[0];
-        return ECS_SET(m.w, e, cc, B1, x);
+        return ECS_ADD(m.w, e, cc, B1, x);
     }
     case 1: {
         I4 x;
         memcpy(&x, v, sizeof x);
-        return ECS_SET(m.w, e, cc, I4, x);
+        return ECS_ADD(m.w, e, cc, I4, x);
     }
     case 2: {
         D8 x;
         memcpy(&x, v, sizeof x);
-        return ECS_SET(m.w, e, cc, D8, x);
+        return ECS_ADD(m.w, e, cc, D8, x);
     }
     default: {
         S24 x;
         memcpy(&x, v, sizeof x);
-        return ECS_SET(m.w, e, cc, S24, x);
+        return ECS_ADD(m.w, e, cc, S24, x);
     }
     }
 }
@@ -1053,9 +1053,9 @@ static void op_set_if_changed(void) {
     if (u8() % 2 && comp_size[c] == sizeof(I4) && src) {
         I4 x;
         memcpy(&x, src, sizeof x);
-        ok = ECS_SET_IF_CHANGED(m.w, m.slot[i].id, m.comp[c], I4, x);
+        ok = ECS_ADD_IF_CHANGED(m.w, m.slot[i].id, m.comp[c], I4, x);
     } else {
-        ok = ecs_set_if_changed(m.w, m.slot[i].id, m.comp[c], src);
+        ok = ecs_add_if_changed(m.w, m.slot[i].id, m.comp[c], src);
     }
     if (!m.slot[i].has[c])
         want = 1;
@@ -1523,7 +1523,7 @@ static void op_flush(void) {
     m.in_flush = 1;
     applied = ecs_flush(m.w);
     m.in_flush = 0;
-    left = ecs_defer_count(m.w);
+    left = ecs_defer_pending(m.w);
     ENSURE(left <= (uint32_t)m.npending);
     if (left) ENSURE(OOM_OK()); /* stops at an add that ran out of memory; the rest stays queued */
     want = m_apply_pending(m.npending - (int)left);
@@ -1562,8 +1562,8 @@ static int by_key(ecs_entity a, const void *va, ecs_entity b, const void *vb, vo
 
 /* Rows 0..n-1 of c are in key order, ties in their old order (before[]). */
 static void check_sorted(int c, uint32_t n, const uint32_t *before) {
-    const ecs_entity *ents = ecs_storage_entities(m.w, m.comp[c]);
-    const unsigned char *data = (const unsigned char *)ecs_storage_data(m.w, m.comp[c]);
+    const ecs_entity *ents = ecs_storage_entities(ecs_storage_of(m.w, m.comp[c]));
+    const unsigned char *data = (const unsigned char *)ecs_storage_data(ecs_storage_of(m.w, m.comp[c]));
     uint32_t r;
     for (r = 0; r + 1 < n; r++) {
         const void *va = data ? data + r * comp_size[c] : NULL, *vb = data ? data + (r + 1) * comp_size[c] : NULL;
@@ -1582,8 +1582,8 @@ static void op_sort(void) {
     srt.c = (int)(u8() % NC);
     srt.desc = (int)(u8() % 2);
     srt.bad = 0;
-    n = ecs_storage_count(m.w, m.comp[srt.c]);
-    ents = ecs_storage_entities(m.w, m.comp[srt.c]);
+    n = ecs_storage_count(ecs_storage_of(m.w, m.comp[srt.c]));
+    ents = ecs_storage_entities(ecs_storage_of(m.w, m.comp[srt.c]));
     for (r = 0; r < n; r++) before[ECS_ENTITY_INDEX(ents[r])] = r, copy[r] = ents[r];
     if (m.st[srt.c].owner) {
         EXPECT_ASSERT(!ecs_sort(m.w, m.comp[srt.c], by_key, NULL), ECS_ERR_INVALID);
@@ -1591,7 +1591,7 @@ static void op_sort(void) {
     }
     ok = ecs_sort(m.w, m.comp[srt.c], by_key, NULL);
     ENSURE(!srt.bad);
-    ents = ecs_storage_entities(m.w, m.comp[srt.c]);
+    ents = ecs_storage_entities(ecs_storage_of(m.w, m.comp[srt.c]));
     if (!ok) { /* out of memory: nothing moved */
         ENSURE(OOM_OK());
         ENSURE(n == 0 || memcmp(ents, copy, n * sizeof *ents) == 0);
@@ -1603,8 +1603,8 @@ static void op_sort(void) {
 static void op_sort_as(void) {
     static ecs_entity want[MAX_SLOTS];
     int c = (int)(u8() % NC), o = (int)(u8() % NC);
-    uint32_t r, n = 0, no = ecs_storage_count(m.w, m.comp[o]);
-    const ecs_entity *order = ecs_storage_entities(m.w, m.comp[o]), *ents;
+    uint32_t r, n = 0, no = ecs_storage_count(ecs_storage_of(m.w, m.comp[o]));
+    const ecs_entity *order = ecs_storage_entities(ecs_storage_of(m.w, m.comp[o])), *ents;
     if (m.st[c].owner) { /* only the group sorts its storages */
         EXPECT_ASSERT(!ecs_sort_as(m.w, m.comp[c], m.comp[o]), ECS_ERR_INVALID);
         return;
@@ -1613,7 +1613,7 @@ static void op_sort_as(void) {
         if (m.slot[ECS_ENTITY_INDEX(order[r])].has[c]) want[n++] = order[r];
     ENSURE(ecs_sort_as(m.w, m.comp[c], m.comp[o]));
     if (c == o) return;
-    ents = ecs_storage_entities(m.w, m.comp[c]);
+    ents = ecs_storage_entities(ecs_storage_of(m.w, m.comp[c]));
     for (r = 0; r < n; r++) ENSURE(ents[r] == want[r]); /* the shared ones first, in order's order */
 }
 
@@ -1622,10 +1622,10 @@ static void op_track(void) {
     int c = (int)(u8() % NC), k;
     uint32_t flags = u8() % 17, old = m.st[c].track;
     if (flags == 16) {
-        EXPECT_ASSERT(!ecs_track(m.w, m.comp[c], 0x40 | (u8() & 15)), ECS_ERR_INVALID);
+        EXPECT_ASSERT(!ecs_track_set(m.w, m.comp[c], 0x40 | (u8() & 15)), ECS_ERR_INVALID);
         return;
     }
-    if (!ecs_track(m.w, m.comp[c], flags)) {
+    if (!ecs_track_set(m.w, m.comp[c], flags)) {
         ENSURE(OOM_OK());
         return;
     }
@@ -1640,8 +1640,8 @@ static void op_track(void) {
 }
 
 static void op_timestamp(void) {
-    ecs_tick t = ecs_timestamp(m.w);
-    if (t != m.tick) fz_fail(__LINE__, "ecs_timestamp %llu, model %llu", (unsigned long long)t, (unsigned long long)m.tick);
+    ecs_tick t = ecs_tick_advance(m.w);
+    if (t != m.tick) fz_fail(__LINE__, "ecs_tick_advance %llu, model %llu", (unsigned long long)t, (unsigned long long)m.tick);
     m.tick++;
     m.ts[m.nts++ % NTS] = t;
 }
@@ -1715,7 +1715,7 @@ static void op_query_bad(void) {
         }
         break;
     default:
-        ENSURE(ecs_tracking(m.w, m.comp[c]) == track);
+        ENSURE(ecs_track_get(m.w, m.comp[c]) == track);
         break;
     }
 }
@@ -1853,8 +1853,8 @@ static void op_group_sort(void) {
     }
     len = ecs_group_count(m.w, (ecs_group)gi);
     for (k = 0; k < g->nowned; k++) {
-        const ecs_entity *ents = ecs_storage_entities(m.w, m.comp[g->owned[k]]);
-        n[k] = ecs_storage_count(m.w, m.comp[g->owned[k]]);
+        const ecs_entity *ents = ecs_storage_entities(ecs_storage_of(m.w, m.comp[g->owned[k]]));
+        n[k] = ecs_storage_count(ecs_storage_of(m.w, m.comp[g->owned[k]]));
         for (r = 0; r < n[k]; r++) {
             rest[k][r] = ents[r];
             if (g->owned[k] == srt.c) before[ECS_ENTITY_INDEX(ents[r])] = r;
@@ -1864,7 +1864,7 @@ static void op_group_sort(void) {
     ENSURE(!srt.bad);
     if (!ok) ENSURE(OOM_OK());
     for (k = 0; k < g->nowned; k++) { /* rows past the group stay; nothing moves on failure */
-        const ecs_entity *ents = ecs_storage_entities(m.w, m.comp[g->owned[k]]);
+        const ecs_entity *ents = ecs_storage_entities(ecs_storage_of(m.w, m.comp[g->owned[k]]));
         for (r = ok ? len : 0; r < n[k]; r++) ENSURE(ents[r] == rest[k][r]);
     }
     if (ok) check_sorted(srt.c, len, before);
@@ -1872,7 +1872,7 @@ static void op_group_sort(void) {
 
 static void op_hooks(void) {
     int c = (int)(u8() % NC), on = (int)(u8() % 2);
-    ENSURE(ecs_set_hooks(m.w, m.comp[c], on ? &observer : NULL));
+    ENSURE(ecs_hooks_set(m.w, m.comp[c], on ? &observer : NULL));
     m.st[c].hooks = on;
 }
 
@@ -1894,7 +1894,7 @@ static void op_bad(void) {
         if (i < 0) EXPECT_ASSERT(ecs_add(m.w, e, m.comp[c], v) == NULL, ECS_ERR_DEAD_ENTITY);
         break;
     case 1:
-        if (i < 0 && c == 1) EXPECT_ASSERT(ECS_ADD(m.w, e, m.comp[c], I4, {5}) == NULL, ECS_ERR_DEAD_ENTITY);
+        if (i < 0 && c == 1) EXPECT_ASSERT(ECS_ADD(m.w, e, m.comp[c], I4, 5) == NULL, ECS_ERR_DEAD_ENTITY);
         if (i < 0) EXPECT_ASSERT(!ecs_add_n(m.w, e, 2, comps, NULL), ECS_ERR_DEAD_ENTITY);
         break;
     case 2:
@@ -1904,23 +1904,23 @@ static void op_bad(void) {
         if (live && comp_size[c] != sizeof(S24)) {
             S24 x = {1, 2, 3};
             EXPECT_ASSERT(ECS_ADD(m.w, live, m.comp[c], S24, {1, 2, 3}) == NULL, ECS_ERR_SIZE_MISMATCH);
-            EXPECT_ASSERT(ECS_SET(m.w, live, m.comp[c], S24, x) == NULL, ECS_ERR_SIZE_MISMATCH);
+            EXPECT_ASSERT(ECS_ADD(m.w, live, m.comp[c], S24, x) == NULL, ECS_ERR_SIZE_MISMATCH);
             EXPECT_ASSERT(!ECS_REMOVE(m.w, live, m.comp[c], S24, &x), ECS_ERR_SIZE_MISMATCH);
             EXPECT_ASSERT(ECS_GET(m.w, live, m.comp[c], S24) == NULL, ECS_ERR_SIZE_MISMATCH);
             EXPECT_ASSERT(ECS_GET_MUT(m.w, live, m.comp[c], S24) == NULL, ECS_ERR_SIZE_MISMATCH);
-            EXPECT_ASSERT(!ECS_SET_IF_CHANGED(m.w, live, m.comp[c], S24, x), ECS_ERR_SIZE_MISMATCH);
+            EXPECT_ASSERT(!ECS_ADD_IF_CHANGED(m.w, live, m.comp[c], S24, x), ECS_ERR_SIZE_MISMATCH);
         }
         break;
     case 4: /* a bundle with a component twice: all or nothing */
         if (live) EXPECT_ASSERT(!ecs_add_n(m.w, live, 3, comps, NULL), ECS_ERR_INVALID);
         break;
     case 5:
-        EXPECT_ASSERT(ecs_create_with(m.w, 3, comps, NULL) == ECS_NULL, ECS_ERR_INVALID);
+        EXPECT_ASSERT(ecs_create_n(m.w, 3, comps, NULL) == ECS_NULL, ECS_ERR_INVALID);
         break;
     case 6:
         EXPECT_ASSERT(!ecs_create_bulk(m.w, 1 + u8() % 4, 3, comps, NULL, NULL), ECS_ERR_INVALID);
         comps[1] = unknown;
-        EXPECT_ASSERT(ecs_create_with(m.w, 2, comps, NULL) == ECS_NULL, ECS_ERR_UNKNOWN_COMPONENT);
+        EXPECT_ASSERT(ecs_create_n(m.w, 2, comps, NULL) == ECS_NULL, ECS_ERR_UNKNOWN_COMPONENT);
         break;
     case 7:
         if (live) {
@@ -1931,15 +1931,15 @@ static void op_bad(void) {
         }
         break;
     case 8:
-        if (i < 0) EXPECT_ASSERT(!ecs_set_if_changed(m.w, e, m.comp[c], v), ECS_ERR_DEAD_ENTITY);
+        if (i < 0) EXPECT_ASSERT(!ecs_add_if_changed(m.w, e, m.comp[c], v), ECS_ERR_DEAD_ENTITY);
         break;
     case 9:
         EXPECT_ASSERT(!ecs_sort(m.w, unknown, by_key, NULL), ECS_ERR_UNKNOWN_COMPONENT);
         EXPECT_ASSERT(!ecs_sort_as(m.w, m.comp[c], unknown), ECS_ERR_UNKNOWN_COMPONENT);
         break;
     case 10:
-        EXPECT_ASSERT(!ecs_track(m.w, unknown, ECS_TRACK_ALL), ECS_ERR_UNKNOWN_COMPONENT);
-        EXPECT_ASSERT(ecs_storage_count(m.w, unknown) == 0, ECS_ERR_UNKNOWN_COMPONENT);
+        EXPECT_ASSERT(!ecs_track_set(m.w, unknown, ECS_TRACK_ALL), ECS_ERR_UNKNOWN_COMPONENT);
+        EXPECT_ASSERT(ecs_storage_of(m.w, unknown) == NULL, ECS_ERR_UNKNOWN_COMPONENT);
         EXPECT_ASSERT(ecs_component_name(m.w, unknown) == NULL, ECS_ERR_UNKNOWN_COMPONENT);
         break;
     case 11:
@@ -1951,7 +1951,7 @@ static void op_bad(void) {
         ENSURE(ecs_lookup(m.w, comp_name[c]) == m.comp[c] && ecs_lookup(m.w, "nope") == 0);
         EXPECT_ASSERT(ecs_register(m.w, comp_name[c], comp_size[c] + 8, 8) == 0, ECS_ERR_INVALID);
         EXPECT_ASSERT(ecs_register(m.w, "odd", 6, 4) == 0, ECS_ERR_INVALID);
-        ENSURE(ecs_component_count(m.w) == NC && ecs_component_size(m.w, m.comp[c]) == comp_size[c]);
+        ENSURE(ecs_component_max(m.w) == NC && ecs_component_size(m.w, m.comp[c]) == comp_size[c]);
         break;
     case 13: /* stale ids miss quietly */
         if (i < 0) {
