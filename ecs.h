@@ -791,6 +791,9 @@
 #ifndef ECS_VERSION_MAX
 #define ECS_VERSION_MAX 0x7fffffffu
 #endif
+#if ECS_VERSION_MAX > 0x7fffffff || ECS_VERSION_MAX < 1
+#error "ecs.h: ECS_VERSION_MAX must be 1..0x7fffffff (the top bit of a slot's version marks it free)"
+#endif
 
 #if defined(__cplusplus) && __cplusplus >= 201103L
 #define ECS_ALIGNOF(T) alignof(T)
@@ -813,6 +816,7 @@ typedef uint32_t ecs_component;
 typedef uint64_t ecs_tick;
 typedef uint32_t ecs_group;
 typedef struct ecs_world ecs_world;
+typedef struct ecs_storage ecs_storage;
 
 #define ECS_NULL ((ecs_entity)0)
 #define ECS_ENTITY_INDEX(e) ((uint32_t)(e))
@@ -854,16 +858,22 @@ typedef struct ecs_desc {
     void *parallel_user;          /* passed to parallel_for */
 } ecs_desc;
 
-/* --- world ------------------------------------------------------------- */
+/* --- 2. memory and errors ---------------------------------------------- */
+ECS_API ecs_error ecs_last_error(const ecs_world *w);
+ECS_API const char *ecs_last_error_msg(const ecs_world *w);
+ECS_API void ecs_clear_error(ecs_world *w);
+
+/* --- 3. world ------------------------------------------------------------ */
 ECS_API ecs_world *ecs_world_new(const ecs_desc *desc);
 ECS_API void ecs_world_free(ecs_world *w);
 
-/* --- entities ---------------------------------------------------------- */
+/* --- 4. entities ----------------------------------------------------------- */
+/* inline below: bool ecs_alive(w, e); ecs_entity ecs_create(w) */
 ECS_API bool ecs_destroy(ecs_world *w, ecs_entity e);
 ECS_API uint32_t ecs_count(const ecs_world *w);
 ECS_API const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]);
 
-/* --- components -------------------------------------------------------- */
+/* --- 5. components and storages --------------------------------------------- */
 ECS_API ecs_component ecs_register(ecs_world *w, const char *name, size_t size, size_t align);
 ECS_API ecs_component ecs_lookup(const ecs_world *w, const char *name);
 ECS_API const char *ecs_component_name(const ecs_world *w, ecs_component c);
@@ -871,27 +881,113 @@ ECS_API size_t ecs_component_size(const ecs_world *w, ecs_component c);
 ECS_API uint32_t ecs_component_max(const ecs_world *w);
 #define ECS_COMPONENT(w, T) ecs_register((w), #T, sizeof(T), ECS_ALIGNOF(T))
 #define ECS_TAG(w, name) ecs_register((w), (name), 0, 0)
+/* inline below: ecs_storage_of, ecs_storage_get, ecs_storage_get_mut,
+   ecs_storage_has, ecs_storage_count, ecs_storage_entities, ecs_storage_data */
 
-/* --- component operations ---------------------------------------------- */
+/* --- 6. component operations ------------------------------------------------ */
+/* inline below: void *ecs_add(w, e, c, value); const void *ecs_get(w, e, c);
+   void *ecs_get_mut(w, e, c); bool ecs_has(w, e, c) */
 ECS_API bool ecs_remove(ecs_world *w, ecs_entity e, ecs_component c, void *out);
 ECS_API bool ecs_delete(ecs_world *w, ecs_entity e, ecs_component c);
 ECS_API uint32_t ecs_strip(ecs_world *w, ecs_entity e);
 ECS_API bool ecs_add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps,
                        const void *const *values);
 ECS_API ecs_entity ecs_create_n(ecs_world *w, uint32_t n, const ecs_component *comps,
-                                   const void *const *values);
+                                const void *const *values);
 ECS_API bool ecs_create_bulk(ecs_world *w, uint32_t count, uint32_t n, const ecs_component *comps,
                              const void *const *values, ecs_entity *out);
 
+/* --- 7. views -------------------------------------------------------------- */
+#define ECS_MAX_TERMS 16
 
-/* --- uniques ------------------------------------------------------------- */
+/* Term flags. 0 = required, read. */
+enum {
+    ECS_WRITE = 1u << 0,    /* the loop writes this field: marks it modified (tracking) */
+    ECS_NOT = 1u << 1,      /* the entity must not have it; field NULL */
+    ECS_OPTIONAL = 1u << 2, /* field NULL when absent */
+    ECS_ANY = 1u << 3,      /* at least one ECS_ANY term present; field NULL when absent */
+    ECS_INSERTED = 1u << 4, /* only if inserted after the view's window start */
+    ECS_MODIFIED = 1u << 5  /* only if modified after it; with ECS_INSERTED: either */
+};
+
+typedef struct ecs_term {
+    ecs_component c;
+    uint32_t flags;   /* ECS_WRITE, ECS_NOT, ECS_OPTIONAL, ECS_ANY */
+} ecs_term;
+
+typedef struct ecs_view_desc {
+    ecs_term terms[ECS_MAX_TERMS];  /* in order, up to the first term with c == 0 */
+    ecs_component lead;             /* walk this required term's storage; 0: the shortest */
+    ecs_tick since;                 /* ECS_INSERTED/ECS_MODIFIED window start; 0: each
+                                       storage's last ecs_clear_tracking */
+} ecs_view_desc;
+
+
+enum { ECS__IT_DONE, ECS__IT_VIEW, ECS__IT_UNION };
+
+typedef struct ecs_iter {
+    ecs_entity entity;            /* the current entity (ecs_iter_next) */
+    /* ecs_iter_next_block only: per term an array of `count` values, or
+       NULL (ECS_NOT, absent optional/any); use ECS_FIELD after ecs_iter_next */
+    void *fields[ECS_MAX_TERMS];
+    uint32_t count;
+    const ecs_entity *entities;   /* the block's entities (ecs_iter_next_block) */
+    /* private: the current block is lead rows lo..row-1, in which every
+       term is either at the same row as the lead (stride = its size) or
+       absent (base NULL), or the block is one row (stride 0). Where blocks
+       come out short, ecs_iter_next walks a checked block instead. */
+    ecs_world *world;
+    ecs_storage *lead;
+    const ecs_entity *dense;      /* lead->dense when the block was found */
+    uint32_t row, lo, end;        /* end: lowest row of the walk (a chunk's start) */
+    uint32_t epoch;               /* world->epoch when the block was found */
+    uint32_t scan;                /* most rows the next block may span */
+    uint32_t nterms, nany, lead_term, mode;
+    uint64_t changes;             /* lead->changes when the block was found (debug check) */
+    uint32_t checked, check_lo;   /* a checked block: rows check_lo..row-1, tested one by one */
+    uint32_t nmark;               /* ECS_WRITE terms of tracked storages: mark per entity */
+    ecs_tick tick;                /* the stamp they get */
+    uintptr_t base[ECS_MAX_TERMS];  /* as integers: absent = 0 + row * 0 = NULL, no branch */
+    uintptr_t stride[ECS_MAX_TERMS];
+    ecs_tick *mark[ECS_MAX_TERMS];  /* modified[] of written terms: mark[m][row * mstride[m]] */
+    uint32_t mstride[ECS_MAX_TERMS];
+    ecs_tick since[ECS_MAX_TERMS][2]; /* filtered terms: window start (inserted, modified) */
+    ecs_storage *st[ECS_MAX_TERMS];
+    uint32_t flags[ECS_MAX_TERMS];
+    uint32_t until[ECS_MAX_TERMS];  /* union views: ANY storages' row counts at the start */
+    ecs_group group;              /* lead owned by a group whose rows the walk can trust */
+} ecs_iter;
+
+ECS_API ecs_iter ecs_view(ecs_world *w, const ecs_view_desc *desc);
+ECS_API ecs_iter ecs_view_of(ecs_world *w, uint32_t n, const ecs_component *comps);
+ECS_API bool ecs_iter_chunk(ecs_iter *it, uint32_t k, uint32_t nchunks);
+ECS_API bool ecs_iter_next_block(ecs_iter *it);
+ECS_API uint32_t ecs_each(ecs_world *w, const ecs_view_desc *desc,
+                          void (*fn)(ecs_iter *it, void *ctx), void *ctx);
+/* ECS_FIELD(&it, i, T) -> T *   and   bool ecs_iter_next(ecs_iter *it)  below */
+
+/* --- 8. command buffer ----------------------------------------------------- */
+ECS_API ecs_entity ecs_defer_create(ecs_world *w);
+ECS_API bool ecs_defer_destroy(ecs_world *w, ecs_entity e);
+ECS_API bool ecs_defer_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value);
+ECS_API bool ecs_defer_remove(ecs_world *w, ecs_entity e, ecs_component c);
+ECS_API bool ecs_defer_delete(ecs_world *w, ecs_entity e, ecs_component c);
+ECS_API uint32_t ecs_defer_pending(const ecs_world *w);
+ECS_API uint32_t ecs_flush(ecs_world *w);
+
+/* --- 9. sorting ------------------------------------------------------------ */
+typedef int (*ecs_sort_fn)(ecs_entity a, const void *va, ecs_entity b, const void *vb, void *ctx);
+ECS_API bool ecs_sort(ecs_world *w, ecs_component c, ecs_sort_fn cmp, void *ctx);
+ECS_API bool ecs_sort_as(ecs_world *w, ecs_component c, ecs_component order);
+
+/* --- 10. uniques ----------------------------------------------------------- */
 ECS_API void *ecs_unique_add(ecs_world *w, ecs_component c, const void *value);
 ECS_API const void *ecs_unique_get(const ecs_world *w, ecs_component c);
 ECS_API void *ecs_unique_get_mut(ecs_world *w, ecs_component c);
 ECS_API bool ecs_unique_has(const ecs_world *w, ecs_component c);
 ECS_API bool ecs_unique_remove(ecs_world *w, ecs_component c, void *out);
 
-/* --- tracking ------------------------------------------------------------ */
+/* --- 11. tracking ---------------------------------------------------------- */
 enum {
     ECS_TRACK_INSERTION = 1u << 0,
     ECS_TRACK_MODIFICATION = 1u << 1,
@@ -922,7 +1018,7 @@ ECS_API const ecs_change *ecs_destroyed(const ecs_world *w, ecs_tick since, uint
 ECS_API void ecs_clear_tracking(ecs_world *w, ecs_component c, uint32_t flags);
 ECS_API void ecs_clear_tracking_older_than(ecs_world *w, ecs_component c, uint32_t flags, ecs_tick t);
 
-/* --- hooks --------------------------------------------------------------- */
+/* --- 12. hooks ------------------------------------------------------------- */
 typedef void (*ecs_hook_fn)(ecs_world *w, ecs_entity e, ecs_component c, void *value, void *user);
 typedef struct ecs_hooks {
     ecs_hook_fn on_insert;  /* after c was added to e (not when a value is replaced) */
@@ -931,91 +1027,7 @@ typedef struct ecs_hooks {
 } ecs_hooks;
 ECS_API bool ecs_hooks_set(ecs_world *w, ecs_component c, const ecs_hooks *hooks);
 
-/* --- views --------------------------------------------------------------- */
-#define ECS_MAX_TERMS 16
-
-/* Term flags. 0 = required, read. */
-enum {
-    ECS_WRITE = 1u << 0,    /* the loop writes this field: marks it modified (tracking) */
-    ECS_NOT = 1u << 1,      /* the entity must not have it; field NULL */
-    ECS_OPTIONAL = 1u << 2, /* field NULL when absent */
-    ECS_ANY = 1u << 3,      /* at least one ECS_ANY term present; field NULL when absent */
-    ECS_INSERTED = 1u << 4, /* only if inserted after the view's window start */
-    ECS_MODIFIED = 1u << 5  /* only if modified after it; with ECS_INSERTED: either */
-};
-
-typedef struct ecs_term {
-    ecs_component c;
-    uint32_t flags;   /* ECS_WRITE, ECS_NOT, ECS_OPTIONAL, ECS_ANY */
-} ecs_term;
-
-typedef struct ecs_view_desc {
-    ecs_term terms[ECS_MAX_TERMS];  /* in order, up to the first term with c == 0 */
-    ecs_component lead;             /* walk this required term's storage; 0: the shortest */
-    ecs_tick since;                 /* ECS_INSERTED/ECS_MODIFIED window start; 0: each
-                                       storage's last ecs_clear_tracking */
-} ecs_view_desc;
-
-typedef struct ecs_storage ecs_storage;
-
-enum { ECS__IT_DONE, ECS__IT_VIEW, ECS__IT_UNION };
-
-typedef struct ecs_iter {
-    ecs_entity entity;            /* the current entity (ecs_iter_next) */
-    /* ecs_iter_next_block only: per term an array of `count` values, or
-       NULL (ECS_NOT, absent optional/any); use ECS_FIELD after ecs_iter_next */
-    void *fields[ECS_MAX_TERMS];
-    uint32_t count;
-    const ecs_entity *entities;   /* the block's entities (ecs_iter_next_block) */
-    /* private: the current block is lead rows lo..row-1, in which every
-       term is either at the same row as the lead (stride = its size) or
-       absent (base NULL), or the block is one row (stride 0). Where blocks
-       come out short, ecs_iter_next walks a checked block instead. */
-    ecs_world *world;
-    const uint32_t *world_epoch;  /* &world->epoch */
-    ecs_storage *lead;
-    const ecs_entity *dense;      /* lead->dense when the block was found */
-    uint32_t row, lo, end;        /* end: lowest row of the walk (a chunk's start) */
-    uint32_t epoch;               /* world->epoch when the block was found */
-    uint32_t scan;                /* most rows the next block may span */
-    uint32_t nterms, nany, lead_term, mode, shuffles, reorders;
-    uint32_t checked, check_lo;   /* a checked block: rows check_lo..row-1, tested one by one */
-    uint32_t nmark;               /* ECS_WRITE terms of tracked storages: mark per entity */
-    ecs_tick tick;                /* the stamp they get */
-    uintptr_t base[ECS_MAX_TERMS];  /* as integers: absent = 0 + row * 0 = NULL, no branch */
-    uintptr_t stride[ECS_MAX_TERMS];
-    ecs_tick *mark[ECS_MAX_TERMS];  /* modified[] of written terms: mark[m][row * mstride[m]] */
-    uint32_t mstride[ECS_MAX_TERMS];
-    ecs_tick since[ECS_MAX_TERMS][2]; /* filtered terms: window start (inserted, modified) */
-    ecs_storage *st[ECS_MAX_TERMS];
-    uint32_t flags[ECS_MAX_TERMS];
-    uint32_t until[ECS_MAX_TERMS];  /* union views: ANY storages' row counts at the start */
-    ecs_group group;              /* lead owned by a group whose rows the walk can trust */
-} ecs_iter;
-
-ECS_API ecs_iter ecs_view(ecs_world *w, const ecs_view_desc *desc);
-ECS_API ecs_iter ecs_view_of(ecs_world *w, uint32_t n, const ecs_component *comps);
-ECS_API bool ecs_iter_chunk(ecs_iter *it, uint32_t k, uint32_t nchunks);
-ECS_API bool ecs_iter_next_block(ecs_iter *it);
-ECS_API uint32_t ecs_each(ecs_world *w, const ecs_view_desc *desc,
-                          void (*fn)(ecs_iter *it, void *ctx), void *ctx);
-/* ECS_FIELD(&it, i, T) -> T *   and   bool ecs_iter_next(ecs_iter *it)  below */
-
-/* --- command buffer ------------------------------------------------------ */
-ECS_API ecs_entity ecs_defer_create(ecs_world *w);
-ECS_API bool ecs_defer_destroy(ecs_world *w, ecs_entity e);
-ECS_API bool ecs_defer_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value);
-ECS_API bool ecs_defer_remove(ecs_world *w, ecs_entity e, ecs_component c);
-ECS_API bool ecs_defer_delete(ecs_world *w, ecs_entity e, ecs_component c);
-ECS_API uint32_t ecs_defer_pending(const ecs_world *w);
-ECS_API uint32_t ecs_flush(ecs_world *w);
-
-/* --- sorting ------------------------------------------------------------- */
-typedef int (*ecs_sort_fn)(ecs_entity a, const void *va, ecs_entity b, const void *vb, void *ctx);
-ECS_API bool ecs_sort(ecs_world *w, ecs_component c, ecs_sort_fn cmp, void *ctx);
-ECS_API bool ecs_sort_as(ecs_world *w, ecs_component c, ecs_component order);
-
-/* --- groups -------------------------------------------------------------- */
+/* --- 13. groups ------------------------------------------------------------ */
 
 typedef struct ecs_group_desc {
     ecs_component owned[ECS_MAX_TERMS];     /* storages the group owns (up to the first 0) */
@@ -1028,7 +1040,7 @@ ECS_API const ecs_entity *ecs_group_entities(const ecs_world *w, ecs_group g);
 ECS_API void *ecs_group_data(const ecs_world *w, ecs_group g, ecs_component c);
 ECS_API bool ecs_group_sort(ecs_world *w, ecs_group g, ecs_component by, ecs_sort_fn cmp, void *ctx);
 
-/* --- systems and workloads ----------------------------------------------- */
+/* --- 14. systems and workloads -------------------------------------------- */
 typedef struct ecs_system_ctx {
     ecs_world *world;
     void *user;          /* ecs_system_desc.user */
@@ -1064,22 +1076,16 @@ ECS_API uint32_t ecs_workload_plan(const ecs_world *w, const char *name, ecs_pla
 ECS_API const char *ecs_workload_failed_system(const ecs_world *w);
 ECS_API ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc *desc);
 
-/* --- errors ------------------------------------------------------------ */
-ECS_API ecs_error ecs_last_error(const ecs_world *w);
-ECS_API const char *ecs_last_error_msg(const ecs_world *w);
-ECS_API void ecs_clear_error(ecs_world *w);
-
 /* --- private: used by the inline functions and macros below ------------- */
 ECS_API void ecs__assert_fail(const char *msg, const char *file, int line);
-ECS_API void *ecs__add_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
-                             const void *value, size_t size);
-ECS_API bool ecs__remove_sized(ecs_world *w, ecs_entity e, ecs_component c, void *out, size_t size);
 ECS_API void ecs__bad_access(const ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                              size_t size);
 ECS_API void ecs__bad_storage(const ecs_storage *s, const char *call, ecs_entity e, size_t size);
-ECS_API bool ecs__iter_refill(ecs_iter *it);
-ECS_API uint32_t ecs__grouped(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call);
 ECS_API ecs_entity ecs__create(ecs_world *w);
+ECS_API void *ecs__add_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+                             const void *value, size_t size);
+ECS_API bool ecs__remove_sized(ecs_world *w, ecs_entity e, ecs_component c, void *out, size_t size);
+ECS_API bool ecs__iter_refill(ecs_iter *it);
 ECS_API void ecs__bad_field(const ecs_iter *it, const char *call, uint32_t i, size_t size);
 ECS_API bool ecs__defer_add_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
                                   size_t size);
@@ -1090,10 +1096,14 @@ ECS_API bool ecs__add_if_changed_sized(ecs_world *w, ecs_entity e, ecs_component
 
 /* The layout below is visible only so that the hot paths can be inline.
    It is not API: it changes between versions. */
-#define ECS__PAGE_BITS 12
+#define ECS__PAGE_BITS 12 /* 4096 sparse entries (32 KiB) per page */
 #define ECS__PAGE_SIZE (1u << ECS__PAGE_BITS)
 #define ECS__PAGE_MASK (ECS__PAGE_SIZE - 1u)
 #define ECS__NO_ROW 0xffffffffu
+#define ECS__ABSENT (~(uint64_t)0)                  /* a sparse entry with no row */
+#define ECS__VERSION_BITS 0xffffffff00000000u       /* an entity's version, in place */
+#define ECS__DEAD 0x80000000u                       /* versions[i]: the slot is free */
+#define ECS__CHANGE_RING 8                          /* row changes a view can check at once */
 
 /* A list of changes in tick order; for deletions, with a copy of each value. */
 typedef struct ecs__changes {
@@ -1103,104 +1113,109 @@ typedef struct ecs__changes {
     uint32_t reserved;  /* entries promised to a strip in progress */
 } ecs__changes;
 
+/* What is attached to a storage's insert and remove paths (section 5). */
+#define ECS__ATT_TRACK 1u
+#define ECS__ATT_HOOKS 2u
+#define ECS__ATT_GROUP 4u
+
 struct ecs_storage {
-    /* sparse[i] = pages[i >> ECS__PAGE_BITS][i & mask]: the row of the entity
-       with index i, or ECS__NO_ROW. dense[row] is that entity (with its
-       version) and its value is at data + row * size. Rows 0..count-1 are
-       packed; removal moves the last row into the hole. */
+    /* Rows, written only by the storage primitives (section 5). The sparse
+       entry of entity index i, pages[i >> ECS__PAGE_BITS][i & mask], is
+       (version << 32) | row for the entity that has a row, else
+       ECS__ABSENT. Every storage has world->npages page pointers, covering
+       every slot; a page without entities is the world's shared absent
+       page. Rows 0..count-1 are packed: dense[row] is the entity, its
+       value is at data + row * size, and inserted[row] / modified[row] are
+       its tracking ticks (arrays present only when tracked). */
+    uint64_t **pages;
     ecs_entity *dense;
     unsigned char *data;   /* NULL for tags */
-    uint32_t **pages;      /* pages[p] NULL until an entity of that page is added */
-    uint32_t npages;
-    uint32_t count;
-    uint32_t cap;
-    uint32_t size;
-    uint32_t align;
-    ecs_component id;
-    ecs_world *world;      /* the world this storage belongs to */
-    char *name;
-    /* Every removal bumps shuffles and records its row (the last four are
-       kept); every reorder bumps reorders; both name the call. A view uses
-       them, under ECS_DEBUG, to tell a harmless change of its lead storage
-       (a row at or above its position) from one that skips or repeats. */
-    uint32_t shuffles, reorders;
-    uint32_t removed_rows[4];
-    const char *shuffled_by;
-    uint64_t layout;       /* bumped by every change of a row but appending (ecs__in_step) */
-    /* tracking: inserted[row] / modified[row] are the ticks of the row's
-       insertion and last modification (0: never), arrays present only when
-       tracked; changes after clear_* are the default window */
     ecs_tick *inserted, *modified;
+    uint32_t count, cap;
+    /* Every change of rows other than an append (a swap-remove, a swap, a
+       sort) counts in `changes` and leaves the lowest row it touched in
+       changed_rows[changes % ECS__CHANGE_RING]; changed_by names the call.
+       Views use them to know two storages are still in step, and under
+       ECS_DEBUG to tell a harmless change (at or above the walk) from one
+       that would skip or repeat entities. */
+    uint64_t changes;
+    uint32_t changed_rows[ECS__CHANGE_RING];
+    const char *changed_by;
+    /* what it stores */
+    ecs_component id;
+    uint32_t size, align;
+    char *name;
+    ecs_world *world;
+    /* attached features (ECS__ATT_*): inserts and removes take the slow path */
+    uint32_t attached;
+    uint32_t locked;       /* > 0 while one of its hooks, or a sort of it, runs */
+    /* tracking (section 11) */
     uint32_t track;
     ecs_tick clear_inserted, clear_modified;
     ecs__changes removed, deleted;
-    /* hooks; locked > 0 while one of them runs */
+    /* hooks (section 12) */
     ecs_hooks hooks;
-    uint32_t locked;
-    bool special;          /* tracked, hooked or grouped: counted in world->nspecial */
-    bool observed;         /* tracked or hooked: counted in world->nobserved */
-    /* groups: the one that owns this storage (0: none), those excluding it */
+    /* groups (section 13): the one that owns this storage (0: none), those excluding it */
     ecs_group owner;
     ecs_group *excluded_by;
     uint32_t nexcluded_by, excluded_by_cap;
-    /* the unique value, if any */
+    /* the unique value, if any (section 10) */
     void *unique;
     ecs_tick unique_inserted, unique_modified;
 };
 
-/* a and b held the same entities in rows 0..n-1 when their layouts were la, lb */
+/* a and b held the same entities in rows 0..n-1 when their change counts were ca, cb */
 typedef struct ecs__instep {
     const ecs_storage *a, *b;
-    uint64_t la, lb;
+    uint64_t ca, cb;
     uint32_t n;
 } ecs__instep;
 
 struct ecs_world {
-    ecs_storage **storages;  /* storages[c] for c in 1..ncomponents; [0] unused */
-    uint32_t ncomponents;
-    uint32_t storages_cap;
+    ecs_storage **storages;   /* storages[c] for c in 1..ncomponents; [0] unused */
+    uint32_t ncomponents, storages_cap;
+    uint32_t npages;          /* sparse pages per storage: they cover every slot */
+    uint64_t *absent_page;    /* the page of ECS__ABSENT entries empty pages point at */
     /* entity slots: versions[i] is the version of the live entity in slot i,
        or ECS__DEAD | the version its next entity will get. */
     uint32_t *versions;
     uint32_t nslots, slots_cap, max_slots, alive;
     uint32_t *freeq;          /* FIFO ring of free slots */
     uint32_t fq_head, fq_len, fq_cap;
+    uint32_t epoch;           /* bumped by every change that moves rows or arrays: views re-check */
+    uint32_t guard;           /* > 0 while a hook, strip or sort runs: the inline paths stand aside */
+    uint32_t nobserved;       /* storages with tracking or hooks (destroy's one-pass path needs none) */
     ecs_allocator alloc;
-    uint32_t epoch;           /* bumped by every change that moves rows: views re-check */
-    void *names;              /* stb_ds string map: name -> component */
-    unsigned char *cmds;      /* command buffer: records of ecs__cmd + value */
-    uint32_t cmds_head, cmds_len, cmds_cap;
-    bool flushing;
     char tag_dummy;           /* what add/get return for tags */
     ecs_tick tick;            /* tracking time; changes are stamped with it */
     ecs__changes created, destroyed;
     bool track_entities;
-    struct ecs__busy *busy;       /* entities in a hook or being stripped (a stack) */
-    uint32_t nspecial;            /* storages with tracking, hooks or groups: the slow paths */
-    uint32_t nobserved;           /* of those, the ones with tracking or hooks */
-    ecs__instep instep[8];        /* pairs of storages known to be in step (ecs__in_step) */
+    struct ecs__busy *busy;   /* entities in a hook or being stripped (a stack) */
+    void *names;              /* stb_ds string map: name -> component */
+    unsigned char *cmds;      /* command buffer: records of ecs__cmd + value */
+    uint32_t cmds_head, cmds_len, cmds_cap;
+    bool flushing;
+    ecs__instep instep[8];    /* pairs of storages known to be in step (ecs__in_step) */
     uint32_t instep_next;
-    struct ecs__group *groups;    /* groups[g - 1] */
+    struct ecs__group *groups; /* groups[g - 1] */
     uint32_t ngroups, groups_cap;
-    void *systems, *workloads;    /* stb_ds string maps: name -> index */
+    void *systems, *workloads; /* stb_ds string maps: name -> index */
     struct ecs__system *sys;
     uint32_t nsys, sys_cap;
     struct ecs__workload *wl;
     uint32_t nwl, wl_cap, default_wl;
     const char *failed_system;
-    bool running;                 /* a workload is running */
+    bool running;             /* a workload is running */
     ecs_parallel_fn parallel_for;
     void *parallel_user;
     ecs_error err;
     char err_msg[160];
 };
 
-#define ECS__DEAD 0x80000000u
-
-/* --- inline hot paths -------------------------------------------------- */
+/* --- inline: 4. entities -------------------------------------------------- */
 ECS__INLINE bool ecs_alive(const ecs_world *w, ecs_entity e) {
-    uint32_t i = (uint32_t)e;
-    return i < w->nslots && w->versions[i] == (uint32_t)(e >> 32);
+    uint32_t i = (uint32_t)e, v = (uint32_t)(e >> 32);
+    return i < w->nslots && w->versions[i] == v && v < ECS__DEAD;
 }
 
 /* Hands out the next slot: the head of the free queue, else a fresh one.
@@ -1227,29 +1242,37 @@ ECS__HOT ecs_entity ecs_create(ecs_world *w) {
     return ecs__create(w);
 }
 
-/* The sparse entry of index i: a row, or ECS__NO_ROW. */
-ECS__HOT uint32_t ecs__sparse(const ecs_storage *s, uint32_t i) {
-    uint32_t p = i >> ECS__PAGE_BITS;
-    return p < s->npages && s->pages[p] ? s->pages[p][i & ECS__PAGE_MASK] : ECS__NO_ROW;
+/* --- inline: 5. storage primitives and lookups ---------------------------- */
+/* The sparse entry of entity index i; i must be below npages * ECS__PAGE_SIZE,
+   which every live entity's index is. */
+#define ECS__ENTRY(s, i) ((s)->pages[(i) >> ECS__PAGE_BITS][(i)&ECS__PAGE_MASK])
+
+/* Row of any 64-bit value e in s, or ECS__NO_ROW. The entry holds the
+   version of the entity that has the row, so a stale, forged or null e
+   never matches, with no look at the slot table; an absent entry's row
+   bits (all ones) fail the test whatever the version. */
+ECS__HOT uint32_t ecs__row(const ecs_world *w, const ecs_storage *s, ecs_entity e) {
+    uint32_t i = (uint32_t)e;
+    uint64_t x;
+    if ((i >> ECS__PAGE_BITS) >= w->npages) return ECS__NO_ROW;
+    x = ECS__ENTRY(s, i) ^ (e & ECS__VERSION_BITS);
+    return x < ECS__NO_ROW ? (uint32_t)x : ECS__NO_ROW;
 }
 
-/* Row of e in s, or ECS__NO_ROW. The dense check rejects stale versions. */
-ECS__INLINE uint32_t ecs__row(const ecs_storage *s, ecs_entity e) {
-    uint32_t row = ecs__sparse(s, (uint32_t)e);
-    return row != ECS__NO_ROW && s->dense[row] == e ? row : ECS__NO_ROW;
-}
-
-/* Row of e in s when e may be stale. A live entity owns every sparse entry
-   of its index (destroying clears them), so checking the version table
-   replaces reading dense[row]: the two loads are independent, and only the
-   data line follows. */
-ECS__HOT uint32_t ecs__live_row(const ecs_world *w, const ecs_storage *s, ecs_entity e) {
-    uint32_t i = (uint32_t)e, row = ecs__sparse(s, i);
-    return i < w->nslots && w->versions[i] == (uint32_t)(e >> 32) ? row : ECS__NO_ROW;
+/* Storage primitive: appends e (alive, not in s) as the last row. Room and
+   e's page must be reserved; the value is the caller's to write. */
+ECS__HOT uint32_t ecs__push(ecs_world *w, ecs_storage *s, ecs_entity e) {
+    uint32_t row = s->count++, i = (uint32_t)e;
+    s->dense[row] = e;
+    ECS__ENTRY(s, i) = (e & ECS__VERSION_BITS) | row;
+    if (s->inserted) s->inserted[row] = w->tick; /* inserted, not modified */
+    if (s->modified) s->modified[row] = 0;
+    w->epoch++;
+    return row;
 }
 
 ECS__INLINE const ecs_storage *ecs__checked_storage(const ecs_world *w, const char *call, ecs_entity e,
-                                               ecs_component c, size_t size) {
+                                                    ecs_component c, size_t size) {
     if (c - 1u >= w->ncomponents) {
         ecs__bad_access(w, call, e, c, size);
         return NULL;
@@ -1265,63 +1288,19 @@ ECS__INLINE const ecs_storage *ecs__checked_storage(const ecs_world *w, const ch
     return w->storages[c];
 }
 
-/* mut: the caller may write, so the row counts as modified (if tracked) */
-ECS__INLINE void *ecs__get(const ecs_world *w, const char *call, ecs_entity e, ecs_component c,
-                          size_t size, bool mut) {
-    const ecs_storage *s = ecs__checked_storage(w, call, e, c, size);
-    uint32_t row;
-    if (!s || (row = ecs__live_row(w, s, e)) == ECS__NO_ROW) return NULL;
+/* The value of row `row` (a dummy address for tags); mut: the caller may
+   write, so the row counts as modified (if tracked). */
+ECS__HOT void *ecs__value_at(const ecs_world *w, const ecs_storage *s, uint32_t row, bool mut) {
     if (mut && s->modified) s->modified[row] = w->tick;
     return s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&w->tag_dummy;
 }
 
-/* Appends e to s (room and page reserved); the value is the caller's. */
-ECS__HOT uint32_t ecs__push_entity(ecs_world *w, ecs_storage *s, uint32_t *page, ecs_entity e) {
-    uint32_t row = s->count++;
-    s->dense[row] = e;
-    page[(uint32_t)e & ECS__PAGE_MASK] = row;
-    if (s->inserted) s->inserted[row] = w->tick; /* inserted, not modified */
-    if (s->modified) s->modified[row] = 0;
-    w->epoch++;
-    return row;
-}
-
-/* The common add inline: e alive, c registered (of `size` unless -1) and
-   new to e, a value given, room in s, no on_insert hook or lock (a group
-   is joined or left out of line, after the push). Then the
-   copy has a constant size for the typed macros. Anything else, including
-   every error, goes to the out-of-line path. */
-ECS__HOT void *ecs__add_fast(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
-                               const void *value, size_t size) {
-    uint32_t i = (uint32_t)e, p = i >> ECS__PAGE_BITS, *page, row;
-    ecs_storage *s;
-    if (c - 1u < w->ncomponents && ecs_alive(w, e) && value && !w->busy) {
-        s = w->storages[c];
-        if ((size == (size_t)-1 || size == s->size) && s->count < s->cap && p < s->npages &&
-            (page = s->pages[p]) != NULL && page[i & ECS__PAGE_MASK] == ECS__NO_ROW &&
-            !s->hooks.on_insert && !s->locked) {
-            row = ecs__push_entity(w, s, page, e);
-            if (s->data) memcpy(s->data + (size_t)row * s->size, value, size == (size_t)-1 ? s->size : size);
-            if (s->owner || s->nexcluded_by) row = ecs__grouped(w, s, e, call); /* joining moves rows */
-            return s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&w->tag_dummy;
-        }
-    }
-    return ecs__add_sized(w, call, e, c, value, size);
-}
-
-ECS__INLINE void *ecs_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value) {
-    return ecs__add_fast(w, "ecs_add", e, c, value, (size_t)-1);
-}
-
-ECS__INLINE bool ecs_has(const ecs_world *w, ecs_entity e, ecs_component c) {
-    const ecs_storage *s = ecs__checked_storage(w, "ecs_has", e, c, (size_t)-1);
-    return s && ecs__live_row(w, s, e) != ECS__NO_ROW;
-}
-ECS__INLINE const void *ecs_get(const ecs_world *w, ecs_entity e, ecs_component c) {
-    return ecs__get(w, "ecs_get", e, c, (size_t)-1, false);
-}
-ECS__INLINE void *ecs_get_mut(ecs_world *w, ecs_entity e, ecs_component c) {
-    return ecs__get(w, "ecs_get_mut", e, c, (size_t)-1, true);
+ECS__INLINE void *ecs__get(const ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+                           size_t size, bool mut) {
+    const ecs_storage *s = ecs__checked_storage(w, call, e, c, size);
+    uint32_t row;
+    if (!s || (row = ecs__row(w, s, e)) == ECS__NO_ROW) return NULL;
+    return ecs__value_at(w, s, row, mut);
 }
 
 /* The storage of c, a handle for loops that look up many entities of one
@@ -1338,9 +1317,8 @@ ECS__INLINE void *ecs__storage_get(const ecs_storage *s, const char *call, ecs_e
         ecs__bad_storage(s, call, e, size);
         return NULL;
     }
-    if ((row = ecs__live_row(s->world, s, e)) == ECS__NO_ROW) return NULL;
-    if (mut && s->modified) s->modified[row] = s->world->tick;
-    return s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&s->world->tag_dummy;
+    if ((row = ecs__row(s->world, s, e)) == ECS__NO_ROW) return NULL;
+    return ecs__value_at(s->world, s, row, mut);
 }
 ECS__INLINE const void *ecs_storage_get(const ecs_storage *s, ecs_entity e) {
     return ecs__storage_get(s, "ecs_storage_get", e, (size_t)-1, false);
@@ -1350,7 +1328,7 @@ ECS__INLINE void *ecs_storage_get_mut(ecs_storage *s, ecs_entity e) {
 }
 ECS__INLINE bool ecs_storage_has(const ecs_storage *s, ecs_entity e) {
     if (!s) return ecs__bad_storage(s, "ecs_storage_has", e, (size_t)-1), false;
-    return ecs__live_row(s->world, s, e) != ECS__NO_ROW;
+    return ecs__row(s->world, s, e) != ECS__NO_ROW;
 }
 ECS__INLINE uint32_t ecs_storage_count(const ecs_storage *s) {
     if (!s) return ecs__bad_storage(s, "ecs_storage_count", ECS_NULL, (size_t)-1), 0;
@@ -1365,13 +1343,48 @@ ECS__INLINE void *ecs_storage_data(const ecs_storage *s) {
     return s->data;
 }
 
+/* --- inline: 6. component operations ---------------------------------------- */
+/* The insert path's inline case (section 5): e alive, c registered (of
+   `size` unless -1) and new to e, a value given, nothing attached to the
+   storage, no hook or strip running, room and e's page in place. Then the
+   copy has a constant size for the typed macros. Anything else, every
+   error included, takes the one out-of-line path. */
+ECS__HOT void *ecs__add_fast(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+                             const void *value, size_t size) {
+    uint32_t i = (uint32_t)e, row;
+    ecs_storage *s;
+    if (c - 1u < w->ncomponents && ecs_alive(w, e) && value && !w->guard) {
+        s = w->storages[c];
+        if ((size == (size_t)-1 || size == s->size) && !s->attached && s->count < s->cap &&
+            s->pages[i >> ECS__PAGE_BITS] != w->absent_page && ECS__ENTRY(s, i) == ECS__ABSENT) {
+            row = ecs__push(w, s, e);
+            if (s->data) memcpy(s->data + (size_t)row * s->size, value, size == (size_t)-1 ? s->size : size);
+            return s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&w->tag_dummy;
+        }
+    }
+    return ecs__add_sized(w, call, e, c, value, size);
+}
 
-/* --- view iteration ------------------------------------------------------ */
+ECS__INLINE void *ecs_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value) {
+    return ecs__add_fast(w, "ecs_add", e, c, value, (size_t)-1);
+}
+ECS__INLINE bool ecs_has(const ecs_world *w, ecs_entity e, ecs_component c) {
+    const ecs_storage *s = ecs__checked_storage(w, "ecs_has", e, c, (size_t)-1);
+    return s && ecs__row(w, s, e) != ECS__NO_ROW;
+}
+ECS__INLINE const void *ecs_get(const ecs_world *w, ecs_entity e, ecs_component c) {
+    return ecs__get(w, "ecs_get", e, c, (size_t)-1, false);
+}
+ECS__INLINE void *ecs_get_mut(ecs_world *w, ecs_entity e, ecs_component c) {
+    return ecs__get(w, "ecs_get_mut", e, c, (size_t)-1, true);
+}
+
+/* --- inline: 7. views ------------------------------------------------------- */
 /* Advances to the next matching entity; false when the view is exhausted.
    Inside a block this is a few loads; at a block's end, or after any change
    that moved rows (world->epoch), ecs__iter_refill finds the next block. */
 ECS__HOT bool ecs_iter_next(ecs_iter *it) {
-    if (it->row > it->lo && it->epoch == *it->world_epoch) {
+    if (it->row > it->lo && it->epoch == it->world->epoch) {
         uint32_t m, row = --it->row;
         it->entity = it->dense[row];
         for (m = 0; m < it->nmark; m++) it->mark[m][row * it->mstride[m]] = it->tick;
@@ -1437,9 +1450,6 @@ template <typename T> static inline const T &ecs__lvalue(const T &v) { return v;
 
 #endif /* ECS_H */
 
-/* ========================================================================= */
-/*                              IMPLEMENTATION                               */
-/* ========================================================================= */
 #ifdef ECS_IMPLEMENTATION
 #ifndef ECS_IMPLEMENTATION_ONCE
 #define ECS_IMPLEMENTATION_ONCE
@@ -1721,25 +1731,7 @@ static void ecs__changes_free(ecs_world *w, ecs__changes *l, uint32_t vsize) {
     memset(l, 0, sizeof *l);
 }
 
-static void ecs__row_arrays(ecs_storage *s, void **arr[], size_t size[]);
-#define ECS__ROW_ARRAYS 4
-
-static void ecs__storage_destroy(ecs_world *w, ecs_storage *s) {
-    void **arr[ECS__ROW_ARRAYS];
-    size_t size[ECS__ROW_ARRAYS];
-    uint32_t p, i;
-    for (p = 0; p < s->npages; p++) ecs__free(w, s->pages[p], ECS__PAGE_SIZE * sizeof(uint32_t));
-    ecs__free(w, s->pages, (size_t)s->npages * sizeof *s->pages);
-    ecs__row_arrays(s, arr, size);
-    for (i = 0; i < ECS__ROW_ARRAYS; i++) ecs__free(w, *arr[i], (size_t)s->cap * size[i]);
-    ecs__changes_free(w, &s->removed, 0);
-    ecs__changes_free(w, &s->deleted, s->size);
-    ecs__free(w, s->unique, s->size ? s->size : 1);
-    ecs__free(w, s->excluded_by, (size_t)s->excluded_by_cap * sizeof *s->excluded_by);
-    ecs__free(w, s->name, strlen(s->name) + 1);
-    ecs__free(w, s, sizeof *s);
-}
-
+static void ecs__storage_destroy(ecs_world *w, ecs_storage *s);
 static void ecs__systems_free(ecs_world *w);
 static void ecs__groups_free(ecs_world *w);
 
@@ -1749,6 +1741,7 @@ ECS__FN void ecs_world_free(ecs_world *w) {
     if (!w) return;
     for (c = 1; c <= w->ncomponents; c++) ecs__storage_destroy(w, w->storages[c]);
     ecs__free(w, w->storages, (size_t)w->storages_cap * sizeof *w->storages);
+    ecs__free(w, w->absent_page, ECS__PAGE_SIZE * sizeof *w->absent_page);
     ecs__free(w, w->versions, (size_t)w->slots_cap * sizeof *w->versions);
     ecs__free(w, w->freeq, (size_t)w->fq_cap * sizeof *w->freeq);
     ecs__free(w, w->cmds, w->cmds_cap);
@@ -1768,9 +1761,41 @@ ECS__FN void ecs_world_free(ecs_world *w) {
    (version << 32 | i). Destroying bumps the version and sets ECS__DEAD, so
    every old id mismatches, and queues the slot at the tail of freeq (a ring
    whose capacity is a power of two). Creation takes the head of freeq, or a
-   fresh slot when the queue is empty. */
+   fresh slot when the queue is empty. Every storage's sparse pages cover
+   every slot below slots_cap (ecs__cover), so a live entity's sparse entry
+   needs no bounds check. */
 
 ECS__FN uint32_t ecs_count(const ecs_world *w) { return w->alive; }
+
+/* Makes every storage's page table cover slots 0..slots-1, new pages
+   pointing at the absent page. All storages grow, or none. */
+static bool ecs__cover(ecs_world *w, uint64_t slots) {
+    uint32_t need = (uint32_t)((slots + ECS__PAGE_SIZE - 1) >> ECS__PAGE_BITS), np, c, p;
+    uint64_t ***fresh = NULL;
+    if (need <= w->npages) return true;
+    np = ecs__next_cap(w->npages, need);
+    if (!w->absent_page) {
+        if (!(w->absent_page = (uint64_t *)ecs__alloc_n(w, ECS__PAGE_SIZE, sizeof *w->absent_page))) return false;
+        memset(w->absent_page, 0xff, ECS__PAGE_SIZE * sizeof *w->absent_page); /* all ECS__ABSENT */
+    }
+    if (w->ncomponents && !(fresh = (uint64_t ***)ecs__alloc_n(w, w->ncomponents + 1, sizeof *fresh)))
+        return false;
+    for (c = 1; c <= w->ncomponents; c++)
+        if (!(fresh[c] = (uint64_t **)ecs__alloc_n(w, np, sizeof **fresh))) {
+            while (--c) ecs__free(w, fresh[c], (size_t)np * sizeof **fresh);
+            ecs__free(w, fresh, (size_t)(w->ncomponents + 1) * sizeof *fresh);
+            return false;
+        }
+    for (c = 1; c <= w->ncomponents; c++) {
+        ecs_storage *s = w->storages[c];
+        for (p = 0; p < np; p++) fresh[c][p] = p < w->npages ? s->pages[p] : w->absent_page;
+        ecs__free(w, s->pages, (size_t)w->npages * sizeof *s->pages);
+        s->pages = fresh[c];
+    }
+    if (fresh) ecs__free(w, fresh, (size_t)(w->ncomponents + 1) * sizeof *fresh);
+    w->npages = np;
+    return true;
+}
 
 /* Makes sure `n` more entities can be created without allocating. */
 static bool ecs__reserve_slots(ecs_world *w, const char *call, uint32_t n) {
@@ -1779,7 +1804,10 @@ static bool ecs__reserve_slots(ecs_world *w, const char *call, uint32_t n) {
         ecs__seterr(w, ECS_ERR_EXHAUSTED, call, ECS_NULL, 0, "no entity slot left");
         return false;
     }
-    if (!ecs__grow(w, (void **)&w->versions, &w->slots_cap, w->nslots + fresh, w->nslots,
+    /* the pages first: slots below slots_cap must always be covered */
+    if (!ecs__cover(w, w->nslots + fresh > w->slots_cap ? ecs__next_cap(w->slots_cap, w->nslots + fresh)
+                                                         : w->slots_cap) ||
+        !ecs__grow(w, (void **)&w->versions, &w->slots_cap, w->nslots + fresh, w->nslots,
                    sizeof *w->versions) ||
         (w->track_entities && !ecs__changes_reserve(w, &w->created, n, 0))) {
         ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, ECS_NULL, 0, "out of memory");
@@ -1788,7 +1816,7 @@ static bool ecs__reserve_slots(ecs_world *w, const char *call, uint32_t n) {
     return true;
 }
 
-/* Index the next ecs__take_slot will return; needs a reserved slot. */
+/* Index the k-th next ecs__take_slot will return; needs k + 1 reserved slots. */
 static uint32_t ecs__peek_slot(const ecs_world *w, uint32_t k) {
     return k < w->fq_len ? w->freeq[(w->fq_head + k) & (w->fq_cap - 1)] : w->nslots + (k - w->fq_len);
 }
@@ -1800,10 +1828,11 @@ static ecs_entity ecs__take_tracked(ecs_world *w) {
     return e;
 }
 
+/* Frees e's slot (e has no component left): bumps its version, records
+   the destruction (room reserved by the strip) and queues the slot. */
 static void ecs__release_slot(ecs_world *w, ecs_entity e) {
     uint32_t i = ECS_ENTITY_INDEX(e), v = ECS_ENTITY_VERSION(e);
     w->alive--;
-    /* room reserved by ecs__strip (and kept from its hooks) */
     if (w->track_entities) {
         if (ecs__changes_reserve(w, &w->destroyed, 1, 0))
             ecs__changes_push(&w->destroyed, e, w->tick, NULL, 0);
@@ -1816,9 +1845,10 @@ static void ecs__release_slot(ecs_world *w, ecs_entity e) {
     }
     w->versions[i] = ECS__DEAD | (v + 1);
     if (w->fq_len == w->fq_cap) { /* grow the ring, unrolling it */
-        uint32_t ncap = w->fq_cap ? w->fq_cap * 2 : 64, k;
-        uint32_t *q = (uint32_t *)ecs__alloc(w, (size_t)ncap * sizeof *q);
-        if (!q) return; /* out of memory: the slot is retired (documented) */
+        uint32_t ncap, k, *q;
+        if (w->fq_cap >= 0x80000000u) return; /* the ring cannot double: the slot is retired */
+        ncap = w->fq_cap ? w->fq_cap * 2 : 64;
+        if (!(q = (uint32_t *)ecs__alloc_n(w, ncap, sizeof *q))) return; /* out of memory: retired */
         k = w->fq_cap - w->fq_head; /* the ring is full: head..end, then 0..head */
         if (w->fq_len) {
             memcpy(q, w->freeq + w->fq_head, (size_t)k * sizeof *q);
@@ -1842,6 +1872,15 @@ ECS__FN ecs_entity ecs__create(ecs_world *w) {
 /* ------------------------------------------------------------------------- */
 /* Components and storages                                                   */
 /* ------------------------------------------------------------------------- */
+/* Three layers, each built on the one below (doc section 5):
+     1. storage primitives: the only code that touches the sparse pages,
+        dense, data, the per-row ticks and the change counters (push,
+        pop, swap, permute);
+     2. one insert path and one remove path, each a fixed sequence of
+        steps, which every change of a storage's rows goes through;
+     3. the features attached to those paths, each in its own section:
+        tracking (11), hooks (12) and groups (13).
+   Component operations, views, commands, sorting and systems sit on top. */
 
 ECS__FN ecs_component ecs_lookup(const ecs_world *w, const char *name) {
     ecs__name *names = (ecs__name *)w->names;
@@ -1856,6 +1895,7 @@ ECS__FN ecs_component ecs_register(ecs_world *w, const char *name, size_t size, 
     ecs_storage *s;
     ecs__name *names;
     size_t len;
+    uint32_t p;
     if (!name || !*name) {
         ecs__fail(w, ECS_ERR_INVALID, "ecs_register", ECS_NULL, 0, "a component needs a name");
         return 0;
@@ -1882,29 +1922,30 @@ ECS__FN ecs_component ecs_register(ecs_world *w, const char *name, size_t size, 
         }
         return c;
     }
+    len = strlen(name) + 1;
     if (w->ncomponents >= 0xfffffffeu ||
         !ecs__grow(w, (void **)&w->storages, &w->storages_cap, w->ncomponents + 2,
-                   w->storages ? w->ncomponents + 1 : 0, sizeof *w->storages)) {
+                   w->storages ? w->ncomponents + 1 : 0, sizeof *w->storages) ||
+        !(s = (ecs_storage *)ecs__alloc(w, sizeof *s))) {
         ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_register", ECS_NULL, 0, "out of memory");
         return 0;
     }
-    len = strlen(name) + 1;
-    s = (ecs_storage *)ecs__alloc(w, sizeof *s);
-    if (s) {
-        memset(s, 0, sizeof *s);
-        s->name = (char *)ecs__alloc(w, len);
-    }
-    if (!s || !s->name) {
+    memset(s, 0, sizeof *s);
+    s->name = (char *)ecs__alloc(w, len);
+    s->pages = w->npages ? (uint64_t **)ecs__alloc_n(w, w->npages, sizeof *s->pages) : NULL;
+    if (!s->name || (w->npages && !s->pages)) {
+        ecs__free(w, s->name, len);
         ecs__free(w, s, sizeof *s);
         ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_register", ECS_NULL, 0, "out of memory");
         return 0;
     }
+    for (p = 0; p < w->npages; p++) s->pages[p] = w->absent_page;
     memcpy(s->name, name, len);
     s->size = (uint32_t)size;
     s->align = (uint32_t)align;
+    s->world = w;
     c = ++w->ncomponents;
     s->id = c;
-    s->world = w;
     w->storages[0] = NULL;
     w->storages[c] = s;
     names = (ecs__name *)w->names;
@@ -1931,9 +1972,12 @@ ECS__FN size_t ecs_component_size(const ecs_world *w, ecs_component c) {
 
 ECS__FN uint32_t ecs_component_max(const ecs_world *w) { return w->ncomponents; }
 
+/* --- storage primitives --------------------------------------------------- */
+
 /* The arrays parallel to dense and their element sizes (0 = absent): the
-   data, and the tracking ticks. Growth and freeing go through this list;
-   ecs__move_row and ecs__swap_rows handle the same arrays. */
+   data and the tracking ticks. Growing and freeing go through this list;
+   ecs__move_row and ecs__swap_rows move the same arrays. */
+#define ECS__ROW_ARRAYS 4
 static void ecs__row_arrays(ecs_storage *s, void **arr[], size_t size[]) {
     arr[0] = (void **)&s->dense;
     size[0] = sizeof *s->dense;
@@ -1945,6 +1989,23 @@ static void ecs__row_arrays(ecs_storage *s, void **arr[], size_t size[]) {
     size[3] = s->track & ECS_TRACK_MODIFICATION ? sizeof(ecs_tick) : 0;
 }
 
+static void ecs__storage_destroy(ecs_world *w, ecs_storage *s) {
+    void **arr[ECS__ROW_ARRAYS];
+    size_t size[ECS__ROW_ARRAYS];
+    uint32_t p, i;
+    for (p = 0; p < w->npages; p++)
+        if (s->pages[p] != w->absent_page) ecs__free(w, s->pages[p], ECS__PAGE_SIZE * sizeof **s->pages);
+    ecs__free(w, s->pages, (size_t)w->npages * sizeof *s->pages);
+    ecs__row_arrays(s, arr, size);
+    for (i = 0; i < ECS__ROW_ARRAYS; i++) ecs__free(w, *arr[i], (size_t)s->cap * size[i]);
+    ecs__changes_free(w, &s->removed, 0);
+    ecs__changes_free(w, &s->deleted, s->size);
+    ecs__free(w, s->unique, s->size ? s->size : 1);
+    ecs__free(w, s->excluded_by, (size_t)s->excluded_by_cap * sizeof *s->excluded_by);
+    ecs__free(w, s->name, strlen(s->name) + 1);
+    ecs__free(w, s, sizeof *s);
+}
+
 /* Makes room for `extra` more rows, so inserting cannot fail. Every row
    array grows to the same capacity, or none does. With a realloc hook they
    grow in place and a failure shrinks back the ones already grown
@@ -1953,8 +2014,9 @@ static void ecs__row_arrays(ecs_storage *s, void **arr[], size_t size[]) {
 static bool ecs__reserve_rows(ecs_world *w, ecs_storage *s, uint32_t extra) {
     void **arr[ECS__ROW_ARRAYS], *fresh[ECS__ROW_ARRAYS];
     size_t size[ECS__ROW_ARRAYS];
-    uint32_t need = s->count + extra, cap, i;
+    uint32_t need, cap, i;
     if (s->count + (uint64_t)extra > 0xfffffffeu) return false; /* rows are uint32, ~0 is "none" */
+    need = s->count + extra;
     if (need <= s->cap) return true;
     cap = ecs__next_cap(s->cap, need);
     ecs__row_arrays(s, arr, size);
@@ -1991,134 +2053,230 @@ static bool ecs__reserve_rows(ecs_world *w, ecs_storage *s, uint32_t extra) {
     return true;
 }
 
-/* Makes sure the sparse page holding `index` exists. */
-static bool ecs__reserve_page(ecs_world *w, ecs_storage *s, uint32_t index) {
-    uint32_t p = index >> ECS__PAGE_BITS;
-    if (p >= s->npages) {
-        uint32_t n = s->npages, cap = s->npages;
-        void *pages = s->pages;
-        if (!ecs__grow(w, &pages, &cap, p + 1, n, sizeof *s->pages)) return false;
-        s->pages = (uint32_t **)pages;
-        memset(s->pages + n, 0, (size_t)(cap - n) * sizeof *s->pages);
-        s->npages = cap;
+/* Gives the sparse page holding entity index i a page of its own (it
+   shares the absent page until its first entity). i is a live slot's. */
+static bool ecs__reserve_page(ecs_world *w, ecs_storage *s, uint32_t i) {
+    uint64_t **pp = &s->pages[i >> ECS__PAGE_BITS];
+    if (*pp != w->absent_page) return true;
+    if (!(*pp = (uint64_t *)ecs__alloc_n(w, ECS__PAGE_SIZE, sizeof **pp))) {
+        *pp = w->absent_page;
+        return false;
     }
-    if (!s->pages[p]) {
-        uint32_t *page = (uint32_t *)ecs__alloc(w, ECS__PAGE_SIZE * sizeof *page);
-        if (!page) return false;
-        memset(page, 0xff, ECS__PAGE_SIZE * sizeof *page); /* all ECS__NO_ROW */
-        s->pages[p] = page;
-    }
+    memset(*pp, 0xff, ECS__PAGE_SIZE * sizeof **pp); /* all ECS__ABSENT */
     return true;
 }
 
-#define ECS__SPARSE(s, i) ((s)->pages[(i) >> ECS__PAGE_BITS][(i)&ECS__PAGE_MASK])
-
-/* Appends e with value (NULL: zeroed). Space must be reserved. */
-static uint32_t ecs__push(ecs_world *w, ecs_storage *s, ecs_entity e, const void *value) {
-    uint32_t row = ecs__push_entity(w, s, s->pages[ECS_ENTITY_INDEX(e) >> ECS__PAGE_BITS], e);
-    if (s->size) {
-        if (value)
-            ecs__copy(s->data + (size_t)row * s->size, value, s->size);
-        else
-            memset(s->data + (size_t)row * s->size, 0, s->size);
-    }
-    return row;
+/* Every change of rows but an append goes through here (the counters of
+   struct ecs_storage): `row` is the lowest row it touched. */
+static void ecs__changed(ecs_world *w, ecs_storage *s, uint32_t row, const char *call) {
+    s->changed_rows[s->changes % ECS__CHANGE_RING] = row;
+    s->changes++;
+    s->changed_by = call;
+    w->epoch++;
 }
 
 /* Copies row src over row dst (every row array) and repoints the sparse
    entry of the moved entity. */
 static void ecs__move_row(ecs_storage *s, uint32_t dst, uint32_t src) {
-    s->dense[dst] = s->dense[src];
-    ECS__SPARSE(s, ECS_ENTITY_INDEX(s->dense[dst])) = dst;
+    ecs_entity e = s->dense[dst] = s->dense[src];
+    ECS__ENTRY(s, (uint32_t)e) = (e & ECS__VERSION_BITS) | dst;
     if (s->size) ecs__copy(s->data + (size_t)dst * s->size, s->data + (size_t)src * s->size, s->size);
     if (s->inserted) s->inserted[dst] = s->inserted[src];
     if (s->modified) s->modified[dst] = s->modified[src];
 }
 
-/* Swap-remove: the last row moves into `row`. */
-static void ecs__erase(ecs_world *w, ecs_storage *s, uint32_t row, const char *call) {
+/* Primitive: swap-remove. Row `row` goes; the last row moves into it. */
+static void ecs__pop(ecs_world *w, ecs_storage *s, uint32_t row, const char *call) {
     uint32_t last = s->count - 1;
-    w->epoch++;
-    ECS__SPARSE(s, ECS_ENTITY_INDEX(s->dense[row])) = ECS__NO_ROW;
+    ECS__ENTRY(s, (uint32_t)s->dense[row]) = ECS__ABSENT;
     if (row != last) ecs__move_row(s, row, last);
     s->count = last;
-    s->layout++;
-    s->removed_rows[s->shuffles & 3u] = row;
-    s->shuffles++;
-    s->shuffled_by = call;
+    ecs__changed(w, s, row, call);
+}
+
+/* Exchanges rows a and b (every row array) and their sparse entries. */
+static void ecs__swap_rows(ecs_storage *s, uint32_t a, uint32_t b) {
+    ecs_entity ea = s->dense[a], eb = s->dense[b];
+    s->dense[a] = eb;
+    s->dense[b] = ea;
+    ECS__ENTRY(s, (uint32_t)eb) = (eb & ECS__VERSION_BITS) | a;
+    ECS__ENTRY(s, (uint32_t)ea) = (ea & ECS__VERSION_BITS) | b;
+    if (s->inserted) {
+        ecs_tick x = s->inserted[a];
+        s->inserted[a] = s->inserted[b];
+        s->inserted[b] = x;
+    }
+    if (s->modified) {
+        ecs_tick x = s->modified[a];
+        s->modified[a] = s->modified[b];
+        s->modified[b] = x;
+    }
+    if (s->size) {
+        unsigned char buf[64], *pa = s->data + (size_t)a * s->size, *pb = s->data + (size_t)b * s->size;
+        size_t left = s->size;
+        while (left) {
+            size_t n = left < sizeof buf ? left : sizeof buf;
+            ecs__copy(buf, pa, (uint32_t)n); /* constant sizes for the common ones */
+            ecs__copy(pa, pb, (uint32_t)n);
+            ecs__copy(pb, buf, (uint32_t)n);
+            pa += n;
+            pb += n;
+            left -= n;
+        }
+    }
+}
+
+/* Primitive: exchanges rows a and b. */
+static void ecs__swap(ecs_world *w, ecs_storage *s, uint32_t a, uint32_t b, const char *call) {
+    if (a == b) return;
+    ecs__swap_rows(s, a, b);
+    ecs__changed(w, s, a < b ? a : b, call);
+}
+
+/* Primitive: reorders rows 0..n-1 so that row i gets the old row src[i]
+   (src is used up as scratch). One change, from row 0. */
+static void ecs__permute(ecs_world *w, ecs_storage *s, uint32_t *src, uint32_t n, const char *call) {
+    uint32_t i;
+    for (i = 0; i < n; i++) { /* follow each cycle, swapping */
+        uint32_t j = i;
+        while (src[j] != i) {
+            uint32_t next = src[j];
+            ecs__swap_rows(s, j, next);
+            src[j] = j;
+            j = next;
+        }
+        src[j] = j;
+    }
+    ecs__changed(w, s, 0, call);
 }
 
 static void *ecs__value(ecs_world *w, ecs_storage *s, uint32_t row) {
     return s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&w->tag_dummy;
 }
 
-/* ------------------------------------------------------------------------- */
-/* Component operations                                                      */
-/* ------------------------------------------------------------------------- */
+/* --- the insert path and the remove path ---------------------------------- */
+/* Insert, for e getting c (new to e):
+     checks (ecs__may_insert) -> reserve a row and e's page
+     -> primitive push and the value -> groups join/leave (section 13)
+     -> on_insert (section 12; bundles run theirs once the bundle is in).
+   The push stamps the insertion tick (tracking, section 11).
+   Remove, for e losing c:
+     checks (ecs__may_remove) -> reserve the tracking record
+     -> on_remove, the value still in place -> groups: leave the owner
+     -> tracking: record the removal (a deletion with its value)
+     -> out receives the value -> primitive pop -> groups: join those
+     that exclude c (not while e is being stripped).
+   Nothing can fail once a path starts changing rows. */
 
-/* Group maintenance (section Groups): after an insertion into s, before and
-   after a removal from it. */
-static void ecs__groups_inserted(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call);
-static void ecs__groups_removing(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call);
-static void ecs__groups_removed(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call);
-static bool ecs__groups_locked(const ecs_world *w, const ecs_storage *s);
-
-/* Entities inside a hook call, or being stripped, form a stack on the C
-   stack: a hook may not destroy its own entity, and nothing may be added
-   to an entity while it is being stripped. */
+/* Entities inside a hook or being stripped (section 12: Hooks). */
 enum { ECS__BUSY_HOOK = 1, ECS__BUSY_STRIP = 2 };
 typedef struct ecs__busy {
     ecs_entity e;
     int kind;
     struct ecs__busy *prev;
 } ecs__busy;
+static void ecs__hook(ecs_world *w, ecs_storage *s, ecs_hook_fn fn, ecs_entity e, uint32_t row);
+static bool ecs__entity_stripped(const ecs_world *w, ecs_entity e);
+static bool ecs__groups_locked(const ecs_world *w, const ecs_storage *s);
+static void ecs__groups_inserted(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call);
+static void ecs__groups_removing(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call);
+static void ecs__groups_removed(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call);
+static bool ecs__track_reserve(ecs_world *w, ecs_storage *s, bool deletion);
+static void ecs__track_removing(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, bool deletion);
 
-static int ecs__busy_kind(const ecs_world *w, ecs_entity e) {
-    const ecs__busy *b;
-    int kind = 0;
-    for (b = w->busy; b; b = b->prev)
-        if (b->e == e) kind |= b->kind;
-    return kind;
+/* Recomputes what is attached to s's paths, after tracking, hooks or
+   groups of s changed. */
+static void ecs__attach(ecs_world *w, ecs_storage *s) {
+    uint32_t att = (s->track ? ECS__ATT_TRACK : 0u) |
+                   (s->hooks.on_insert || s->hooks.on_remove ? ECS__ATT_HOOKS : 0u) |
+                   (s->owner || s->nexcluded_by ? ECS__ATT_GROUP : 0u);
+    uint32_t observed = (att & (ECS__ATT_TRACK | ECS__ATT_HOOKS)) != 0, was = (s->attached & (ECS__ATT_TRACK | ECS__ATT_HOOKS)) != 0;
+    w->nobserved += observed - was;
+    s->attached = att;
 }
 
-/* Runs a hook with its storage locked (no insertion into or removal from
-   it, so the value pointer stays valid) and its entity marked busy. */
-static void ecs__hook(ecs_world *w, ecs_storage *s, ecs_hook_fn fn, ecs_entity e, uint32_t row) {
-    ecs__busy b;
-    b.e = e;
-    b.kind = ECS__BUSY_HOOK;
-    b.prev = w->busy;
-    w->busy = &b;
-    s->locked++;
-    fn(w, e, s->id, s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&w->tag_dummy,
-       s->hooks.user);
-    s->locked--;
-    w->busy = b.prev;
-}
-
+/* A storage is locked while one of its hooks or a sort of it runs; while
+   any hook runs, the storages of its storage's groups are locked too. */
 static bool ecs__locked(ecs_world *w, const char *call, ecs_entity e, const ecs_storage *s) {
-    /* storages are locked only while a hook runs, and then w->busy is set */
-    if (!s->locked && !(w->busy && (s->owner || s->nexcluded_by) && ecs__groups_locked(w, s))) return false;
+    if (!s->locked && !(w->busy && (s->attached & ECS__ATT_GROUP) && ecs__groups_locked(w, s))) return false;
     ecs__fail(w, ECS_ERR_LOCKED, call, e, s->id,
-              s->locked ? "a hook of this storage is running: insertions and removals here must "
-                          "be deferred (ecs_defer_*)"
+              s->locked ? "a hook of this storage is running (or a sort of it): insertions and "
+                          "removals here must be deferred (ecs_defer_*)"
                         : "a hook of a storage of this component's group is running: changes "
                           "that join or leave the group must be deferred (ecs_defer_*)");
     return true;
 }
 
-/* Checks that e is alive and c registered (and of `size` unless -1). */
-static ecs_storage *ecs__check(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
-                                size_t size) {
-    if (c - 1u >= w->ncomponents || (size != (size_t)-1 && size != w->storages[c]->size)) {
-        ecs__bad_access(w, call, e, c, size);
-        return NULL;
+/* The insert path's checks: s is not locked and e is not being stripped. */
+static bool ecs__may_insert(ecs_world *w, const char *call, ecs_entity e, const ecs_storage *s) {
+    if (ecs__locked(w, call, e, s)) return false;
+    if (w->busy && ecs__entity_stripped(w, e)) {
+        ecs__fail(w, ECS_ERR_LOCKED, call, e, s->id, "the entity is being stripped or destroyed");
+        return false;
     }
-    if (!ecs_alive(w, e)) {
-        ecs__fail(w, ECS_ERR_DEAD_ENTITY, call, e, c, "entity is not alive");
-        return NULL;
+    return true;
+}
+
+/* The remove path's checks and reservation. */
+static bool ecs__may_remove(ecs_world *w, const char *call, ecs_entity e, ecs_storage *s, bool deletion) {
+    if ((s->locked || (s->attached & ECS__ATT_GROUP)) && ecs__locked(w, call, e, s)) return false;
+    if ((s->attached & ECS__ATT_TRACK) && !ecs__track_reserve(w, s, deletion)) {
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, s->id, "out of memory");
+        return false;
     }
-    return w->storages[c];
+    return true;
+}
+
+/* The insert path's steps after the push: e's row after groups moved it. */
+static uint32_t ecs__inserted(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, const char *call) {
+    if (s->attached & ECS__ATT_GROUP) {
+        ecs__groups_inserted(w, s, e, call);
+        row = (uint32_t)ECS__ENTRY(s, (uint32_t)e); /* joining a group moves rows */
+    }
+    return row;
+}
+
+/* The insert path for one entity and one component: e (alive) gets c
+   (which it lacks) with *value (NULL: zeroed). */
+static void *ecs__insert(ecs_world *w, ecs_storage *s, ecs_entity e, const void *value, const char *call) {
+    uint32_t row, i = (uint32_t)e;
+    if ((s->locked || w->busy || (s->attached & ECS__ATT_GROUP)) && !ecs__may_insert(w, call, e, s)) return NULL;
+    if (s->count == s->cap || s->pages[i >> ECS__PAGE_BITS] == w->absent_page) {
+        /* value may point into this very storage (cloning a component);
+           growing frees the old array, so follow the value to the new one */
+        uintptr_t v = (uintptr_t)value, d = (uintptr_t)s->data;
+        size_t off = v - d;
+        bool inside = value && s->data && v >= d && off < (size_t)s->count * s->size;
+        if (!ecs__reserve_page(w, s, i) || !ecs__reserve_rows(w, s, 1)) {
+            ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, s->id, "out of memory");
+            return NULL;
+        }
+        if (inside) value = s->data + off;
+    }
+    row = ecs__push(w, s, e);
+    if (s->size) {
+        if (value)
+            ecs__copy(s->data + (size_t)row * s->size, value, s->size);
+        else
+            memset(s->data + (size_t)row * s->size, 0, s->size);
+    }
+    row = ecs__inserted(w, s, e, row, call);
+    if (s->hooks.on_insert) ecs__hook(w, s, s->hooks.on_insert, e, row); /* s is locked: row stays */
+    return ecs__value(w, s, row);
+}
+
+/* The remove path's steps (its checks passed): e loses s's row `row`. */
+static void ecs__remove_at(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, void *out, bool deletion,
+                           bool stripping, const char *call) {
+    if (s->hooks.on_remove) ecs__hook(w, s, s->hooks.on_remove, e, row);
+    if (s->owner) { /* leave the group first: the pop then happens outside it */
+        ecs__groups_removing(w, s, e, call);
+        row = (uint32_t)ECS__ENTRY(s, (uint32_t)e);
+    }
+    if (s->attached & ECS__ATT_TRACK) ecs__track_removing(w, s, e, row, deletion);
+    if (out && s->size) ecs__copy(out, s->data + (size_t)row * s->size, s->size);
+    ecs__pop(w, s, row, call);
+    if (s->nexcluded_by && !stripping) ecs__groups_removed(w, s, e, call);
 }
 
 /* Replaces the value of e's row: a modification. */
@@ -2134,73 +2292,40 @@ static void *ecs__replace(ecs_world *w, ecs_storage *s, uint32_t row, const void
     return ecs__value(w, s, row);
 }
 
-/* An insertion may not hit a locked storage or an entity being stripped. */
-static bool ecs__may_insert(ecs_world *w, const char *call, ecs_entity e, const ecs_storage *s) {
-    if (ecs__locked(w, call, e, s)) return false;
-    if (w->busy && (ecs__busy_kind(w, e) & ECS__BUSY_STRIP)) {
-        ecs__fail(w, ECS_ERR_LOCKED, call, e, s->id, "the entity is being stripped or destroyed");
-        return false;
+/* ------------------------------------------------------------------------- */
+/* Component operations                                                      */
+/* ------------------------------------------------------------------------- */
+/* Each operation validates its arguments, then runs the insert path or the
+   remove path (above) once per component it changes. */
+
+/* Checks that e is alive and c registered (and of `size` unless -1). */
+static ecs_storage *ecs__check(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+                               size_t size) {
+    if (c - 1u >= w->ncomponents || (size != (size_t)-1 && size != w->storages[c]->size)) {
+        ecs__bad_access(w, call, e, c, size);
+        return NULL;
     }
-    return true;
+    if (!ecs_alive(w, e)) {
+        ecs__fail(w, ECS_ERR_DEAD_ENTITY, call, e, c, "entity is not alive");
+        return NULL;
+    }
+    return w->storages[c];
 }
 
+/* add: a replace when e has c, else the insert path. */
 static void *ecs__add(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                       const void *value, size_t size) {
     ecs_storage *s = ecs__check(w, call, e, c, size);
-    uint32_t row, i = ECS_ENTITY_INDEX(e);
+    uint32_t row;
     if (!s) return NULL;
-    row = ecs__sparse(s, i); /* e is alive: an entry of its index is its own */
+    row = (uint32_t)ECS__ENTRY(s, (uint32_t)e); /* e is alive: the entry of its index is its own */
     if (row != ECS__NO_ROW) return ecs__replace(w, s, row, value);
-    if ((s->locked || w->busy || s->owner || s->nexcluded_by) && !ecs__may_insert(w, call, e, s)) return NULL;
-    if (s->count == s->cap || (i >> ECS__PAGE_BITS) >= s->npages || !s->pages[i >> ECS__PAGE_BITS]) {
-        /* value may point into this very storage (cloning a component);
-           growing frees the old array, so follow the value to the new one */
-        uintptr_t v = (uintptr_t)value, d = (uintptr_t)s->data;
-        size_t off = v - d;
-        bool inside = value && s->data && v >= d && off < (size_t)s->count * s->size;
-        if (!ecs__reserve_page(w, s, ECS_ENTITY_INDEX(e)) || !ecs__reserve_rows(w, s, 1)) {
-            ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, c, "out of memory");
-            return NULL;
-        }
-        if (inside) value = s->data + off;
-    }
-    row = ecs__push(w, s, e, value);
-    if (s->owner || s->nexcluded_by) {
-        ecs__groups_inserted(w, s, e, call);
-        row = ecs__row(s, e); /* joining a group moves rows */
-    }
-    if (s->hooks.on_insert) ecs__hook(w, s, s->hooks.on_insert, e, row); /* s is locked: row stays */
-    return ecs__value(w, s, row);
+    return ecs__insert(w, s, e, value, call);
 }
 
 ECS__FN void *ecs__add_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                              const void *value, size_t size) {
     return ecs__add(w, call, e, c, value, size);
-}
-
-/* Removes row `row` (entity e) from s: on_remove hook, then the value as
-   it leaves goes to out and to the tracking record (reserved), then the
-   swap-remove. */
-static void ecs__remove_row(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row,
-                            const char *call, bool deletion, void *out) {
-    if (s->hooks.on_remove) ecs__hook(w, s, s->hooks.on_remove, e, row);
-    if (s->owner) { /* leave the group first: the swap-remove then happens outside it */
-        ecs__groups_removing(w, s, e, call);
-        row = ecs__row(s, e);
-    }
-    if (out && s->size) ecs__copy(out, s->data + (size_t)row * s->size, s->size);
-    if (deletion && (s->track & ECS_TRACK_DELETION))
-        ecs__changes_push(&s->deleted, e, w->tick, s->data ? s->data + (size_t)row * s->size : NULL, s->size);
-    else if (!deletion && (s->track & ECS_TRACK_REMOVAL))
-        ecs__changes_push(&s->removed, e, w->tick, NULL, 0);
-    ecs__erase(w, s, row, call);
-    if (s->nexcluded_by) ecs__groups_removed(w, s, e, call);
-}
-
-static bool ecs__reserve_record(ecs_world *w, ecs_storage *s, bool deletion) {
-    ecs__changes *l = deletion ? &s->deleted : &s->removed;
-    if (!(s->track & (deletion ? ECS_TRACK_DELETION : ECS_TRACK_REMOVAL))) return true;
-    return l->count + l->reserved < l->cap || ecs__changes_reserve(w, l, 1, deletion ? s->size : 0);
 }
 
 /* remove (deletion false: counts as a removal) or delete. */
@@ -2213,19 +2338,8 @@ static bool ecs__take(ecs_world *w, const char *call, ecs_entity e, ecs_componen
         return false;
     }
     s = w->storages[c];
-    row = ecs__live_row(w, s, e);
-    if (row == ECS__NO_ROW || ((s->locked || s->owner || s->nexcluded_by) && ecs__locked(w, call, e, s)))
-        return false;
-    if ((s->track & (ECS_TRACK_REMOVAL | ECS_TRACK_DELETION)) && !ecs__reserve_record(w, s, deletion)) {
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, c, "out of memory");
-        return false;
-    }
-    if (s->special) {
-        ecs__remove_row(w, s, e, row, call, deletion, out);
-    } else {
-        if (out && s->size) ecs__copy(out, s->data + (size_t)row * s->size, s->size);
-        ecs__erase(w, s, row, call);
-    }
+    if ((row = ecs__row(w, s, e)) == ECS__NO_ROW || !ecs__may_remove(w, call, e, s, deletion)) return false;
+    ecs__remove_at(w, s, e, row, out, deletion, false, call);
     return true;
 }
 
@@ -2239,32 +2353,31 @@ ECS__FN bool ecs_delete(ecs_world *w, ecs_entity e, ecs_component c) {
     return ecs__take(w, "ecs_delete", e, c, NULL, (size_t)-1, true);
 }
 
+static void ecs__busy_push(ecs_world *w, ecs__busy *b, ecs_entity e, int kind);
+static void ecs__busy_pop(ecs_world *w, ecs__busy *b);
+static bool ecs__entity_busy(const ecs_world *w, ecs_entity e);
+
 /* Deletes every component of a live e. All-or-nothing: everything that
-   can fail (a locked storage, reserving tracking entries, a busy entity) is
-   checked first. Returns how many were deleted, or -1. */
+   can fail (a locked storage, a tracking record, a busy entity) is checked
+   for every storage e is in before the first removal. Then each goes
+   through the remove path once. Returns how many, or -1. With nothing
+   observed (no tracking, no hooks) nothing can fail: one pass. */
 static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call, bool destroying) {
-    ecs__busy b;
-    uint32_t c, n = 0, row, i = ECS_ENTITY_INDEX(e);
+    uint32_t c, n = 0, row, i = ECS_ENTITY_INDEX(e), nc = w->ncomponents;
     unsigned char small[32], *had = small; /* storages e had at the start: bits */
-    size_t hadsize = (w->ncomponents + 8u) / 8u;
+    size_t hadsize = (nc + 8u) / 8u;
+    ecs__busy b;
     if (!w->nobserved && !w->busy && !(destroying && w->track_entities)) {
-        /* nothing tracked or hooked: nothing can fail, one pass. e leaves
-           each group before its first owned component goes, and joins
-           none (section 13) */
-        for (c = 1; c <= w->ncomponents; c++) {
+        for (c = 1; c <= nc; c++) {
             ecs_storage *s = w->storages[c];
-            if (s->count && (row = ecs__sparse(s, i)) != ECS__NO_ROW) {
-                if (s->owner) {
-                    ecs__groups_removing(w, s, e, call);
-                    row = ecs__sparse(s, i);
-                }
-                ecs__erase(w, s, row, call);
+            if (s->count && (row = (uint32_t)ECS__ENTRY(s, i)) != ECS__NO_ROW) {
+                ecs__remove_at(w, s, e, row, NULL, true, true, call);
                 n++;
             }
         }
         return n;
     }
-    if (w->busy && ecs__busy_kind(w, e)) {
+    if (w->busy && ecs__entity_busy(w, e)) {
         ecs__fail(w, ECS_ERR_LOCKED, call, e, 0,
                   "the entity is inside a hook or already being stripped; defer it (ecs_defer_*)");
         return -1;
@@ -2274,15 +2387,11 @@ static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call, bool des
         return -1;
     }
     memset(had, 0, hadsize);
-    for (c = 1; c <= w->ncomponents; c++) {
+    for (c = 1; c <= nc; c++) {
         ecs_storage *s = w->storages[c];
-        if (ecs__row(s, e) == ECS__NO_ROW) continue;
+        if (!s->count || (uint32_t)ECS__ENTRY(s, i) == ECS__NO_ROW) continue;
         had[c / 8] |= (unsigned char)(1u << (c % 8));
-        if (ecs__locked(w, call, e, s)) goto fail;
-        if (!ecs__reserve_record(w, s, true)) {
-            ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, c, "out of memory");
-            goto fail;
-        }
+        if (!ecs__may_remove(w, call, e, s, true)) goto fail;
     }
     if (destroying && w->track_entities && !ecs__changes_reserve(w, &w->destroyed, 1, 0)) {
         ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, 0, "out of memory");
@@ -2290,31 +2399,28 @@ static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call, bool des
     }
     /* Promise the room: the hooks run below may record changes of their
        own, and must find room beyond it (or fail themselves). */
-    for (c = 1; c <= w->ncomponents; c++)
+    for (c = 1; c <= nc; c++)
         if ((had[c / 8] >> (c % 8) & 1u) && (w->storages[c]->track & ECS_TRACK_DELETION))
             w->storages[c]->deleted.reserved++;
     if (destroying && w->track_entities) w->destroyed.reserved++;
-    b.e = e;
-    b.kind = ECS__BUSY_STRIP;
-    b.prev = w->busy;
-    w->busy = &b;
-    for (c = 1; c <= w->ncomponents; c++) {
+    ecs__busy_push(w, &b, e, ECS__BUSY_STRIP);
+    for (c = 1; c <= nc; c++) { /* components registered by the hooks meanwhile are not e's */
         ecs_storage *s = w->storages[c];
         if (!(had[c / 8] >> (c % 8) & 1u)) continue; /* hooks cannot add to e now */
         if ((s->track & ECS_TRACK_DELETION) && s->deleted.reserved) s->deleted.reserved--;
-        if ((row = ecs__row(s, e)) == ECS__NO_ROW) continue; /* an earlier hook removed it */
-        if (ecs__reserve_record(w, s, true)) { /* always true, unless a hook turned tracking on */
-            ecs__remove_row(w, s, e, row, call, true, NULL);
-        } else {
+        if ((row = (uint32_t)ECS__ENTRY(s, i)) == ECS__NO_ROW) continue; /* an earlier hook removed it */
+        if (!(s->attached & ECS__ATT_TRACK) || ecs__track_reserve(w, s, true)) {
+            ecs__remove_at(w, s, e, row, NULL, true, true, call);
+        } else { /* only when a hook turned tracking on meanwhile and memory ran out */
             uint32_t track = s->track;
             ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, c, "out of memory: a deletion was not recorded");
             s->track &= ~(uint32_t)ECS_TRACK_DELETION;
-            ecs__remove_row(w, s, e, row, call, true, NULL);
+            ecs__remove_at(w, s, e, row, NULL, true, true, call);
             s->track = track;
         }
         n++;
     }
-    w->busy = b.prev;
+    ecs__busy_pop(w, &b);
     if (destroying && w->track_entities && w->destroyed.reserved) w->destroyed.reserved--;
     if (had != small) ecs__free(w, had, hadsize);
     return n;
@@ -2334,7 +2440,14 @@ ECS__FN bool ecs_destroy(ecs_world *w, ecs_entity e) {
     return true;
 }
 
-/* Validates a bundle: every component registered, none twice. */
+/* --- bundles: several components at once ---------------------------------- */
+/* A bundle runs the insert path's steps for all its components together:
+   every check, then every reservation, then each push once per storage,
+   then groups, then on_insert once the whole bundle is in. */
+
+/* Validates a bundle for e (ECS_NULL: entities about to be created):
+   every component registered, none twice, and the insert checks of each
+   component e lacks. */
 static bool ecs__check_bundle(ecs_world *w, const char *call, ecs_entity e, uint32_t n,
                               const ecs_component *comps) {
     uint32_t i, j;
@@ -2343,6 +2456,7 @@ static bool ecs__check_bundle(ecs_world *w, const char *call, ecs_entity e, uint
         return false;
     }
     for (i = 0; i < n; i++) {
+        ecs_storage *s;
         if (comps[i] - 1u >= w->ncomponents) {
             ecs__bad_access(w, call, e, comps[i], (size_t)-1);
             return false;
@@ -2352,33 +2466,25 @@ static bool ecs__check_bundle(ecs_world *w, const char *call, ecs_entity e, uint
                 ecs__fail(w, ECS_ERR_INVALID, call, e, comps[i], "component listed twice");
                 return false;
             }
-        if ((w->storages[comps[i]]->locked || w->busy || w->storages[comps[i]]->owner ||
-             w->storages[comps[i]]->nexcluded_by) &&
-            (e == ECS_NULL || ecs__row(w->storages[comps[i]], e) == ECS__NO_ROW) &&
-            !ecs__may_insert(w, call, e, w->storages[comps[i]]))
+        s = w->storages[comps[i]];
+        if ((s->locked || w->busy || (s->attached & ECS__ATT_GROUP)) &&
+            (e == ECS_NULL || (uint32_t)ECS__ENTRY(s, (uint32_t)e) == ECS__NO_ROW) && !ecs__may_insert(w, call, e, s))
             return false;
     }
     return true;
 }
 
-/* Fires on_insert for e's components comps[i] with inserted[i] set, after
-   the whole bundle is in place; skips what an earlier hook took away. */
+/* Fires on_insert for e's components comps[i] with inserted[i] set (all
+   when inserted is NULL), once the whole bundle is in place; skips what an
+   earlier hook took away. */
 static void ecs__bundle_hooks(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps,
                               const bool *inserted) {
     uint32_t i, row;
     for (i = 0; i < n; i++) {
         ecs_storage *s = w->storages[comps[i]];
         if ((inserted && !inserted[i]) || !s->hooks.on_insert) continue;
-        if (ecs_alive(w, e) && (row = ecs__row(s, e)) != ECS__NO_ROW)
-            ecs__hook(w, s, s->hooks.on_insert, e, row);
+        if ((row = ecs__row(w, s, e)) != ECS__NO_ROW) ecs__hook(w, s, s->hooks.on_insert, e, row);
     }
-}
-
-static bool ecs__bundle_has_hooks(const ecs_world *w, uint32_t n, const ecs_component *comps) {
-    uint32_t i;
-    for (i = 0; i < n; i++)
-        if (w->storages[comps[i]]->hooks.on_insert) return true;
-    return false;
 }
 
 /* Reserves rows in every storage of a bundle and the sparse pages of the
@@ -2410,7 +2516,7 @@ static bool ecs__reserve_bundle(ecs_world *w, const char *call, ecs_entity e, ui
 /* A bundle's values may point into storages the bundle is about to grow
    (cloning a prefab's components): growing frees the old arrays, so such
    values are first copied to a staging block (*staged, to be freed by the
-   caller). Returns the values to read. */
+   caller). Returns the values to read, or NULL when out of memory. */
 static const void *const *ecs__stage(ecs_world *w, const char *call, uint32_t count, uint32_t n,
                                      const ecs_component *comps, const void *const *values,
                                      void **staged, size_t *staged_size) {
@@ -2421,7 +2527,7 @@ static const void *const *ecs__stage(ecs_world *w, const char *call, uint32_t co
     bool need = false;
     *staged = NULL;
     *staged_size = 0;
-    for (j = 0; values && j < n; j++) { /* only storages about to grow matter */
+    for (j = 0; values && j < n && !need; j++) { /* only storages about to grow matter */
         const ecs_storage *s = w->storages[comps[j]];
         uintptr_t d = (uintptr_t)s->data;
         if (!s->data || s->count + (uint64_t)count <= s->cap) continue;
@@ -2447,6 +2553,17 @@ static const void *const *ecs__stage(ecs_world *w, const char *call, uint32_t co
     return copy;
 }
 
+/* Pushes e into s with *value (NULL: zeroed): the insert path's primitive step. */
+static void ecs__push_value(ecs_world *w, ecs_storage *s, ecs_entity e, const void *value) {
+    uint32_t row = ecs__push(w, s, e);
+    if (s->size) {
+        if (value)
+            ecs__copy(s->data + (size_t)row * s->size, value, s->size);
+        else
+            memset(s->data + (size_t)row * s->size, 0, s->size);
+    }
+}
+
 ECS__FN bool ecs_add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps,
                        const void *const *values) {
     uint32_t i;
@@ -2454,12 +2571,11 @@ ECS__FN bool ecs_add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_compone
     size_t staged_size = 0;
     bool small[64], *inserted = small, ok;
     if (!ecs_alive(w, e)) {
-        ecs__fail(w, ECS_ERR_DEAD_ENTITY, "ecs_add_n", e, n && comps ? comps[0] : 0,
-                  "entity is not alive");
+        ecs__fail(w, ECS_ERR_DEAD_ENTITY, "ecs_add_n", e, n && comps ? comps[0] : 0, "entity is not alive");
         return false;
     }
     if (!ecs__check_bundle(w, "ecs_add_n", e, n, comps)) return false;
-    if (n > 64 && !(inserted = (bool *)ecs__alloc(w, n * sizeof *inserted))) {
+    if (n > 64 && !(inserted = (bool *)ecs__alloc_n(w, n, sizeof *inserted))) {
         ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_add_n", e, 0, "out of memory");
         return false;
     }
@@ -2467,19 +2583,18 @@ ECS__FN bool ecs_add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_compone
     ok = !(staged_size && !staged) && ecs__reserve_bundle(w, "ecs_add_n", e, 1, n, comps);
     for (i = 0; ok && i < n; i++) { /* cannot fail now: everything is reserved */
         ecs_storage *s = w->storages[comps[i]];
-        uint32_t row = ecs__row(s, e);
+        uint32_t row = (uint32_t)ECS__ENTRY(s, (uint32_t)e);
         inserted[i] = row == ECS__NO_ROW;
         if (inserted[i])
-            ecs__push(w, s, e, values ? values[i] : NULL);
+            ecs__push_value(w, s, e, values ? values[i] : NULL);
         else
             ecs__replace(w, s, row, values ? values[i] : NULL);
     }
     for (i = 0; ok && i < n; i++) /* groups, once the whole bundle is in */
-        if (inserted[i] && (w->storages[comps[i]]->owner || w->storages[comps[i]]->nexcluded_by))
-            ecs__groups_inserted(w, w->storages[comps[i]], e, "ecs_add_n");
+        if (inserted[i]) ecs__inserted(w, w->storages[comps[i]], e, 0, "ecs_add_n");
     ecs__free(w, staged, staged_size);
     if (ok) ecs__bundle_hooks(w, e, n, comps, inserted);
-    if (inserted != small) ecs__free(w, inserted, n * sizeof *inserted);
+    if (inserted != small) ecs__free(w, inserted, (size_t)n * sizeof *inserted);
     return ok;
 }
 
@@ -2489,23 +2604,23 @@ static bool ecs__create_bulk(ecs_world *w, const char *call, uint32_t count, uin
     void *staged = NULL;
     size_t staged_size = 0;
     ecs_entity *ids = out;
-    bool ok, hooks;
+    bool ok, hooks = false, attached = false;
     if (!ecs__check_bundle(w, call, ECS_NULL, n, comps)) return false;
-    hooks = ecs__bundle_has_hooks(w, n, comps);
+    for (i = 0; i < n; i++) {
+        hooks |= w->storages[comps[i]]->hooks.on_insert != NULL;
+        attached |= w->storages[comps[i]]->attached != 0;
+    }
     /* hooks run once every entity has its whole bundle: keep the ids */
     if (hooks && !ids && !(ids = (ecs_entity *)ecs__alloc_n(w, count, sizeof *ids))) {
         ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, ECS_NULL, 0, "out of memory");
         return false;
     }
     values = ecs__stage(w, call, count, n, comps, values, &staged, &staged_size);
-    ok = !(staged_size && !staged) && ecs__reserve_slots(w, call, count) &&
-         ecs__reserve_bundle(w, call, ECS_NULL, count, n, comps);
+    ok = !(staged_size && !staged) && ecs__reserve_slots(w, call, count) && ecs__reserve_bundle(w, call, ECS_NULL, count, n, comps);
     for (k = 0; ok && k < count; k++) {
         ecs_entity e = ecs__take_tracked(w);
-        for (i = 0; i < n; i++) ecs__push(w, w->storages[comps[i]], e, values ? values[i] : NULL);
-        for (i = 0; i < n; i++)
-            if (w->storages[comps[i]]->owner || w->storages[comps[i]]->nexcluded_by)
-                ecs__groups_inserted(w, w->storages[comps[i]], e, call);
+        for (i = 0; i < n; i++) ecs__push_value(w, w->storages[comps[i]], e, values ? values[i] : NULL);
+        for (i = 0; attached && i < n; i++) ecs__inserted(w, w->storages[comps[i]], e, 0, call);
         if (ids) ids[k] = e;
     }
     ecs__free(w, staged, staged_size);
@@ -2520,7 +2635,7 @@ ECS__FN bool ecs_create_bulk(ecs_world *w, uint32_t count, uint32_t n, const ecs
 }
 
 ECS__FN ecs_entity ecs_create_n(ecs_world *w, uint32_t n, const ecs_component *comps,
-                                   const void *const *values) {
+                                const void *const *values) {
     ecs_entity e;
     return ecs__create_bulk(w, "ecs_create_n", 1, n, comps, values, &e) ? e : ECS_NULL;
 }
@@ -2574,7 +2689,6 @@ static ecs_iter ecs__view_fail(ecs_iter *it, ecs_world *w, const char *call, ecs
     ecs__fail(w, code, call, ECS_NULL, c, what);
     memset(it, 0, sizeof *it);
     it->world = w;
-    it->world_epoch = &w->epoch;
     return *it;
 }
 
@@ -2584,7 +2698,6 @@ static ecs_iter ecs__view(ecs_world *w, const char *call, const ecs_view_desc *d
     int lead = -1;
     memset(&it, 0, sizeof it);
     it.world = w;
-    it.world_epoch = &w->epoch;
     for (k = 0; k < ECS_MAX_TERMS && d->terms[k].c; k++) {
         ecs_component c = d->terms[k].c;
         uint32_t f = d->terms[k].flags;
@@ -2592,8 +2705,7 @@ static ecs_iter ecs__view(ecs_world *w, const char *call, const ecs_view_desc *d
             ecs__bad_access(w, call, ECS_NULL, c, (size_t)-1);
             memset(&it, 0, sizeof it);
             it.world = w;
-            it.world_epoch = &w->epoch;
-            return it;
+                    return it;
         }
         for (j = 0; j < k; j++)
             if (d->terms[j].c == c) return ecs__view_fail(&it, w, call, ECS_ERR_INVALID, c, "component listed twice");
@@ -2651,7 +2763,7 @@ ECS__FN ecs_iter ecs_view_of(ecs_world *w, uint32_t n, const ecs_component *comp
 
 /* Row of term k's entity e, when the lead holds e at row r. */
 static uint32_t ecs__term_row(const ecs_storage *s, uint32_t r, ecs_entity e) {
-    return r < s->count && s->dense[r] == e ? r : ecs__row(s, e);
+    return r < s->count && s->dense[r] == e ? r : (uint32_t)ECS__ENTRY(s, (uint32_t)e); /* e is alive */
 }
 
 /* Is term k's row r inside the window of its ECS_INSERTED/ECS_MODIFIED filter? */
@@ -2686,14 +2798,14 @@ ECS__IMPL_HOT bool ecs__iter_match(const ecs_iter *it, uint32_t r, ecs_entity e,
 
 /* The world remembers a few pairs of storages found to hold the same
    entities in their first n rows. That stays true while neither storage
-   changes a row other than by appending (each bumps its layout when it
+   changes a row other than by appending (each counts in its changes when it
    does: a removal, a swap, a sort), so a walk over storages that did not
    change since the last one compares no dense arrays below n. */
 static uint32_t ecs__in_step(const ecs_world *w, const ecs_storage *a, const ecs_storage *b) {
     uint32_t k;
     for (k = 0; k < sizeof w->instep / sizeof w->instep[0]; k++) {
         const ecs__instep *m = &w->instep[k];
-        if (m->a == a && m->b == b && m->la == a->layout && m->lb == b->layout) return m->n;
+        if (m->a == a && m->b == b && m->ca == a->changes && m->cb == b->changes) return m->n;
     }
     return 0;
 }
@@ -2707,8 +2819,8 @@ static void ecs__set_in_step(ecs_world *w, const ecs_storage *a, const ecs_stora
     if (!m) m = &w->instep[w->instep_next++ % cap];
     m->a = a;
     m->b = b;
-    m->la = a->layout;
-    m->lb = b->layout;
+    m->ca = a->changes;
+    m->cb = b->changes;
     m->n = n;
 }
 
@@ -2738,7 +2850,7 @@ static uint32_t ecs__block_floor(const ecs_iter *it, const uint8_t *check, uint3
                     lo = x; /* this term leaves the lead's order at row x - 1 */
                 }
             } else if (check[k] == ECS__CHECK_ABSENT) {
-                for (x = j; x > lo && ecs__row(s, a[x - 1]) == ECS__NO_ROW; x--) {}
+                for (x = j; x > lo && (uint32_t)ECS__ENTRY(s, (uint32_t)a[x - 1]) == ECS__NO_ROW; x--) {}
                 lo = x;
             }
             if (it->flags[k] & (ECS_INSERTED | ECS_MODIFIED)) { /* filtered terms are aligned */
@@ -2848,7 +2960,7 @@ static bool ecs__iter_block(ecs_iter *it, bool each) {
         it->scan = 64;
     else if (it->scan < 0x80000000u)
         it->scan *= 2;
-    if (it->entity && (it->lead->shuffles != it->shuffles || it->lead->reorders != it->reorders))
+    if (it->entity && it->lead->changes != it->changes)
         ecs__iter_changed(it);
     it->checked = 0;
     for (;;) {
@@ -2876,8 +2988,7 @@ static bool ecs__iter_block(ecs_iter *it, bool each) {
             it->row = r + 1;
             it->dense = lead->dense;
             it->epoch = w->epoch;
-            it->shuffles = lead->shuffles;
-            it->reorders = lead->reorders;
+            it->changes = lead->changes;
             return true;
         }
         /* the lead is exhausted: a union view moves on to its next ANY term */
@@ -2892,8 +3003,7 @@ static bool ecs__iter_block(ecs_iter *it, bool each) {
         it->lead_term = k;
         it->lead = it->st[k];
         it->row = it->until[k] < it->lead->count ? it->until[k] : it->lead->count;
-        it->shuffles = it->lead->shuffles;
-        it->reorders = it->lead->reorders;
+        it->changes = it->lead->changes;
     }
 }
 
@@ -2902,7 +3012,7 @@ static bool ecs__iter_block(ecs_iter *it, bool each) {
    yielded, not below the stale block. */
 ECS__FN bool ecs__iter_refill(ecs_iter *it) {
     for (;;) {
-        while (it->checked && it->epoch == *it->world_epoch && it->row > it->check_lo) {
+        while (it->checked && it->epoch == it->world->epoch && it->row > it->check_lo) {
             uint32_t r = --it->row;
             if (ecs__iter_check(it, r)) {
                 it->lo = r;
@@ -2951,24 +3061,26 @@ ECS__FN bool ecs_iter_chunk(ecs_iter *it, uint32_t k, uint32_t n) {
 }
 
 /* The lead storage lost rows, or was reordered, since the block was found.
-   A removal at or above the walk's position (the current entity, or rows
-   already visited) is harmless; one below it, or a reorder, may make the
-   walk skip or repeat entities. Only the last four removals are known:
-   with more, the check gives up rather than guess. */
+   A change at or above the walk's position (the current entity, or rows
+   already visited) is harmless; one below it may make the walk skip or
+   repeat entities. The storage keeps the lowest row of each of its last
+   ECS__CHANGE_RING changes; more changes than that between two steps
+   cannot be told apart, and assert too (a loop only ever removes its
+   current entity, once per step). */
 static void ecs__iter_changed(ecs_iter *it) {
 #if ECS_DEBUG
     ecs_storage *s = it->lead;
-    uint32_t n = s->shuffles - it->shuffles, k;
-    bool bad = s->reorders != it->reorders;
-    for (k = 0; !bad && n <= 4 && k < n; k++) bad = s->removed_rows[(s->shuffles - 1 - k) & 3u] < it->row;
-    if (!bad && it->mode == ECS__IT_UNION && ecs__row(s, it->entity) == ECS__NO_ROW)
+    uint64_t n = s->changes - it->changes, k;
+    bool bad = n > ECS__CHANGE_RING;
+    for (k = 0; !bad && k < n; k++) bad = s->changed_rows[(s->changes - 1 - k) % ECS__CHANGE_RING] < it->row;
+    if (!bad && it->mode == ECS__IT_UNION && ecs__row(it->world, s, it->entity) == ECS__NO_ROW)
         for (k = it->lead_term + 1; k < it->nterms; k++)
-            if ((it->flags[k] & ECS_ANY) && ecs__row(it->st[k], it->entity) != ECS__NO_ROW) {
+            if ((it->flags[k] & ECS_ANY) && ecs__row(it->world, it->st[k], it->entity) != ECS__NO_ROW) {
                 char what[200];
                 snprintf(what, sizeof what,
                          "%s took %s from the current entity of a union view, which still has %s: "
                          "the walk over %s would visit it again; defer the removal",
-                         s->shuffled_by ? s->shuffled_by : "a call", s->name, it->st[k]->name,
+                         s->changed_by ? s->changed_by : "a call", s->name, it->st[k]->name,
                          it->st[k]->name);
                 ecs__fail(it->world, ECS_ERR_INVALID, "ecs_iter_next", it->entity, s->id, what);
                 break;
@@ -2976,9 +3088,13 @@ static void ecs__iter_changed(ecs_iter *it) {
     if (bad) {
         char what[160];
         snprintf(what, sizeof what,
-                 "%s changed storage %s under a live view (only the current entity may be "
-                 "removed); defer the change with ecs_defer_* and ecs_flush after the loop",
-                 s->shuffled_by ? s->shuffled_by : "a call", s->name);
+                 n > ECS__CHANGE_RING ? "%s and more made too many changes to storage %s under a live "
+                                        "view to check (only the current entity may be removed); defer "
+                                        "them with ecs_defer_* and ecs_flush after the loop"
+                                      : "%s changed storage %s under a live view (only the current entity "
+                                        "may be removed); defer the change with ecs_defer_* and "
+                                        "ecs_flush after the loop",
+                 s->changed_by ? s->changed_by : "a call", s->name);
         ecs__fail(it->world, ECS_ERR_INVALID, "ecs_iter_next", it->entity, s->id, what);
     }
 #else
@@ -3006,6 +3122,7 @@ ECS__FN uint32_t ecs_each(ecs_world *w, const ecs_view_desc *desc,
     }
     return n;
 }
+
 
 /* ------------------------------------------------------------------------- */
 /* Command buffer                                                            */
@@ -3131,51 +3248,18 @@ ECS__FN uint32_t ecs_flush(ecs_world *w) {
 /* Sorting                                                                   */
 /* ------------------------------------------------------------------------- */
 
-/* Swaps rows a and b of s (every row array) and their sparse entries. */
-static void ecs__swap_rows(ecs_storage *s, uint32_t a, uint32_t b) {
-    ecs_entity t = s->dense[a];
-    s->dense[a] = s->dense[b];
-    s->dense[b] = t;
-    ECS__SPARSE(s, ECS_ENTITY_INDEX(s->dense[a])) = a;
-    ECS__SPARSE(s, ECS_ENTITY_INDEX(s->dense[b])) = b;
-    if (s->inserted) {
-        ecs_tick x = s->inserted[a];
-        s->inserted[a] = s->inserted[b];
-        s->inserted[b] = x;
-    }
-    if (s->modified) {
-        ecs_tick x = s->modified[a];
-        s->modified[a] = s->modified[b];
-        s->modified[b] = x;
-    }
-    if (s->size) {
-        unsigned char buf[64], *pa = s->data + (size_t)a * s->size, *pb = s->data + (size_t)b * s->size;
-        size_t left = s->size;
-        while (left) {
-            size_t n = left < sizeof buf ? left : sizeof buf;
-            ecs__copy(buf, pa, (uint32_t)n); /* constant sizes for the common ones */
-            ecs__copy(pa, pb, (uint32_t)n);
-            ecs__copy(pb, buf, (uint32_t)n);
-            pa += n;
-            pb += n;
-            left -= n;
-        }
-    }
-}
-
-static void ecs__reordered(ecs_world *w, ecs_storage *s, const char *call) {
-    w->epoch++;
-    s->layout++;
-    s->reorders++;
-    s->shuffled_by = call;
-}
-
 /* Stably sorts rows 0..n-1 of key by cmp and applies the same permutation
    to each storage of apply[] (key itself, or every storage of a group).
-   Scratch: 8 bytes per row; on failure nothing moved. */
+   Scratch: 8 bytes per row; on failure nothing moved. While cmp runs, the
+   storages being sorted are locked: it may read anything, but no row of
+   them may come or go (section 16). */
 static bool ecs__sort_rows(ecs_world *w, const char *call, ecs_storage *key, uint32_t n,
                            ecs_sort_fn cmp, void *ctx, ecs_storage *const *apply, uint32_t napply) {
     uint32_t *perm, *tmp, width, i, a, *src, *dst;
+    if (!cmp) {
+        ecs__fail(w, ECS_ERR_INVALID, call, ECS_NULL, key->id, "the comparator is NULL");
+        return false;
+    }
     if (n < 2) return true;
     perm = (uint32_t *)ecs__alloc_n(w, n, sizeof *perm);
     tmp = (uint32_t *)ecs__alloc_n(w, n, sizeof *tmp);
@@ -3186,6 +3270,8 @@ static bool ecs__sort_rows(ecs_world *w, const char *call, ecs_storage *key, uin
         return false;
     }
     /* bottom-up merge sort of row numbers (64-bit bounds: n may be ~2^32) */
+    for (a = 0; a < napply; a++) apply[a]->locked++;
+    w->guard++;
     for (i = 0; i < n; i++) perm[i] = i;
     src = perm;
     dst = tmp;
@@ -3210,21 +3296,12 @@ static bool ecs__sort_rows(ecs_world *w, const char *call, ecs_storage *key, uin
         dst = t;
         if (width > n / 2) break; /* the next doubling could overflow */
     }
-    /* src[i] = the old row that goes to row i: follow each cycle, swapping
-       (on a copy, as walking the cycles consumes it) */
+    w->guard--;
+    for (a = 0; a < napply; a++) apply[a]->locked--;
+    /* src[i] = the old row that goes to row i (permuting uses up a copy) */
     for (a = 0; a < napply; a++) {
         memcpy(dst, src, (size_t)n * sizeof *dst);
-        for (i = 0; i < n; i++) {
-            uint32_t j = i;
-            while (dst[j] != i) {
-                uint32_t next = dst[j];
-                ecs__swap_rows(apply[a], j, next);
-                dst[j] = j;
-                j = next;
-            }
-            dst[j] = j;
-        }
-        ecs__reordered(w, apply[a], call);
+        ecs__permute(w, apply[a], dst, n, call);
     }
     ecs__free(w, perm, (size_t)n * sizeof *perm);
     ecs__free(w, tmp, (size_t)n * sizeof *tmp);
@@ -3245,7 +3322,7 @@ ECS__FN bool ecs_sort(ecs_world *w, ecs_component c, ecs_sort_fn cmp, void *ctx)
         return false;
     }
     s = w->storages[c];
-    if (ecs__owned(w, "ecs_sort", s)) return false;
+    if (ecs__owned(w, "ecs_sort", s) || ecs__locked(w, "ecs_sort", ECS_NULL, s)) return false;
     return ecs__sort_rows(w, "ecs_sort", s, s->count, cmp, ctx, &s, 1);
 }
 
@@ -3258,15 +3335,14 @@ ECS__FN bool ecs_sort_as(ecs_world *w, ecs_component c, ecs_component order) {
     }
     s = w->storages[c];
     o = w->storages[order];
-    if (ecs__owned(w, "ecs_sort_as", s)) return false;
+    if (ecs__owned(w, "ecs_sort_as", s) || ecs__locked(w, "ecs_sort_as", ECS_NULL, s)) return false;
     if (s == o) return true;
     for (i = 0; i < o->count; i++) {
-        uint32_t r = ecs__row(s, o->dense[i]);
+        uint32_t r = (uint32_t)ECS__ENTRY(s, (uint32_t)o->dense[i]); /* o's entities are alive */
         if (r == ECS__NO_ROW) continue;
-        if (r != pos) ecs__swap_rows(s, r, pos);
+        ecs__swap(w, s, r, pos, "ecs_sort_as");
         pos++;
     }
-    ecs__reordered(w, s, "ecs_sort_as");
     return true;
 }
 
@@ -3356,14 +3432,20 @@ ECS__FN bool ecs_unique_remove(ecs_world *w, ecs_component c, void *out) {
    last clear. Lists (removed, deleted, created, destroyed) are appended in
    tick order, so "since" is a binary search and "older than" a prefix. */
 
-/* Keeps world->nspecial = the number of tracked or hooked storages. */
-static void ecs__update_special(ecs_world *w, ecs_storage *s) {
-    bool observed = s->track || s->hooks.on_insert || s->hooks.on_remove;
-    bool special = observed || s->owner || s->nexcluded_by;
-    w->nspecial += (uint32_t)special - (uint32_t)s->special;
-    w->nobserved += (uint32_t)observed - (uint32_t)s->observed;
-    s->special = special;
-    s->observed = observed;
+/* The remove path's reservation: room for the record of one removal (or
+   deletion, with its value) when s tracks it. */
+static bool ecs__track_reserve(ecs_world *w, ecs_storage *s, bool deletion) {
+    ecs__changes *l = deletion ? &s->deleted : &s->removed;
+    if (!(s->track & (deletion ? ECS_TRACK_DELETION : ECS_TRACK_REMOVAL))) return true;
+    return (uint64_t)l->count + l->reserved < l->cap || ecs__changes_reserve(w, l, 1, deletion ? s->size : 0);
+}
+
+/* The remove path's tracking step: e's row `row` is about to go. */
+static void ecs__track_removing(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, bool deletion) {
+    if (deletion && (s->track & ECS_TRACK_DELETION))
+        ecs__changes_push(&s->deleted, e, w->tick, s->data ? s->data + (size_t)row * s->size : NULL, s->size);
+    else if (!deletion && (s->track & ECS_TRACK_REMOVAL))
+        ecs__changes_push(&s->removed, e, w->tick, NULL, 0);
 }
 
 ECS__FN bool ecs_track_set(ecs_world *w, ecs_component c, uint32_t flags) {
@@ -3372,16 +3454,16 @@ ECS__FN bool ecs_track_set(ecs_world *w, ecs_component c, uint32_t flags) {
     bool want_ins = (flags & ECS_TRACK_INSERTION) != 0, want_mod = (flags & ECS_TRACK_MODIFICATION) != 0;
     if (c - 1u >= w->ncomponents || (flags & ~(uint32_t)ECS_TRACK_ALL)) {
         if (c - 1u >= w->ncomponents)
-            ecs__bad_access(w, "ecs_track", ECS_NULL, c, (size_t)-1);
+            ecs__bad_access(w, "ecs_track_set", ECS_NULL, c, (size_t)-1);
         else
-            ecs__fail(w, ECS_ERR_INVALID, "ecs_track", ECS_NULL, c, "flags must be ECS_TRACK_* bits");
+            ecs__fail(w, ECS_ERR_INVALID, "ecs_track_set", ECS_NULL, c, "flags must be ECS_TRACK_* bits");
         return false;
     }
     s = w->storages[c];
     if (s->cap && ((want_ins && !s->inserted && !(ins = (ecs_tick *)ecs__alloc_n(w, s->cap, sizeof *ins))) ||
                    (want_mod && !s->modified && !(mod = (ecs_tick *)ecs__alloc_n(w, s->cap, sizeof *mod))))) {
         ecs__free(w, ins, (size_t)s->cap * sizeof *ins);
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_track", ECS_NULL, c, "out of memory");
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_track_set", ECS_NULL, c, "out of memory");
         return false;
     }
     if (ins) memset(ins, 0, (size_t)s->cap * sizeof *ins), s->inserted = ins; /* 0: before tracking */
@@ -3391,13 +3473,13 @@ ECS__FN bool ecs_track_set(ecs_world *w, ecs_component c, uint32_t flags) {
     if (!(flags & ECS_TRACK_REMOVAL)) ecs__changes_free(w, &s->removed, 0);
     if (!(flags & ECS_TRACK_DELETION)) ecs__changes_free(w, &s->deleted, s->size);
     s->track = flags;
-    ecs__update_special(w, s);
+    ecs__attach(w, s);
     w->epoch++; /* views hold pointers to the tick arrays */
     return true;
 }
 
 ECS__FN uint32_t ecs_track_get(const ecs_world *w, ecs_component c) {
-    const ecs_storage *s = ecs__unique_storage(w, "ecs_tracking", c, (size_t)-1);
+    const ecs_storage *s = ecs__unique_storage(w, "ecs_track_get", c, (size_t)-1);
     return s ? s->track : 0;
 }
 
@@ -3420,10 +3502,10 @@ static uint32_t ecs__tracked_row(const ecs_world *w, const char *call, ecs_entit
     }
     s = w->storages[c];
     if (flag && !(s->track & flag)) {
-        ecs__fail(w, ECS_ERR_INVALID, call, e, c, "the storage does not track this (ecs_track)");
+        ecs__fail(w, ECS_ERR_INVALID, call, e, c, "the storage does not track this (ecs_track_set)");
         return ECS__NO_ROW;
     }
-    return ecs__row(s, e);
+    return ecs__row(w, s, e);
 }
 
 ECS__FN bool ecs_mark_modified(ecs_world *w, ecs_entity e, ecs_component c) {
@@ -3438,7 +3520,7 @@ static bool ecs__add_if_changed(ecs_world *w, const char *call, ecs_entity e, ec
     ecs_storage *s = ecs__check(w, call, e, c, size);
     uint32_t row;
     if (!s) return false;
-    if ((row = ecs__row(s, e)) == ECS__NO_ROW) return ecs__add(w, call, e, c, value, size) != NULL;
+    if ((row = (uint32_t)ECS__ENTRY(s, (uint32_t)e)) == ECS__NO_ROW) return ecs__insert(w, s, e, value, call) != NULL;
     if (!s->size) return false;
     if (value) {
         if (memcmp(s->data + (size_t)row * s->size, value, s->size) == 0) return false;
@@ -3498,7 +3580,7 @@ static const ecs__changes *ecs__list(const ecs_world *w, const char *call, ecs_c
         return NULL;
     }
     if (!(w->storages[c]->track & flag)) {
-        ecs__fail(w, ECS_ERR_INVALID, call, ECS_NULL, c, "the storage does not track this (ecs_track)");
+        ecs__fail(w, ECS_ERR_INVALID, call, ECS_NULL, c, "the storage does not track this (ecs_track_set)");
         return NULL;
     }
     return flag == ECS_TRACK_REMOVAL ? &w->storages[c]->removed : &w->storages[c]->deleted;
@@ -3583,6 +3665,48 @@ ECS__FN void ecs_clear_tracking_older_than(ecs_world *w, ecs_component c, uint32
 /* ------------------------------------------------------------------------- */
 /* Hooks                                                                     */
 /* ------------------------------------------------------------------------- */
+/* A hook runs attached to the insert path (on_insert, last) or the remove
+   path (on_remove, first), with its storage locked (no insertion into or
+   removal from it, so the value pointer stays valid) and its entity on the
+   busy stack. Entities inside a hook, or being stripped, form that stack
+   on the C stack: a hook may not destroy its own entity, and nothing may
+   be added to an entity while it is being stripped. */
+
+static void ecs__busy_push(ecs_world *w, ecs__busy *b, ecs_entity e, int kind) {
+    b->e = e;
+    b->kind = kind;
+    b->prev = w->busy;
+    w->busy = b;
+    w->guard++;
+}
+
+static void ecs__busy_pop(ecs_world *w, ecs__busy *b) {
+    w->busy = b->prev;
+    w->guard--;
+}
+
+static int ecs__busy_kind(const ecs_world *w, ecs_entity e) {
+    const ecs__busy *b;
+    int kind = 0;
+    for (b = w->busy; b; b = b->prev)
+        if (b->e == e) kind |= b->kind;
+    return kind;
+}
+static bool ecs__entity_busy(const ecs_world *w, ecs_entity e) { return ecs__busy_kind(w, e) != 0; }
+static bool ecs__entity_stripped(const ecs_world *w, ecs_entity e) {
+    return (ecs__busy_kind(w, e) & ECS__BUSY_STRIP) != 0;
+}
+
+static void ecs__hook(ecs_world *w, ecs_storage *s, ecs_hook_fn fn, ecs_entity e, uint32_t row) {
+    ecs__busy b;
+    ecs__busy_push(w, &b, e, ECS__BUSY_HOOK);
+    s->locked++;
+    fn(w, e, s->id, s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&w->tag_dummy,
+       s->hooks.user);
+    s->locked--;
+    ecs__busy_pop(w, &b);
+}
+
 
 ECS__FN bool ecs_hooks_set(ecs_world *w, ecs_component c, const ecs_hooks *hooks) {
     ecs_storage *s = ecs__unique_storage(w, "ecs_hooks_set", c, (size_t)-1);
@@ -3591,7 +3715,7 @@ ECS__FN bool ecs_hooks_set(ecs_world *w, ecs_component c, const ecs_hooks *hooks
         s->hooks = *hooks;
     else
         memset(&s->hooks, 0, sizeof s->hooks);
-    ecs__update_special(w, s);
+    ecs__attach(w, s);
     return true;
 }
 
@@ -3603,7 +3727,10 @@ ECS__FN bool ecs_hooks_set(ecs_world *w, ecs_component c, const ecs_hooks *hooks
    order: iterating it is a plain loop over arrays. An entity joins by
    swapping into row len of each owned storage (len grows), and leaves by
    swapping into row len-1 (len shrinks) before any owned component goes.
-   A storage has at most one owner. */
+   A storage has at most one owner. Groups listen to the insert path
+   (ecs__groups_inserted) and the remove path (ecs__groups_removing before
+   the pop, ecs__groups_removed after it); they move rows only through the
+   storage primitive ecs__swap. */
 
 static void ecs__groups_free(ecs_world *w) {
     uint32_t g;
@@ -3623,9 +3750,9 @@ static void ecs__groups_free(ecs_world *w) {
 static bool ecs__group_rows(const ecs_world *w, const ecs__group *g, ecs_entity e, uint32_t *rows) {
     uint32_t k, i = ECS_ENTITY_INDEX(e);
     for (k = 0; k < g->nowned; k++)
-        if ((rows[k] = ecs__sparse(w->storages[g->owned[k]], i)) == ECS__NO_ROW) return false;
+        if ((rows[k] = (uint32_t)ECS__ENTRY(w->storages[g->owned[k]], i)) == ECS__NO_ROW) return false;
     for (k = 0; k < g->nexcluded; k++)
-        if (ecs__sparse(w->storages[g->excluded[k]], i) != ECS__NO_ROW) return false;
+        if ((uint32_t)ECS__ENTRY(w->storages[g->excluded[k]], i) != ECS__NO_ROW) return false;
     return true;
 }
 
@@ -3636,15 +3763,7 @@ static void ecs__group_move(ecs_world *w, const ecs__group *g, const uint32_t *r
                             const char *call) {
     uint32_t k;
     for (k = 0; k < g->nowned; k++) {
-        ecs_storage *s = w->storages[g->owned[k]];
-        uint32_t r = rows[k];
-        if (r == to) continue;
-        ecs__swap_rows(s, r, to);
-        s->layout++;
-        w->epoch++;
-        s->removed_rows[s->shuffles & 3u] = r < to ? r : to;
-        s->shuffles++;
-        s->shuffled_by = call;
+        ecs__swap(w, w->storages[g->owned[k]], rows[k], to, call);
     }
 }
 
@@ -3659,9 +3778,9 @@ static void ecs__group_join(ecs_world *w, ecs__group *g, ecs_entity e, const cha
 /* e leaves g if it is in it (at a row < len). */
 static void ecs__group_leave(ecs_world *w, ecs__group *g, ecs_entity e, const char *call) {
     uint32_t rows[ECS_MAX_TERMS], k, i = ECS_ENTITY_INDEX(e);
-    rows[0] = ecs__sparse(w->storages[g->owned[0]], i);
+    rows[0] = (uint32_t)ECS__ENTRY(w->storages[g->owned[0]], i);
     if (rows[0] == ECS__NO_ROW || rows[0] >= g->len) return;
-    for (k = 1; k < g->nowned; k++) rows[k] = ecs__sparse(w->storages[g->owned[k]], i);
+    for (k = 1; k < g->nowned; k++) rows[k] = (uint32_t)ECS__ENTRY(w->storages[g->owned[k]], i);
     ecs__group_move(w, g, rows, g->len - 1, call);
     g->len--;
 }
@@ -3687,13 +3806,6 @@ static void ecs__groups_inserted(ecs_world *w, ecs_storage *s, ecs_entity e, con
     for (k = 0; k < s->nexcluded_by; k++) ecs__group_leave(w, &w->groups[s->excluded_by[k] - 1], e, call);
 }
 
-/* ecs__add_fast pushed e into s, which a group owns or excludes: e's row
-   after it joined or left. */
-ECS__FN uint32_t ecs__grouped(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call) {
-    ecs__groups_inserted(w, s, e, call);
-    return ecs__sparse(s, ECS_ENTITY_INDEX(e));
-}
-
 /* s's component is about to leave e: e leaves s's owner. */
 static void ecs__groups_removing(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call) {
     ecs__group_leave(w, &w->groups[s->owner - 1], e, call);
@@ -3704,7 +3816,7 @@ static void ecs__groups_removing(ecs_world *w, ecs_storage *s, ecs_entity e, con
    for a moment would move rows under a view walking the group). */
 static void ecs__groups_removed(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call) {
     uint32_t k;
-    if (w->busy && (ecs__busy_kind(w, e) & ECS__BUSY_STRIP)) return;
+    if (w->busy && ecs__entity_stripped(w, e)) return;
     for (k = 0; k < s->nexcluded_by; k++) ecs__group_join(w, &w->groups[s->excluded_by[k] - 1], e, call);
 }
 
@@ -3770,12 +3882,12 @@ ECS__FN ecs_group ecs_group_new(ecs_world *w, const ecs_group_desc *d) {
     w->groups[w->ngroups++] = g;
     for (k = 0; k < no; k++) {
         w->storages[owned[k]]->owner = w->ngroups;
-        ecs__update_special(w, w->storages[owned[k]]);
+        ecs__attach(w, w->storages[owned[k]]);
     }
     for (k = 0; k < nx; k++) {
         ecs_storage *s = w->storages[excl[k]];
         s->excluded_by[s->nexcluded_by++] = w->ngroups;
-        ecs__update_special(w, s);
+        ecs__attach(w, s);
     }
     /* pack the entities that already match, walking the shortest owned
        storage: rows below k are done, so a swap never revisits one */
@@ -4168,17 +4280,11 @@ ECS__FN ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc 
     X(bool, ecs_alive, (const ecs_world *w, ecs_entity e)) \
     X(ecs_entity, ecs__take_slot, (ecs_world *w)) \
     X(ecs_entity, ecs_create, (ecs_world *w)) \
-    X(uint32_t, ecs__sparse, (const ecs_storage *s, uint32_t i)) \
-    X(uint32_t, ecs__row, (const ecs_storage *s, ecs_entity e)) \
-    X(uint32_t, ecs__live_row, (const ecs_world *w, const ecs_storage *s, ecs_entity e)) \
+    X(uint32_t, ecs__row, (const ecs_world *w, const ecs_storage *s, ecs_entity e)) \
+    X(uint32_t, ecs__push, (ecs_world *w, ecs_storage *s, ecs_entity e)) \
     X(const ecs_storage *, ecs__checked_storage, (const ecs_world *w, const char *call, ecs_entity e, ecs_component c, size_t size)) \
+    X(void *, ecs__value_at, (const ecs_world *w, const ecs_storage *s, uint32_t row, bool mut)) \
     X(void *, ecs__get, (const ecs_world *w, const char *call, ecs_entity e, ecs_component c, size_t size, bool mut)) \
-    X(uint32_t, ecs__push_entity, (ecs_world *w, ecs_storage *s, uint32_t *page, ecs_entity e)) \
-    X(void *, ecs__add_fast, (ecs_world *w, const char *call, ecs_entity e, ecs_component c, const void *value, size_t size)) \
-    X(void *, ecs_add, (ecs_world *w, ecs_entity e, ecs_component c, const void *value)) \
-    X(bool, ecs_has, (const ecs_world *w, ecs_entity e, ecs_component c)) \
-    X(const void *, ecs_get, (const ecs_world *w, ecs_entity e, ecs_component c)) \
-    X(void *, ecs_get_mut, (ecs_world *w, ecs_entity e, ecs_component c)) \
     X(ecs_storage *, ecs_storage_of, (const ecs_world *w, ecs_component c)) \
     X(void *, ecs__storage_get, (const ecs_storage *s, const char *call, ecs_entity e, size_t size, bool mut)) \
     X(const void *, ecs_storage_get, (const ecs_storage *s, ecs_entity e)) \
@@ -4187,6 +4293,11 @@ ECS__FN ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc 
     X(uint32_t, ecs_storage_count, (const ecs_storage *s)) \
     X(const ecs_entity *, ecs_storage_entities, (const ecs_storage *s)) \
     X(void *, ecs_storage_data, (const ecs_storage *s)) \
+    X(void *, ecs__add_fast, (ecs_world *w, const char *call, ecs_entity e, ecs_component c, const void *value, size_t size)) \
+    X(void *, ecs_add, (ecs_world *w, ecs_entity e, ecs_component c, const void *value)) \
+    X(bool, ecs_has, (const ecs_world *w, ecs_entity e, ecs_component c)) \
+    X(const void *, ecs_get, (const ecs_world *w, ecs_entity e, ecs_component c)) \
+    X(void *, ecs_get_mut, (ecs_world *w, ecs_entity e, ecs_component c)) \
     X(bool, ecs_iter_next, (ecs_iter *it)) \
     X(void *, ecs__field, (const ecs_iter *it, const char *call, uint32_t i, size_t size))
 #ifdef __cplusplus

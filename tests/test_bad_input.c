@@ -821,9 +821,9 @@ static void test_unique_get_without_a_unique_value_asserts_not_found(void) {
 
 static void test_track_of_unknown_component_or_with_bad_flags_asserts(void) {
     setup();
-    EXPECT_REFUSED(w, !ecs_track_set(w, UNKNOWN, ECS_TRACK_ALL), ECS_OK, "ecs_track", NULL, "component #99");
-    EXPECT_REFUSED(w, !ecs_track_set(w, pos, ECS_TRACK_ENTITIES), ECS_OK, "ecs_track", NULL, "Pos");
-    EXPECT_REFUSED(w, !ecs_track_set(w, pos, 1u << 9), ECS_OK, "ecs_track", NULL, "Pos");
+    EXPECT_REFUSED(w, !ecs_track_set(w, UNKNOWN, ECS_TRACK_ALL), ECS_OK, "ecs_track_set", NULL, "component #99");
+    EXPECT_REFUSED(w, !ecs_track_set(w, pos, ECS_TRACK_ENTITIES), ECS_OK, "ecs_track_set", NULL, "Pos");
+    EXPECT_REFUSED(w, !ecs_track_set(w, pos, 1u << 9), ECS_OK, "ecs_track_set", NULL, "Pos");
     CHECK(ecs_track_get(w, pos) == 0);
     teardown();
 }
