@@ -114,6 +114,13 @@ bench: $(B)/bench/bench
 	./$(B)/bench/bench
 bench-quick: $(B)/bench/bench-quick
 	./$(B)/bench/bench-quick --quick
+# instructions per entity of every row, counted by callgrind (bench/callgrind.sh);
+# BENCH_N=1000000 to change N, BENCH_ONLY=text for some rows
+$(B)/bench/bench-callgrind: bench/bench.c ecs.h examples/hierarchy.h | $(B)/bench
+	$(CC) -std=c99 $(WARN) -O2 -DNDEBUG -DBENCH_CALLGRIND $(CFLAGS_COMMON) \
+	    -DBENCH_BUILD='"$(CC) -std=c99 -O2 -DNDEBUG (callgrind)"' $< -o $@ -lm
+bench-callgrind: $(B)/bench/bench-callgrind
+	sh bench/callgrind.sh ./$(B)/bench/bench-callgrind $(or $(BENCH_N),100000) "$(BENCH_ONLY)"
 FORCE:
 
 $(B)/%/:
@@ -124,5 +131,5 @@ $(B)/ex $(B)/gcc-c99 $(B)/clang-c11 $(B)/plain $(B)/tcc $(B)/cpp $(B)/twotu $(B)
 clean:
 	rm -rf $(B)
 
-.PHONY: run test clean bench bench-quick FORCE
+.PHONY: run test clean bench bench-quick bench-callgrind FORCE
 .SECONDARY:

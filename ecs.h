@@ -1127,7 +1127,8 @@ struct ecs_storage {
        page. Rows 0..count-1 are packed: dense[row] is the entity, its
        value is at data + row * size, and inserted[row] / modified[row] are
        its tracking ticks (arrays present only when tracked). */
-    uint64_t **pages;
+    uintptr_t *pages;      /* page addresses, biased (ECS__PAGE) */
+    uint32_t npages;       /* = world->npages (kept here: one load less per lookup) */
     ecs_entity *dense;
     unsigned char *data;   /* NULL for tags */
     ecs_tick *inserted, *modified;
@@ -1146,6 +1147,7 @@ struct ecs_storage {
     uint32_t size, align;
     char *name;
     ecs_world *world;
+    char tag_dummy;        /* what get and add return for a tag: non-NULL, not to be read */
     /* attached features (ECS__ATT_*): inserts and removes take the slow path */
     uint32_t attached;
     uint32_t locked;       /* > 0 while one of its hooks, or a sort of it, runs */
@@ -1172,7 +1174,7 @@ typedef struct ecs__instep {
 } ecs__instep;
 
 struct ecs_world {
-    ecs_storage **storages;   /* storages[c] for c in 1..ncomponents; [0] unused */
+    ecs_storage **storages;   /* storages[c] for c in 1..ncomponents; [0] is &ecs__none */
     uint32_t ncomponents, storages_cap;
     uint32_t npages;          /* sparse pages per storage: they cover every slot */
     uint64_t *absent_page;    /* the page of ECS__ABSENT entries empty pages point at */
@@ -1186,7 +1188,6 @@ struct ecs_world {
     uint32_t guard;           /* > 0 while a hook, strip or sort runs: the inline paths stand aside */
     uint32_t nobserved;       /* storages with tracking or hooks (destroy's one-pass path needs none) */
     ecs_allocator alloc;
-    char tag_dummy;           /* what add/get return for tags */
     ecs_tick tick;            /* tracking time; changes are stamped with it */
     ecs__changes created, destroyed;
     bool track_entities;
@@ -1211,6 +1212,25 @@ struct ecs_world {
     ecs_error err;
     char err_msg[160];
 };
+
+/* What a lookup of an unknown component or through a NULL storage handle
+   looks in: a storage with no pages, where nothing is found. Lookups read
+   every field they need from it before their first branch, so a loop of
+   gets keeps them in registers. It is never written; it is not const only
+   so that compilers do not fold its fields into a branch on the handle. */
+#ifdef __cplusplus
+#define ECS__ZERO {} /* a zeroed aggregate, in each language's spelling */
+#else
+#define ECS__ZERO {0}
+#endif
+#ifdef ECS_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((unused))
+#endif
+static const ecs_storage ecs__none = ECS__ZERO;
+#else
+ECS_API ecs_storage ecs__none;
+#endif
 
 /* --- inline: 4. entities -------------------------------------------------- */
 ECS__INLINE bool ecs_alive(const ecs_world *w, ecs_entity e) {
@@ -1245,18 +1265,43 @@ ECS__HOT ecs_entity ecs_create(ecs_world *w) {
 /* --- inline: 5. storage primitives and lookups ---------------------------- */
 /* The sparse entry of entity index i; i must be below npages * ECS__PAGE_SIZE,
    which every live entity's index is. */
-#define ECS__ENTRY(s, i) ((s)->pages[(i) >> ECS__PAGE_BITS][(i)&ECS__PAGE_MASK])
+#define ECS__ENTRY(s, i) (*(uint64_t *)((s)->pages[(i) >> ECS__PAGE_BITS] + (uintptr_t)(i) * sizeof(uint64_t)))
+/* pages[p] holds page p's address biased by p's first index, so that the
+   entry of index i is at pages[i >> ECS__PAGE_BITS] + i * 8 with no mask
+   (integer arithmetic: the biased value is not a pointer). */
+#define ECS__PAGE_BIAS(p) ((uintptr_t)(p) * ECS__PAGE_SIZE * sizeof(uint64_t))
+#define ECS__PAGE(s, p) ((uint64_t *)((s)->pages[p] + ECS__PAGE_BIAS(p)))
 
 /* Row of any 64-bit value e in s, or ECS__NO_ROW. The entry holds the
    version of the entity that has the row, so a stale, forged or null e
    never matches, with no look at the slot table; an absent entry's row
    bits (all ones) fail the test whatever the version. */
-ECS__HOT uint32_t ecs__row(const ecs_world *w, const ecs_storage *s, ecs_entity e) {
+ECS__HOT uint32_t ecs__row(const ecs_storage *s, ecs_entity e) {
+    const uintptr_t *pages = s->pages;
     uint32_t i = (uint32_t)e;
     uint64_t x;
-    if ((i >> ECS__PAGE_BITS) >= w->npages) return ECS__NO_ROW;
-    x = ECS__ENTRY(s, i) ^ (e & ECS__VERSION_BITS);
+    if ((i >> ECS__PAGE_BITS) >= s->npages) return ECS__NO_ROW;
+    x = *(const uint64_t *)(pages[i >> ECS__PAGE_BITS] + (uintptr_t)i * sizeof(uint64_t)) ^ (e & ECS__VERSION_BITS);
     return x < ECS__NO_ROW ? (uint32_t)x : ECS__NO_ROW;
+}
+
+/* Where the values of s begin: data, or a tag's dummy byte (what get and
+   add return for tags: not NULL, not to be read). */
+ECS__HOT uintptr_t ecs__base(const ecs_storage *s) {
+    return s->data ? (uintptr_t)s->data : (uintptr_t)&s->tag_dummy;
+}
+
+/* The value at `row`, given s's base (values of `size` bytes); mut: the
+   caller may write, so the row counts as modified (tracking). Never NULL,
+   which gcc and clang are told, so a caller's test of the result folds
+   into the lookup's own. */
+ECS__HOT void *ecs__value_at(const ecs_storage *s, uintptr_t base, uint32_t row, size_t size, bool mut) {
+    void *v = (void *)(base + (uintptr_t)row * size);
+    if (mut && s->modified) s->modified[row] = s->world->tick;
+#if defined(__GNUC__) || defined(__clang__)
+    if (!v) __builtin_unreachable();
+#endif
+    return v;
 }
 
 /* Storage primitive: appends e (alive, not in s) as the last row. Room and
@@ -1271,54 +1316,54 @@ ECS__HOT uint32_t ecs__push(ecs_world *w, ecs_storage *s, ecs_entity e) {
     return row;
 }
 
-ECS__INLINE const ecs_storage *ecs__checked_storage(const ecs_world *w, const char *call, ecs_entity e,
-                                                    ecs_component c, size_t size) {
-    if (c - 1u >= w->ncomponents) {
-        ecs__bad_access(w, call, e, c, size);
-        return NULL;
-    }
-#if ECS_DEBUG
-    if (size != (size_t)-1 && size != w->storages[c]->size) {
-        ecs__bad_access(w, call, e, c, size);
-        return NULL;
-    }
-#else
-    (void)size;
-#endif
-    return w->storages[c];
+/* c's storage, or the none storage when c is not registered (no branch:
+   storages[0] is &ecs__none). */
+ECS__HOT const ecs_storage *ecs__storage(const ecs_world *w, ecs_component c) {
+    return w->storages[c - 1u < w->ncomponents ? c : 0];
 }
 
-/* The value of row `row` (a dummy address for tags); mut: the caller may
-   write, so the row counts as modified (if tracked). */
-ECS__HOT void *ecs__value_at(const ecs_world *w, const ecs_storage *s, uint32_t row, bool mut) {
-    if (mut && s->modified) s->modified[row] = w->tick;
-    return s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&w->tag_dummy;
-}
-
+/* get and get_mut: size is sizeof(T) for the typed macros (checked
+   against the registered size under ECS_DEBUG), (size_t)-1 otherwise. */
 ECS__INLINE void *ecs__get(const ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                            size_t size, bool mut) {
-    const ecs_storage *s = ecs__checked_storage(w, call, e, c, size);
-    uint32_t row;
-    if (!s || (row = ecs__row(w, s, e)) == ECS__NO_ROW) return NULL;
-    return ecs__value_at(w, s, row, mut);
+    const ecs_storage *s = ecs__storage(w, c);
+    uintptr_t base = ecs__base(s); /* every load from s first: a loop keeps them in registers */
+    uint32_t row = ecs__row(s, e);
+    if (s == &ecs__none || (ECS_DEBUG && size != (size_t)-1 && size != s->size)) {
+        ecs__bad_access(w, call, e, c, size);
+        return NULL;
+    }
+    return row == ECS__NO_ROW ? NULL : ecs__value_at(s, base, row, size == (size_t)-1 ? s->size : size, mut);
 }
 
 /* The storage of c, a handle for loops that look up many entities of one
    component: ecs_storage_get(s, e) is ecs_get(w, e, c) without the world's
    loads, so a loop can keep s in a register. */
 ECS__INLINE ecs_storage *ecs_storage_of(const ecs_world *w, ecs_component c) {
-    return (ecs_storage *)ecs__checked_storage(w, "ecs_storage_of", ECS_NULL, c, (size_t)-1);
+    const ecs_storage *s = ecs__storage(w, c);
+    if (s != &ecs__none) return (ecs_storage *)s;
+    ecs__bad_access(w, "ecs_storage_of", ECS_NULL, c, (size_t)-1);
+    return NULL;
 }
 
+/* No call in the release path: nothing in a loop of gets can write to
+   memory, so the compiler keeps s's fields in registers. (A NULL s has
+   no world to record an error in; it asserts under ECS_DEBUG.) */
 ECS__INLINE void *ecs__storage_get(const ecs_storage *s, const char *call, ecs_entity e, size_t size,
                                    bool mut) {
-    uint32_t row;
-    if (!s || (ECS_DEBUG && size != (size_t)-1 && size != s->size)) {
+    const ecs_storage *t = s ? s : &ecs__none;
+    uintptr_t base = ecs__base(t);
+    uint32_t row = ecs__row(t, e);
+#if ECS_DEBUG
+    if (!s || (size != (size_t)-1 && size != s->size)) {
         ecs__bad_storage(s, call, e, size);
         return NULL;
     }
-    if ((row = ecs__row(s->world, s, e)) == ECS__NO_ROW) return NULL;
-    return ecs__value_at(s->world, s, row, mut);
+#else
+    (void)call;
+#endif
+    if (row == ECS__NO_ROW) return NULL; /* always so in the none storage */
+    return ecs__value_at(t, base, row, size == (size_t)-1 ? t->size : size, mut);
 }
 ECS__INLINE const void *ecs_storage_get(const ecs_storage *s, ecs_entity e) {
     return ecs__storage_get(s, "ecs_storage_get", e, (size_t)-1, false);
@@ -1328,7 +1373,7 @@ ECS__INLINE void *ecs_storage_get_mut(ecs_storage *s, ecs_entity e) {
 }
 ECS__INLINE bool ecs_storage_has(const ecs_storage *s, ecs_entity e) {
     if (!s) return ecs__bad_storage(s, "ecs_storage_has", e, (size_t)-1), false;
-    return ecs__row(s->world, s, e) != ECS__NO_ROW;
+    return ecs__row(s, e) != ECS__NO_ROW;
 }
 ECS__INLINE uint32_t ecs_storage_count(const ecs_storage *s) {
     if (!s) return ecs__bad_storage(s, "ecs_storage_count", ECS_NULL, (size_t)-1), 0;
@@ -1356,10 +1401,10 @@ ECS__HOT void *ecs__add_fast(ecs_world *w, const char *call, ecs_entity e, ecs_c
     if (c - 1u < w->ncomponents && ecs_alive(w, e) && value && !w->guard) {
         s = w->storages[c];
         if ((size == (size_t)-1 || size == s->size) && !s->attached && s->count < s->cap &&
-            s->pages[i >> ECS__PAGE_BITS] != w->absent_page && ECS__ENTRY(s, i) == ECS__ABSENT) {
+            ECS__PAGE(s, i >> ECS__PAGE_BITS) != w->absent_page && ECS__ENTRY(s, i) == ECS__ABSENT) {
             row = ecs__push(w, s, e);
             if (s->data) memcpy(s->data + (size_t)row * s->size, value, size == (size_t)-1 ? s->size : size);
-            return s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&w->tag_dummy;
+            return s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&s->tag_dummy;
         }
     }
     return ecs__add_sized(w, call, e, c, value, size);
@@ -1369,8 +1414,10 @@ ECS__INLINE void *ecs_add(ecs_world *w, ecs_entity e, ecs_component c, const voi
     return ecs__add_fast(w, "ecs_add", e, c, value, (size_t)-1);
 }
 ECS__INLINE bool ecs_has(const ecs_world *w, ecs_entity e, ecs_component c) {
-    const ecs_storage *s = ecs__checked_storage(w, "ecs_has", e, c, (size_t)-1);
-    return s && ecs__row(w, s, e) != ECS__NO_ROW;
+    const ecs_storage *s = ecs__storage(w, c);
+    bool has = ecs__row(s, e) != ECS__NO_ROW;
+    if (s == &ecs__none) ecs__bad_access(w, "ecs_has", e, c, (size_t)-1);
+    return has;
 }
 ECS__INLINE const void *ecs_get(const ecs_world *w, ecs_entity e, ecs_component c) {
     return ecs__get(w, "ecs_get", e, c, (size_t)-1, false);
@@ -1415,10 +1462,12 @@ ECS__INLINE void *ecs__field(const ecs_iter *it, const char *call, uint32_t i, s
 #define ECS__SIZE(T) ((size_t)-1)
 #endif
 
-#define ECS_GET(w, e, c, T) ((const T *)ecs__get((w), "ECS_GET", (e), (c), ECS__SIZE(T), false))
-#define ECS_GET_MUT(w, e, c, T) ((T *)ecs__get((w), "ECS_GET_MUT", (e), (c), ECS__SIZE(T), true))
-#define ECS_STORAGE_GET(s, e, T) ((const T *)ecs__storage_get((s), "ECS_STORAGE_GET", (e), ECS__SIZE(T), false))
-#define ECS_STORAGE_GET_MUT(s, e, T) ((T *)ecs__storage_get((s), "ECS_STORAGE_GET_MUT", (e), ECS__SIZE(T), true))
+/* The pointer-returning macros pass sizeof(T): rows are found with it, and
+   it is checked against the registered size under ECS_DEBUG. */
+#define ECS_GET(w, e, c, T) ((const T *)ecs__get((w), "ECS_GET", (e), (c), sizeof(T), false))
+#define ECS_GET_MUT(w, e, c, T) ((T *)ecs__get((w), "ECS_GET_MUT", (e), (c), sizeof(T), true))
+#define ECS_STORAGE_GET(s, e, T) ((const T *)ecs__storage_get((s), "ECS_STORAGE_GET", (e), sizeof(T), false))
+#define ECS_STORAGE_GET_MUT(s, e, T) ((T *)ecs__storage_get((s), "ECS_STORAGE_GET_MUT", (e), sizeof(T), true))
 /* (1 ? p : (T *)0) type-checks p as a T pointer without casting it away */
 #define ECS_REMOVE(w, e, c, T, out) ecs__remove_sized((w), (e), (c), (1 ? (out) : (T *)0), sizeof(T))
 /* ECS__VALUE(T, init): the address of a T made from init, which is a braced
@@ -1608,6 +1657,10 @@ ECS__IMPL_HOT void ecs__copy(void *dst, const void *src, uint32_t size) {
     }
 }
 
+#ifndef ECS_STATIC
+ecs_storage ecs__none = ECS__ZERO;
+#endif
+
 ECS__FN void ecs__assert_fail(const char *msg, const char *file, int line) {
     fprintf(stderr, "%s:%d: ecs.h: %s\n", file, line, msg);
     abort();
@@ -1722,6 +1775,11 @@ ECS__FN ecs_world *ecs_world_new(const ecs_desc *desc) {
     w->parallel_for = d.parallel_for;
     w->parallel_user = d.parallel_user;
     w->default_wl = 0xffffffffu;
+    if (!ecs__grow(w, (void **)&w->storages, &w->storages_cap, 1, 0, sizeof *w->storages)) {
+        w->alloc.free(w, sizeof *w, w->alloc.ctx);
+        return NULL;
+    }
+    w->storages[0] = (ecs_storage *)&ecs__none; /* never written: lookups of unknown components */
     return w;
 }
 
@@ -1771,26 +1829,28 @@ ECS__FN uint32_t ecs_count(const ecs_world *w) { return w->alive; }
    pointing at the absent page. All storages grow, or none. */
 static bool ecs__cover(ecs_world *w, uint64_t slots) {
     uint32_t need = (uint32_t)((slots + ECS__PAGE_SIZE - 1) >> ECS__PAGE_BITS), np, c, p;
-    uint64_t ***fresh = NULL;
+    uintptr_t **fresh = NULL;
     if (need <= w->npages) return true;
     np = ecs__next_cap(w->npages, need);
     if (!w->absent_page) {
         if (!(w->absent_page = (uint64_t *)ecs__alloc_n(w, ECS__PAGE_SIZE, sizeof *w->absent_page))) return false;
         memset(w->absent_page, 0xff, ECS__PAGE_SIZE * sizeof *w->absent_page); /* all ECS__ABSENT */
     }
-    if (w->ncomponents && !(fresh = (uint64_t ***)ecs__alloc_n(w, w->ncomponents + 1, sizeof *fresh)))
+    if (w->ncomponents && !(fresh = (uintptr_t **)ecs__alloc_n(w, w->ncomponents + 1, sizeof *fresh)))
         return false;
     for (c = 1; c <= w->ncomponents; c++)
-        if (!(fresh[c] = (uint64_t **)ecs__alloc_n(w, np, sizeof **fresh))) {
+        if (!(fresh[c] = (uintptr_t *)ecs__alloc_n(w, np, sizeof **fresh))) {
             while (--c) ecs__free(w, fresh[c], (size_t)np * sizeof **fresh);
             ecs__free(w, fresh, (size_t)(w->ncomponents + 1) * sizeof *fresh);
             return false;
         }
     for (c = 1; c <= w->ncomponents; c++) {
         ecs_storage *s = w->storages[c];
-        for (p = 0; p < np; p++) fresh[c][p] = p < w->npages ? s->pages[p] : w->absent_page;
+        for (p = 0; p < np; p++)
+            fresh[c][p] = p < w->npages ? s->pages[p] : (uintptr_t)w->absent_page - ECS__PAGE_BIAS(p);
         ecs__free(w, s->pages, (size_t)w->npages * sizeof *s->pages);
         s->pages = fresh[c];
+        s->npages = np;
     }
     if (fresh) ecs__free(w, fresh, (size_t)(w->ncomponents + 1) * sizeof *fresh);
     w->npages = np;
@@ -1925,28 +1985,28 @@ ECS__FN ecs_component ecs_register(ecs_world *w, const char *name, size_t size, 
     len = strlen(name) + 1;
     if (w->ncomponents >= 0xfffffffeu ||
         !ecs__grow(w, (void **)&w->storages, &w->storages_cap, w->ncomponents + 2,
-                   w->storages ? w->ncomponents + 1 : 0, sizeof *w->storages) ||
+                   w->ncomponents + 1, sizeof *w->storages) ||
         !(s = (ecs_storage *)ecs__alloc(w, sizeof *s))) {
         ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_register", ECS_NULL, 0, "out of memory");
         return 0;
     }
     memset(s, 0, sizeof *s);
     s->name = (char *)ecs__alloc(w, len);
-    s->pages = w->npages ? (uint64_t **)ecs__alloc_n(w, w->npages, sizeof *s->pages) : NULL;
+    s->pages = w->npages ? (uintptr_t *)ecs__alloc_n(w, w->npages, sizeof *s->pages) : NULL;
     if (!s->name || (w->npages && !s->pages)) {
         ecs__free(w, s->name, len);
         ecs__free(w, s, sizeof *s);
         ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_register", ECS_NULL, 0, "out of memory");
         return 0;
     }
-    for (p = 0; p < w->npages; p++) s->pages[p] = w->absent_page;
+    for (p = 0; p < w->npages; p++) s->pages[p] = (uintptr_t)w->absent_page - ECS__PAGE_BIAS(p);
+    s->npages = w->npages;
     memcpy(s->name, name, len);
     s->size = (uint32_t)size;
     s->align = (uint32_t)align;
     s->world = w;
     c = ++w->ncomponents;
     s->id = c;
-    w->storages[0] = NULL;
     w->storages[c] = s;
     names = (ecs__name *)w->names;
     stbds_shput(names, s->name, c); /* stb_ds: aborts rather than fail */
@@ -1994,7 +2054,7 @@ static void ecs__storage_destroy(ecs_world *w, ecs_storage *s) {
     size_t size[ECS__ROW_ARRAYS];
     uint32_t p, i;
     for (p = 0; p < w->npages; p++)
-        if (s->pages[p] != w->absent_page) ecs__free(w, s->pages[p], ECS__PAGE_SIZE * sizeof **s->pages);
+        if (ECS__PAGE(s, p) != w->absent_page) ecs__free(w, ECS__PAGE(s, p), ECS__PAGE_SIZE * sizeof(uint64_t));
     ecs__free(w, s->pages, (size_t)w->npages * sizeof *s->pages);
     ecs__row_arrays(s, arr, size);
     for (i = 0; i < ECS__ROW_ARRAYS; i++) ecs__free(w, *arr[i], (size_t)s->cap * size[i]);
@@ -2056,13 +2116,12 @@ static bool ecs__reserve_rows(ecs_world *w, ecs_storage *s, uint32_t extra) {
 /* Gives the sparse page holding entity index i a page of its own (it
    shares the absent page until its first entity). i is a live slot's. */
 static bool ecs__reserve_page(ecs_world *w, ecs_storage *s, uint32_t i) {
-    uint64_t **pp = &s->pages[i >> ECS__PAGE_BITS];
-    if (*pp != w->absent_page) return true;
-    if (!(*pp = (uint64_t *)ecs__alloc_n(w, ECS__PAGE_SIZE, sizeof **pp))) {
-        *pp = w->absent_page;
-        return false;
-    }
-    memset(*pp, 0xff, ECS__PAGE_SIZE * sizeof **pp); /* all ECS__ABSENT */
+    uint32_t p = i >> ECS__PAGE_BITS;
+    uint64_t *page;
+    if (ECS__PAGE(s, p) != w->absent_page) return true;
+    if (!(page = (uint64_t *)ecs__alloc_n(w, ECS__PAGE_SIZE, sizeof *page))) return false;
+    memset(page, 0xff, ECS__PAGE_SIZE * sizeof *page); /* all ECS__ABSENT */
+    s->pages[p] = (uintptr_t)page - ECS__PAGE_BIAS(p);
     return true;
 }
 
@@ -2150,8 +2209,8 @@ static void ecs__permute(ecs_world *w, ecs_storage *s, uint32_t *src, uint32_t n
     ecs__changed(w, s, 0, call);
 }
 
-static void *ecs__value(ecs_world *w, ecs_storage *s, uint32_t row) {
-    return s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&w->tag_dummy;
+static void *ecs__value(ecs_storage *s, uint32_t row) {
+    return s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&s->tag_dummy;
 }
 
 /* --- the insert path and the remove path ---------------------------------- */
@@ -2241,7 +2300,7 @@ static uint32_t ecs__inserted(ecs_world *w, ecs_storage *s, ecs_entity e, uint32
 static void *ecs__insert(ecs_world *w, ecs_storage *s, ecs_entity e, const void *value, const char *call) {
     uint32_t row, i = (uint32_t)e;
     if ((s->locked || w->busy || (s->attached & ECS__ATT_GROUP)) && !ecs__may_insert(w, call, e, s)) return NULL;
-    if (s->count == s->cap || s->pages[i >> ECS__PAGE_BITS] == w->absent_page) {
+    if (s->count == s->cap || ECS__PAGE(s, i >> ECS__PAGE_BITS) == w->absent_page) {
         /* value may point into this very storage (cloning a component);
            growing frees the old array, so follow the value to the new one */
         uintptr_t v = (uintptr_t)value, d = (uintptr_t)s->data;
@@ -2262,7 +2321,7 @@ static void *ecs__insert(ecs_world *w, ecs_storage *s, ecs_entity e, const void 
     }
     row = ecs__inserted(w, s, e, row, call);
     if (s->hooks.on_insert) ecs__hook(w, s, s->hooks.on_insert, e, row); /* s is locked: row stays */
-    return ecs__value(w, s, row);
+    return ecs__value(s, row);
 }
 
 /* The remove path's steps (its checks passed): e loses s's row `row`. */
@@ -2289,7 +2348,7 @@ static void *ecs__replace(ecs_world *w, ecs_storage *s, uint32_t row, const void
             memmove(dst, value, s->size);
     }
     if (s->modified) s->modified[row] = w->tick;
-    return ecs__value(w, s, row);
+    return ecs__value(s, row);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -2338,7 +2397,7 @@ static bool ecs__take(ecs_world *w, const char *call, ecs_entity e, ecs_componen
         return false;
     }
     s = w->storages[c];
-    if ((row = ecs__row(w, s, e)) == ECS__NO_ROW || !ecs__may_remove(w, call, e, s, deletion)) return false;
+    if ((row = ecs__row(s, e)) == ECS__NO_ROW || !ecs__may_remove(w, call, e, s, deletion)) return false;
     ecs__remove_at(w, s, e, row, out, deletion, false, call);
     return true;
 }
@@ -2483,7 +2542,7 @@ static void ecs__bundle_hooks(ecs_world *w, ecs_entity e, uint32_t n, const ecs_
     for (i = 0; i < n; i++) {
         ecs_storage *s = w->storages[comps[i]];
         if ((inserted && !inserted[i]) || !s->hooks.on_insert) continue;
-        if ((row = ecs__row(w, s, e)) != ECS__NO_ROW) ecs__hook(w, s, s->hooks.on_insert, e, row);
+        if ((row = ecs__row(s, e)) != ECS__NO_ROW) ecs__hook(w, s, s->hooks.on_insert, e, row);
     }
 }
 
@@ -2885,7 +2944,7 @@ static bool ecs__iter_fields(ecs_iter *it, uint32_t r, const uint32_t *rows, uin
     it->tick = w->tick;
     for (k = 0; k < it->nterms; k++) {
         ecs_storage *s = it->st[k];
-        unsigned char *data = s->data ? s->data : (unsigned char *)&w->tag_dummy;
+        unsigned char *data = s->data ? s->data : (unsigned char *)&s->tag_dummy;
         uint32_t x = 0;
         check[k] = ECS__CHECK_NONE;
         if (rows[k] == ECS__NO_ROW) {
@@ -2928,7 +2987,7 @@ static bool ecs__iter_check(ecs_iter *it, uint32_t r) {
             it->base[k] = 0;
             continue;
         }
-        it->base[k] = s->data ? (uintptr_t)(s->data + (size_t)rows[k] * s->size) : (uintptr_t)&it->world->tag_dummy;
+        it->base[k] = s->data ? (uintptr_t)(s->data + (size_t)rows[k] * s->size) : (uintptr_t)&s->tag_dummy;
         if ((it->flags[k] & ECS_WRITE) && s->modified) it->mark[m++] = s->modified + rows[k];
     }
     it->nmark = m;
@@ -3073,9 +3132,9 @@ static void ecs__iter_changed(ecs_iter *it) {
     uint64_t n = s->changes - it->changes, k;
     bool bad = n > ECS__CHANGE_RING;
     for (k = 0; !bad && k < n; k++) bad = s->changed_rows[(s->changes - 1 - k) % ECS__CHANGE_RING] < it->row;
-    if (!bad && it->mode == ECS__IT_UNION && ecs__row(it->world, s, it->entity) == ECS__NO_ROW)
+    if (!bad && it->mode == ECS__IT_UNION && ecs__row(s, it->entity) == ECS__NO_ROW)
         for (k = it->lead_term + 1; k < it->nterms; k++)
-            if ((it->flags[k] & ECS_ANY) && ecs__row(it->world, it->st[k], it->entity) != ECS__NO_ROW) {
+            if ((it->flags[k] & ECS_ANY) && ecs__row(it->st[k], it->entity) != ECS__NO_ROW) {
                 char what[200];
                 snprintf(what, sizeof what,
                          "%s took %s from the current entity of a union view, which still has %s: "
@@ -3505,7 +3564,7 @@ static uint32_t ecs__tracked_row(const ecs_world *w, const char *call, ecs_entit
         ecs__fail(w, ECS_ERR_INVALID, call, e, c, "the storage does not track this (ecs_track_set)");
         return ECS__NO_ROW;
     }
-    return ecs__row(w, s, e);
+    return ecs__row(s, e);
 }
 
 ECS__FN bool ecs_mark_modified(ecs_world *w, ecs_entity e, ecs_component c) {
@@ -3604,7 +3663,7 @@ ECS__FN const void *ecs_deleted_value(const ecs_world *w, ecs_component c, const
         return NULL;
     }
     return w->storages[c]->size ? l->values + (at - base) / sizeof *entry * w->storages[c]->size
-                                : (const void *)&w->tag_dummy;
+                                : (const void *)&w->storages[c]->tag_dummy;
 }
 
 static const ecs__changes *ecs__entity_list(const ecs_world *w, const char *call, const ecs__changes *l) {
@@ -3701,7 +3760,7 @@ static void ecs__hook(ecs_world *w, ecs_storage *s, ecs_hook_fn fn, ecs_entity e
     ecs__busy b;
     ecs__busy_push(w, &b, e, ECS__BUSY_HOOK);
     s->locked++;
-    fn(w, e, s->id, s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&w->tag_dummy,
+    fn(w, e, s->id, s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&s->tag_dummy,
        s->hooks.user);
     s->locked--;
     ecs__busy_pop(w, &b);
@@ -4280,10 +4339,11 @@ ECS__FN ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc 
     X(bool, ecs_alive, (const ecs_world *w, ecs_entity e)) \
     X(ecs_entity, ecs__take_slot, (ecs_world *w)) \
     X(ecs_entity, ecs_create, (ecs_world *w)) \
-    X(uint32_t, ecs__row, (const ecs_world *w, const ecs_storage *s, ecs_entity e)) \
+    X(uint32_t, ecs__row, (const ecs_storage *s, ecs_entity e)) \
+    X(uintptr_t, ecs__base, (const ecs_storage *s)) \
+    X(void *, ecs__value_at, (const ecs_storage *s, uintptr_t base, uint32_t row, size_t size, bool mut)) \
+    X(const ecs_storage *, ecs__storage, (const ecs_world *w, ecs_component c)) \
     X(uint32_t, ecs__push, (ecs_world *w, ecs_storage *s, ecs_entity e)) \
-    X(const ecs_storage *, ecs__checked_storage, (const ecs_world *w, const char *call, ecs_entity e, ecs_component c, size_t size)) \
-    X(void *, ecs__value_at, (const ecs_world *w, const ecs_storage *s, uint32_t row, bool mut)) \
     X(void *, ecs__get, (const ecs_world *w, const char *call, ecs_entity e, ecs_component c, size_t size, bool mut)) \
     X(ecs_storage *, ecs_storage_of, (const ecs_world *w, ecs_component c)) \
     X(void *, ecs__storage_get, (const ecs_storage *s, const char *call, ecs_entity e, size_t size, bool mut)) \

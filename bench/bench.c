@@ -38,7 +38,10 @@
 #endif
 
 /* -DBENCH_CALLGRIND: callgrind counts only the timed parts, when run as
-   valgrind --tool=callgrind --collect-atstart=no ./bench --only ... */
+   valgrind --tool=callgrind --collect-atstart=no ./bench --only ...,
+   and every measurement ends with a dump of its own count, named
+   "<row>|runs=R|n=N" (bench/callgrind.sh turns them into a table of
+   instructions per entity: make bench-callgrind). */
 #ifdef BENCH_CALLGRIND
 #include <valgrind/callgrind.h>
 #define BENCH_COLLECT() CALLGRIND_TOGGLE_COLLECT
@@ -278,28 +281,42 @@ static bench_sum bench_destroy_all(bench_run *r, int grouped) {
 static bench_sum ecs_destroy_all(bench_run *r) { return bench_destroy_all(r, 0); }
 static bench_sum ecs_destroy_grouped(bench_run *r) { return bench_destroy_all(r, 1); }
 
-/* c) get Position of every entity in shuffled order, summing its fields. */
-static bench_sum ecs_get_shuffled(bench_run *r) {
+/* c) get Position of every entity in shuffled order, summing its fields:
+   through the world (ECS_GET), or through Position's storage handle taken
+   once before the loop (ECS_STORAGE_GET), as a hot loop would. */
+static bench_sum bench_get_shuffled(bench_run *r, int handle) {
     bench_ecs b = bench_ecs_new(NULL);
     ecs_entity *ids = (ecs_entity *)bench_alloc((size_t)r->n * sizeof *ids);
     ecs_entity *order = (ecs_entity *)bench_alloc((size_t)r->n * sizeof *order);
-    uint32_t k;
+    uint32_t k, n = r->n;
     uint64_t count = 0;
     double sum = 0;
     bench_sum s;
-    bench_ecs_fill(&b, r->n, ids);
-    for (k = 0; k < r->n; k++) { /* distinct values: a wrong entity shows in the sum */
+    const ecs_storage *ps;
+    bench_ecs_fill(&b, n, ids);
+    for (k = 0; k < n; k++) { /* distinct values: a wrong entity shows in the sum */
         Position *p = ECS_GET_MUT(b.w, ids[k], b.pos, Position);
         p->x = (float)k;
         p->y = (float)(k & 1023);
     }
-    for (k = 0; k < r->n; k++) order[k] = ids[r->perm[k]];
+    for (k = 0; k < n; k++) order[k] = ids[r->perm[k]];
     bench_start(r);
-    for (k = 0; k < r->n; k++) {
-        const Position *p = ECS_GET(b.w, order[k], b.pos, Position);
-        if (p) {
-            count++;
-            sum += (double)p->x + (double)p->y;
+    if (handle) {
+        ps = ecs_storage_of(b.w, b.pos);
+        for (k = 0; k < n; k++) {
+            const Position *p = ECS_STORAGE_GET(ps, order[k], Position);
+            if (p) {
+                count++;
+                sum += (double)p->x + (double)p->y;
+            }
+        }
+    } else {
+        for (k = 0; k < n; k++) {
+            const Position *p = ECS_GET(b.w, order[k], b.pos, Position);
+            if (p) {
+                count++;
+                sum += (double)p->x + (double)p->y;
+            }
         }
     }
     bench_stop(r);
@@ -310,6 +327,8 @@ static bench_sum ecs_get_shuffled(bench_run *r) {
     ecs_world_free(b.w);
     return s;
 }
+static bench_sum ecs_get_shuffled(bench_run *r) { return bench_get_shuffled(r, 0); }
+static bench_sum ecs_get_shuffled_handle(bench_run *r) { return bench_get_shuffled(r, 1); }
 
 /* d) add Data to every entity, then remove it from every entity (both in
    creation order); the removed values are summed. tracked: the same with
@@ -1062,7 +1081,8 @@ static const bench_row ROWS[] = {
     {"create_bulk, all at once", ecs_create_bulk_all, RAW_CREATE, NO_TARGET, 0},
     {"destroy, creation order", ecs_destroy_all, RAW_CREATE, RAW_CREATE, 1.0},
     {"destroy, grouped", ecs_destroy_grouped, ECS_DESTROY, NO_TARGET, 0},
-    {"get Position, shuffled", ecs_get_shuffled, RAW_GET, RAW_GET, 1.6},
+    {"get Position, shuffled", ecs_get_shuffled, RAW_GET, NO_TARGET, 0},
+    {"get Position, shuffled, handle", ecs_get_shuffled_handle, RAW_GET, RAW_GET, 2.0},
     {"add+remove Data", ecs_add_remove, RAW_ADD_REMOVE, RAW_CREATE, 1.2},
     {"add+remove Data, tracked", ecs_add_remove_tracked, RAW_ADD_REMOVE, ECS_ADD_REMOVE, 1.3},
     {"add+remove Data, grouped", ecs_add_remove_grouped, ECS_ADD_REMOVE, NO_TARGET, 0},
@@ -1117,6 +1137,9 @@ static bench_result bench_measure(const char *name, bench_fn fn, uint32_t n, con
     void *keep = NULL;
     void (*keep_free)(void *) = NULL;
     int i;
+#ifdef BENCH_CALLGRIND
+    CALLGRIND_ZERO_STATS;
+#endif
     for (i = -1; i < reps; i++) {
         bench_run r;
         bench_sum s;
@@ -1143,6 +1166,13 @@ static bench_result bench_measure(const char *name, bench_fn fn, uint32_t n, con
         t[i] = (double)r.ns / (n ? n : 1);
     }
     if (keep_free) keep_free(keep);
+#ifdef BENCH_CALLGRIND
+    {
+        char dump[160];
+        snprintf(dump, sizeof dump, "%s|runs=%d|n=%lu", name, reps + 1, (unsigned long)n);
+        CALLGRIND_DUMP_STATS_AT(dump);
+    }
+#endif
     qsort(t, (size_t)reps, sizeof t[0], bench_cmp_double);
     res.min = t[0];
     res.med = reps % 2 ? t[reps / 2] : (t[reps / 2 - 1] + t[reps / 2]) / 2;
