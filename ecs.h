@@ -926,45 +926,49 @@ typedef struct ecs_view_desc {
 enum { ECS__IT_DONE, ECS__IT_VIEW, ECS__IT_UNION };
 
 typedef struct ecs_iter {
-    ecs_entity entity;            /* the current entity (ecs_iter_next) */
-    /* ecs_iter_next_block only: per term an array of `count` values, or
-       NULL (ECS_NOT, absent optional/any); use ECS_FIELD after ecs_iter_next */
-    void *fields[ECS_MAX_TERMS];
-    uint32_t count;
-    const ecs_entity *entities;   /* the block's entities (ecs_iter_next_block) */
-    /* private: the current block is lead rows lo..row-1, in which every
-       term is either at the same row as the lead (stride = its size) or
-       absent (base NULL), or the block is one row (stride 0). Where blocks
-       come out short, ecs_iter_next walks a checked block instead. */
+    /* The current block: count entities, entities[0..count), and per term
+       an array of count values (ECS_BLOCK, ecs_block). Per-entity loops
+       (ECS_EACH, ecs_iter_next) walk a block from its last entity down;
+       i is the current one (ecs_iter_entity, ECS_FIELD). */
+    uint32_t count, i;
+    const ecs_entity *entities;
+    /* private. The walk goes down the lead's rows end..top-1 in runs: an
+       aligned run is one block (every term's values are arrays at the
+       lead's rows); a probe run tests rows lo..prow-1 one at a time (each
+       match is a block of one, its fields exact pointers). key is the
+       world's epoch the block's pointers are good for (ECS_EACH compares
+       it at every entity); it is odd in a probe run, where every row is
+       looked at anyway. */
     ecs_world *world;
     ecs_storage *lead;
-    const ecs_entity *dense;      /* lead->dense when the block was found */
-    uint32_t row, lo, end;        /* end: lowest row of the walk (a chunk's start) */
-    uint32_t epoch;               /* world->epoch when the block was found */
-    uint32_t scan;                /* most rows the next block may span */
+    uint32_t key;
+    uint32_t lo, prow, top, end;
     uint32_t nterms, nany, lead_term, mode;
-    uint64_t changes;             /* lead->changes when the block was found (debug check) */
-    uint32_t checked, check_lo;   /* a checked block: rows check_lo..row-1, tested one by one */
-    uint32_t nmark;               /* ECS_WRITE terms of tracked storages: mark per entity */
-    ecs_tick tick;                /* the stamp they get */
-    uintptr_t base[ECS_MAX_TERMS];  /* as integers: absent = 0 + row * 0 = NULL, no branch */
-    uintptr_t stride[ECS_MAX_TERMS];
-    ecs_tick *mark[ECS_MAX_TERMS];  /* modified[] of written terms: mark[m][row * mstride[m]] */
-    uint32_t mstride[ECS_MAX_TERMS];
+    uint32_t nprobe, fast;        /* probe terms; fast: the one probe term is required, nothing else to do */
+    uint32_t nmark;               /* written terms of tracked storages (marked when reached) */
+    ecs_group group;              /* the group whose rows the walk trusts (owned aligned, excluded absent) */
+    uint64_t changes;             /* lead->changes when the walk last looked (ECS_DEBUG check) */
+    ecs_entity cur;               /* ECS_DEBUG: the entity handed out last, for messages */
+    uintptr_t base[ECS_MAX_TERMS];  /* term k's value for entity i: base[k] + i * size; 0: none */
+    uint8_t probe[ECS_MAX_TERMS];   /* the terms a probe run tests, in order */
+    uint8_t pkind[ECS_MAX_TERMS];   /* what each must be (ECS__P_*) */
+    ecs_tick *mark[ECS_MAX_TERMS];  /* modified[] of each written term, with its term in mterm */
+    uint8_t mterm[ECS_MAX_TERMS];
+    ecs_tick tick;                  /* the stamp marked rows get */
     ecs_tick since[ECS_MAX_TERMS][2]; /* filtered terms: window start (inserted, modified) */
     ecs_storage *st[ECS_MAX_TERMS];
     uint32_t flags[ECS_MAX_TERMS];
-    uint32_t until[ECS_MAX_TERMS];  /* union views: ANY storages' row counts at the start */
-    ecs_group group;              /* lead owned by a group whose rows the walk can trust */
+    uint32_t until[ECS_MAX_TERMS];  /* union views: the ANY storages' row counts at the start */
 } ecs_iter;
 
 ECS_API ecs_iter ecs_view(ecs_world *w, const ecs_view_desc *desc);
 ECS_API ecs_iter ecs_view_of(ecs_world *w, uint32_t n, const ecs_component *comps);
 ECS_API bool ecs_iter_chunk(ecs_iter *it, uint32_t k, uint32_t nchunks);
-ECS_API bool ecs_iter_next_block(ecs_iter *it);
 ECS_API uint32_t ecs_each(ecs_world *w, const ecs_view_desc *desc,
                           void (*fn)(ecs_iter *it, void *ctx), void *ctx);
-/* ECS_FIELD(&it, i, T) -> T *   and   bool ecs_iter_next(ecs_iter *it)  below */
+/* inline below: bool ecs_iter_next_block(it); bool ecs_iter_next(it);
+   ecs_entity ecs_iter_entity(it); ECS_EACH(it) { ... }; ECS_FIELD(it, k, T),
+   ecs_field(it, k); ECS_BLOCK(it, k, T), ecs_block(it, k) */
 
 /* --- 8. command buffer ----------------------------------------------------- */
 ECS_API ecs_entity ecs_defer_create(ecs_world *w);
@@ -1085,7 +1089,10 @@ ECS_API ecs_entity ecs__create(ecs_world *w);
 ECS_API void *ecs__add_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                              const void *value, size_t size);
 ECS_API bool ecs__remove_sized(ecs_world *w, ecs_entity e, ecs_component c, void *out, size_t size);
-ECS_API bool ecs__iter_refill(ecs_iter *it);
+ECS_API bool ecs__iter_seek(ecs_iter *it, int blocks);
+ECS_API void ecs__iter_changed(ecs_iter *it);
+ECS_API bool ecs__iter_probe_all(ecs_iter *it, uint32_t r);
+ECS_API bool ecs__iter_refresh(ecs_iter *it);
 ECS_API void ecs__bad_field(const ecs_iter *it, const char *call, uint32_t i, size_t size);
 ECS_API bool ecs__defer_add_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
                                   size_t size);
@@ -1104,6 +1111,7 @@ ECS_API bool ecs__add_if_changed_sized(ecs_world *w, ecs_entity e, ecs_component
 #define ECS__VERSION_BITS 0xffffffff00000000u       /* an entity's version, in place */
 #define ECS__DEAD 0x80000000u                       /* versions[i]: the slot is free */
 #define ECS__CHANGE_RING 8                          /* row changes a view can check at once */
+#define ECS__MOVED(w) ((w)->epoch += 2u)              /* rows or arrays moved (world->epoch) */
 
 /* A list of changes in tick order; for deletions, with a copy of each value. */
 typedef struct ecs__changes {
@@ -1166,12 +1174,13 @@ struct ecs_storage {
     ecs_tick unique_inserted, unique_modified;
 };
 
-/* a and b held the same entities in rows 0..n-1 when their change counts were ca, cb */
+/* Storages a and b (component ids) held the same entities in rows 0..n-1
+   when their change counts were ca, cb (low, high words); seq makes an
+   entry a seqlock (section 7: the in-step memo). */
 typedef struct ecs__instep {
-    const ecs_storage *a, *b;
-    uint64_t ca, cb;
-    uint32_t n;
+    uint32_t seq, a, b, ca[2], cb[2], n;
 } ecs__instep;
+#define ECS__INSTEP 8
 
 struct ecs_world {
     ecs_storage **storages;   /* storages[c] for c in 1..ncomponents; [0] is &ecs__none */
@@ -1184,7 +1193,7 @@ struct ecs_world {
     uint32_t nslots, slots_cap, max_slots, alive;
     uint32_t *freeq;          /* FIFO ring of free slots */
     uint32_t fq_head, fq_len, fq_cap;
-    uint32_t epoch;           /* bumped by every change that moves rows or arrays: views re-check */
+    uint32_t epoch;           /* += 2 by every change that moves rows or arrays (ECS__MOVED): views re-check */
     uint32_t guard;           /* > 0 while a hook, strip or sort runs: the inline paths stand aside */
     uint32_t nobserved;       /* storages with tracking or hooks (destroy's one-pass path needs none) */
     ecs_allocator alloc;
@@ -1196,7 +1205,7 @@ struct ecs_world {
     unsigned char *cmds;      /* command buffer: records of ecs__cmd + value */
     uint32_t cmds_head, cmds_len, cmds_cap;
     bool flushing;
-    ecs__instep instep[8];    /* pairs of storages known to be in step (ecs__in_step) */
+    ecs__instep instep[ECS__INSTEP]; /* pairs of storages known to be in step (ecs__in_step) */
     uint32_t instep_next;
     struct ecs__group *groups; /* groups[g - 1] */
     uint32_t ngroups, groups_cap;
@@ -1312,7 +1321,7 @@ ECS__HOT uint32_t ecs__push(ecs_world *w, ecs_storage *s, ecs_entity e) {
     ECS__ENTRY(s, i) = (e & ECS__VERSION_BITS) | row;
     if (s->inserted) s->inserted[row] = w->tick; /* inserted, not modified */
     if (s->modified) s->modified[row] = 0;
-    w->epoch++;
+    ECS__MOVED(w);
     return row;
 }
 
@@ -1427,33 +1436,138 @@ ECS__INLINE void *ecs_get_mut(ecs_world *w, ecs_entity e, ecs_component c) {
 }
 
 /* --- inline: 7. views ------------------------------------------------------- */
-/* Advances to the next matching entity; false when the view is exhausted.
-   Inside a block this is a few loads; at a block's end, or after any change
-   that moved rows (world->epoch), ecs__iter_refill finds the next block. */
-ECS__HOT bool ecs_iter_next(ecs_iter *it) {
-    if (it->row > it->lo && it->epoch == it->world->epoch) {
-        uint32_t m, row = --it->row;
-        it->entity = it->dense[row];
-        for (m = 0; m < it->nmark; m++) it->mark[m][row * it->mstride[m]] = it->tick;
+/* What a probe run requires of a term at each row (ecs_iter.pkind). */
+#define ECS__P_HAS 0u /* present: a required or filtered term */
+#define ECS__P_NOT 1u /* absent: ECS_NOT, or an earlier ANY term of a union view */
+#define ECS__P_MAY 2u /* either: ECS_OPTIONAL (a union's later ANY terms too) */
+#define ECS__P_ANY 3u /* either, and one ECS_ANY term must be present */
+
+/* Tests lead row r of a probe run: one required term inline, anything else
+   out of line. On a match the block is that one entity, its fields exact
+   pointers (i = 0). */
+ECS__HOT bool ecs__iter_probe(ecs_iter *it, uint32_t r) {
+    if (it->fast) {
+        const ecs_storage *lead = it->lead, *s = it->st[it->probe[0]];
+        const ecs_entity *dense = lead->dense + r;
+        uint32_t row = (uint32_t)ECS__ENTRY(s, (uint32_t)*dense); /* a live entity: no bounds check */
+        if (row == ECS__NO_ROW) return false;
+        it->base[it->probe[0]] = ecs__base(s) + (uintptr_t)row * s->size;
+        it->base[it->lead_term] = ecs__base(lead) + (uintptr_t)r * lead->size;
+        it->entities = dense;
         return true;
     }
-    return ecs__iter_refill(it);
+    return ecs__iter_probe_all(it, r);
 }
 
-/* Term i's value for the current entity (computed on access: the walk
-   itself touches no field). NULL for ECS_NOT and absent optional/any. */
-ECS__INLINE void *ecs__field(const ecs_iter *it, const char *call, uint32_t i, size_t size) {
+/* The next block: an aligned run as a whole (arrays), or the next match
+   of a probe run as a block of one. False when the walk is done. */
+ECS__HOT bool ecs_iter_next_block(ecs_iter *it) {
+    for (;;) {
+        while (it->prow > it->lo)
+            if (ecs__iter_probe(it, --it->prow)) {
+                it->count = 1;
+                it->cur = it->entities[0];
+                return true;
+            }
+        if (!ecs__iter_seek(it, 1)) return false;
+        if (it->count) {
+            it->i = 0;
+            it->cur = it->entities[0];
+            return true;
+        }
+    }
+}
+
+/* The per-entity step within a run, after the fast case of ecs__iter_step:
+   the next entity of an aligned block whose written terms are marked as
+   each entity is reached (key = epoch | 1), or the next match of a probe
+   run (i stays 0), or an aligned block whose storages changed. */
+ECS__HOT bool ecs__iter_step_slow(ecs_iter *it) {
+    uint32_t m;
+    if (it->i && (it->key ^ 1u) == it->world->epoch) {
+        it->i--;
+        for (m = 0; m < it->nmark; m++) it->mark[m][it->i] = it->tick;
 #if ECS_DEBUG
-    if (i >= it->nterms || (size != (size_t)-1 && size != it->st[i]->size)) {
-        ecs__bad_field(it, call, i, size);
+        it->cur = it->entities[it->i];
+#endif
+        return true;
+    }
+    if (ECS_DEBUG && it->prow > it->lo && it->lead->changes != it->changes) ecs__iter_changed(it);
+    while (it->prow > it->lo)
+        if (ecs__iter_probe(it, --it->prow)) {
+#if ECS_DEBUG
+            it->cur = it->entities[0];
+#endif
+            return true;
+        }
+    return it->i && ecs__iter_refresh(it);
+}
+
+/* The per-entity step within a run: the next entity of an aligned block
+   (i goes down; its pointers are good while the world's epoch is the
+   block's key), else ecs__iter_step_slow. */
+ECS__HOT bool ecs__iter_step(ecs_iter *it) {
+    if (it->i && it->key == it->world->epoch) {
+        it->i--;
+#if ECS_DEBUG
+        it->cur = it->entities[it->i];
+#endif
+        return true;
+    }
+    return ecs__iter_step_slow(it);
+}
+
+/* The next matching entity (ecs_iter_entity), false when the view is done:
+   the function form of ECS_EACH. */
+ECS__HOT bool ecs_iter_next(ecs_iter *it) {
+    while (!ecs__iter_step(it))
+        if (!ecs__iter_seek(it, 0)) return false;
+    return true;
+}
+
+/* The current entity of a per-entity loop: read from the lead's row
+   (prow + i in either kind of run), so it stays right after a change in
+   the loop body moved the arrays. */
+ECS__INLINE ecs_entity ecs_iter_entity(const ecs_iter *it) { return it->lead->dense[it->prow + it->i]; }
+
+/* Term k's value for the current entity: base + i * size (size: sizeof(T)
+   for the typed macros). Checked under ECS_DEBUG. */
+ECS__INLINE void *ecs__field(const ecs_iter *it, const char *call, uint32_t k, size_t size) {
+#if ECS_DEBUG
+    if (!it || k >= it->nterms || (size != (size_t)-1 && size != it->st[k]->size)) {
+        ecs__bad_field(it, call, k, size);
+        return NULL;
+    }
+    if (it->flags[k] & ECS_NOT) return NULL;
+#else
+    (void)call;
+#endif
+    if (size == (size_t)-1) size = it->flags[k] & ECS_NOT ? 0 : it->st[k]->size; /* untyped: a NOT term stays NULL */
+    return (void *)(it->base[k] + (uintptr_t)it->i * size);
+}
+
+/* Term k's array for the current block (NULL: an ECS_NOT term). */
+ECS__INLINE void *ecs__block(const ecs_iter *it, const char *call, uint32_t k, size_t size) {
+#if ECS_DEBUG
+    if (!it || k >= it->nterms || (size != (size_t)-1 && size != it->st[k]->size)) {
+        ecs__bad_field(it, call, k, size);
         return NULL;
     }
 #else
-    (void)call;
-    (void)size;
+    (void)call, (void)size;
 #endif
-    return (void *)(it->base[i] + it->row * it->stride[i]);
+    return (void *)it->base[k];
 }
+
+#define ECS__CAT2(a, b) a##b
+#define ECS__CAT(a, b) ECS__CAT2(a, b)
+/* The per-entity loop: ECS_EACH(&it) { ... ECS_FIELD(&it, k, T) ... }. An
+   outer loop over runs, an inner one over entities, whose state the
+   compiler keeps in registers; break and continue work as in any loop. */
+#define ECS_EACH(it)                                                                               \
+    for (int ECS__CAT(ecs__more_, __LINE__) = 1; ECS__CAT(ecs__more_, __LINE__) && ecs__iter_seek(it, 0);) \
+        for (ECS__CAT(ecs__more_, __LINE__) = 0;                                                   \
+             ecs__iter_step(it) || (ECS__CAT(ecs__more_, __LINE__) = 1, 0);)
 
 /* --- typed macros ------------------------------------------------------ */
 #if ECS_DEBUG
@@ -1481,13 +1595,15 @@ ECS__INLINE void *ecs__field(const ecs_iter *it, const char *call, uint32_t i, s
 #define ECS__VALUE(T, ...) ((T[1]){__VA_ARGS__})
 #endif
 #define ECS_ADD(w, e, c, T, ...) ((T *)ecs__add_fast((w), "ECS_ADD", (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T)))
-#define ECS_FIELD(it, i, T) ((T *)ecs__field((it), "ECS_FIELD", (i), ECS__SIZE(T)))
+#define ECS_FIELD(it, k, T) ((T *)ecs__field((it), "ECS_FIELD", (k), sizeof(T)))
+#define ECS_BLOCK(it, k, T) ((T *)ecs__block((it), "ECS_BLOCK", (k), sizeof(T)))
 #define ECS_UNIQUE_GET(w, c, T) ((const T *)ecs__unique_get((w), "ECS_UNIQUE_GET", (c), ECS__SIZE(T), false))
 #define ECS_UNIQUE_GET_MUT(w, c, T) ((T *)ecs__unique_get((w), "ECS_UNIQUE_GET_MUT", (c), ECS__SIZE(T), true))
 #define ECS_UNIQUE_ADD(w, c, T, ...) ((T *)ecs__unique_add_sized((w), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T)))
 #define ECS_ADD_IF_CHANGED(w, e, c, T, ...) \
     ecs__add_if_changed_sized((w), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T))
-#define ecs_field(it, i) ecs__field((it), "ecs_field", (i), (size_t)-1)
+#define ecs_field(it, k) ecs__field((it), "ecs_field", (k), (size_t)-1)
+#define ecs_block(it, k) ecs__block((it), "ecs_block", (k), (size_t)-1)
 #define ECS_DEFER_ADD(w, e, c, T, ...) ecs__defer_add_sized((w), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T))
 
 #ifdef __cplusplus
@@ -2080,7 +2196,7 @@ static bool ecs__reserve_rows(ecs_world *w, ecs_storage *s, uint32_t extra) {
     if (need <= s->cap) return true;
     cap = ecs__next_cap(s->cap, need);
     ecs__row_arrays(s, arr, size);
-    w->epoch++; /* arrays may move, even if growing fails (realloc, then rollback) */
+    ECS__MOVED(w); /* arrays may move, even if growing fails (realloc, then rollback) */
     for (i = 0; i < ECS__ROW_ARRAYS; i++) {
         fresh[i] = NULL;
         if (!size[i]) continue;
@@ -2109,7 +2225,7 @@ static bool ecs__reserve_rows(ecs_world *w, ecs_storage *s, uint32_t extra) {
         *arr[i] = fresh[i];
     }
     s->cap = cap;
-    w->epoch++; /* views hold pointers into the old arrays */
+    ECS__MOVED(w); /* views hold pointers into the old arrays */
     return true;
 }
 
@@ -2131,7 +2247,7 @@ static void ecs__changed(ecs_world *w, ecs_storage *s, uint32_t row, const char 
     s->changed_rows[s->changes % ECS__CHANGE_RING] = row;
     s->changes++;
     s->changed_by = call;
-    w->epoch++;
+    ECS__MOVED(w);
 }
 
 /* Copies row src over row dst (every row array) and repoints the sparse
@@ -2703,19 +2819,102 @@ ECS__FN ecs_entity ecs_create_n(ecs_world *w, uint32_t n, const ecs_component *c
 /* Views                                                                     */
 /* ------------------------------------------------------------------------- */
 /* A view walks one storage, its lead, from the last row down to row 0, and
-   tests each entity against the other terms. Walking downwards makes
+   matches each entity against the other terms. Walking downwards makes
    removing the current entity safe: the swap-remove moves the last row,
    already visited, into the current one. The lead is the shortest required
    term unless the desc names one. A view without required terms but with
    ECS_ANY terms is a union: it walks each ANY storage in turn and skips
-   entities an earlier ANY storage already produced. */
+   entities an earlier ANY storage already produced.
 
-static void ecs__iter_changed(ecs_iter *it);
+   The walk goes in runs, each decided at its top row (ecs__iter_seek):
+     - aligned: every other term holds the lead's entity at the lead's row
+       there, and keeps doing so down to the run's floor; the run is one
+       block of arrays, walked with no lookup at all;
+     - probe: anything else (a term elsewhere or absent, an ECS_NOT or a
+       filtered term); rows are then tested one at a time, one sparse
+       lookup per other term, for ECS__PROBE_RUN rows, after which the
+       walk looks again.
+   Storages found in step are remembered in the world (ecs__in_step), so
+   walking them again compares no entity arrays. */
+
+/* Rows a probe run tests before the walk looks again whether the storages
+   fell in step: long enough that looking costs nothing per row, short
+   enough that an aligned stretch is not missed for long. */
+#define ECS__PROBE_RUN 256u
+/* Aligned runs shorter than this are tested row by row instead: setting up
+   a block costs about what testing this many rows does. */
+#define ECS__MIN_ALIGNED 8u
+
+/* --- the in-step memo ------------------------------------------------------ */
+/* world->instep remembers pairs of storages found to hold the same
+   entities in rows 0..n-1, with both change counters at the time: that
+   stays true until either changes a row other than by appending. Views on
+   several threads read and write it at once (ecs_iter_chunk, the systems
+   of a batch), so each entry is a seqlock: a writer makes seq odd, writes,
+   then makes it even again; a reader keeps what it read only if seq was
+   even and unchanged around its reads. Without atomics (tcc, MSVC's C) the
+   memo is not used: storages are compared every walk. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__TINYC__)
+#define ECS__MEMO 1
+#define ECS__ALOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define ECS__ALOAD_ACQ(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define ECS__ASTORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define ECS__ASTORE_REL(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define ECS__AFENCE_ACQ() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define ECS__ACAS(p, expect, v) \
+    __atomic_compare_exchange_n((p), (expect), (v), 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)
+#else
+#define ECS__MEMO 0
+#endif
+
+static uint32_t ecs__in_step(const ecs_world *w, const ecs_storage *a, const ecs_storage *b) {
+#if ECS__MEMO
+    uint32_t k;
+    for (k = 0; k < ECS__INSTEP; k++) {
+        const ecs__instep *m = &w->instep[k];
+        uint32_t seq = ECS__ALOAD_ACQ(&m->seq), n;
+        bool hit;
+        if (seq & 1u) continue;
+        hit = ECS__ALOAD(&m->a) == a->id && ECS__ALOAD(&m->b) == b->id &&
+              ECS__ALOAD(&m->ca[0]) == (uint32_t)a->changes && ECS__ALOAD(&m->ca[1]) == (uint32_t)(a->changes >> 32) &&
+              ECS__ALOAD(&m->cb[0]) == (uint32_t)b->changes && ECS__ALOAD(&m->cb[1]) == (uint32_t)(b->changes >> 32);
+        n = ECS__ALOAD(&m->n);
+        ECS__AFENCE_ACQ();
+        if (hit && ECS__ALOAD(&m->seq) == seq) return n;
+    }
+#else
+    (void)w, (void)a, (void)b;
+#endif
+    return 0;
+}
+
+static void ecs__set_in_step(ecs_world *w, const ecs_storage *a, const ecs_storage *b, uint32_t n) {
+#if ECS__MEMO
+    uint32_t k, slot = ECS__ALOAD(&w->instep_next) % ECS__INSTEP, seq;
+    for (k = 0; k < ECS__INSTEP; k++) /* the pair's own entry, if it has one */
+        if (ECS__ALOAD(&w->instep[k].a) == a->id && ECS__ALOAD(&w->instep[k].b) == b->id) slot = k;
+    ECS__ASTORE(&w->instep_next, slot + 1);
+    seq = ECS__ALOAD(&w->instep[slot].seq);
+    if ((seq & 1u) || !ECS__ACAS(&w->instep[slot].seq, &seq, seq + 1)) return; /* another writer: skip */
+    ECS__ASTORE(&w->instep[slot].a, a->id);
+    ECS__ASTORE(&w->instep[slot].b, b->id);
+    ECS__ASTORE(&w->instep[slot].ca[0], (uint32_t)a->changes);
+    ECS__ASTORE(&w->instep[slot].ca[1], (uint32_t)(a->changes >> 32));
+    ECS__ASTORE(&w->instep[slot].cb[0], (uint32_t)b->changes);
+    ECS__ASTORE(&w->instep[slot].cb[1], (uint32_t)(b->changes >> 32));
+    ECS__ASTORE(&w->instep[slot].n, n);
+    ECS__ASTORE_REL(&w->instep[slot].seq, seq + 2);
+#else
+    (void)w, (void)a, (void)b, (void)n;
+#endif
+}
+
+/* --- making a view ----------------------------------------------------------- */
 
 /* A view whose required terms include all of a group's owned storages and
    whose ECS_NOT terms include all its excluded ones matches only entities
-   of the group: walk rows 0..len-1 of an owned storage, where the owned
-   terms need no alignment check. */
+   of the group: it walks rows 0..len-1 of an owned storage, where the
+   owned terms are aligned and the excluded ones absent by construction. */
 static void ecs__view_group(ecs_world *w, ecs_iter *it) {
     uint32_t k, j, hits = 0;
     const ecs__group *g;
@@ -2739,7 +2938,7 @@ static void ecs__view_group(ecs_world *w, ecs_iter *it) {
     for (k = 0; k < it->nterms; k++)
         if (it->st[k] == lead) it->lead_term = k;
     it->lead = lead;
-    it->row = it->lo = g->len;
+    it->lo = g->len;
     it->group = lead->owner;
 }
 
@@ -2753,10 +2952,11 @@ static ecs_iter ecs__view_fail(ecs_iter *it, ecs_world *w, const char *call, ecs
 
 static ecs_iter ecs__view(ecs_world *w, const char *call, const ecs_view_desc *d) {
     ecs_iter it;
-    uint32_t k, j, nreq = 0;
+    uint32_t k, j;
     int lead = -1;
     memset(&it, 0, sizeof it);
     it.world = w;
+    if (!d) return ecs__view_fail(&it, w, call, ECS_ERR_INVALID, 0, "desc is NULL");
     for (k = 0; k < ECS_MAX_TERMS && d->terms[k].c; k++) {
         ecs_component c = d->terms[k].c;
         uint32_t f = d->terms[k].flags;
@@ -2764,7 +2964,7 @@ static ecs_iter ecs__view(ecs_world *w, const char *call, const ecs_view_desc *d
             ecs__bad_access(w, call, ECS_NULL, c, (size_t)-1);
             memset(&it, 0, sizeof it);
             it.world = w;
-                    return it;
+            return it;
         }
         for (j = 0; j < k; j++)
             if (d->terms[j].c == c) return ecs__view_fail(&it, w, call, ECS_ERR_INVALID, c, "component listed twice");
@@ -2778,12 +2978,12 @@ static ecs_iter ecs__view(ecs_world *w, const char *call, const ecs_view_desc *d
         if (((f & ECS_INSERTED) && !(it.st[k]->track & ECS_TRACK_INSERTION)) ||
             ((f & ECS_MODIFIED) && !(it.st[k]->track & ECS_TRACK_MODIFICATION)))
             return ecs__view_fail(&it, w, call, ECS_ERR_INVALID, c,
-                                  "ECS_INSERTED/ECS_MODIFIED on a storage that does not track it (ecs_track)");
+                                  "ECS_INSERTED/ECS_MODIFIED on a storage that does not track it (ecs_track_set)");
         it.since[k][0] = d->since ? d->since : it.st[k]->clear_inserted;
         it.since[k][1] = d->since ? d->since : it.st[k]->clear_modified;
+        if ((f & ECS_WRITE) && it.st[k]->modified) it.mterm[it.nmark++] = (uint8_t)k;
         if (f & ECS_ANY) it.nany++;
         if (f & (ECS_NOT | ECS_OPTIONAL | ECS_ANY)) continue;
-        nreq++;
         if (d->lead ? c == d->lead : lead < 0 || it.st[k]->count < it.st[lead]->count) lead = (int)k;
     }
     it.nterms = k;
@@ -2799,10 +2999,10 @@ static ecs_iter ecs__view(ecs_world *w, const char *call, const ecs_view_desc *d
     }
     it.lead_term = (uint32_t)lead;
     it.lead = it.st[lead];
-    it.row = it.lo = it.lead->count; /* an empty, used-up block */
+    it.lo = it.prow = it.lead->count; /* the walk starts below row count: nothing pending */
     ecs__view_group(w, &it);
-    it.epoch = w->epoch - 1;
-    it.scan = 0xffffffffu;
+    it.prow = it.lo;
+    it.changes = it.lead->changes;
     return it;
 }
 
@@ -2812,18 +3012,16 @@ ECS__FN ecs_iter ecs_view_of(ecs_world *w, uint32_t n, const ecs_component *comp
     ecs_view_desc d;
     uint32_t k;
     memset(&d, 0, sizeof d);
-    if (n > ECS_MAX_TERMS) {
+    if (n > ECS_MAX_TERMS || (n && !comps)) {
         ecs_iter it;
-        return ecs__view_fail(&it, w, "ecs_view_of", ECS_ERR_INVALID, 0, "more than ECS_MAX_TERMS terms");
+        return ecs__view_fail(&it, w, "ecs_view_of", ECS_ERR_INVALID, 0,
+                              n > ECS_MAX_TERMS ? "more than ECS_MAX_TERMS terms" : "comps is NULL");
     }
     for (k = 0; k < n; k++) d.terms[k].c = comps[k];
     return ecs__view(w, "ecs_view_of", &d);
 }
 
-/* Row of term k's entity e, when the lead holds e at row r. */
-static uint32_t ecs__term_row(const ecs_storage *s, uint32_t r, ecs_entity e) {
-    return r < s->count && s->dense[r] == e ? r : (uint32_t)ECS__ENTRY(s, (uint32_t)e); /* e is alive */
-}
+/* --- walking ------------------------------------------------------------------ */
 
 /* Is term k's row r inside the window of its ECS_INSERTED/ECS_MODIFIED filter? */
 static bool ecs__fresh(const ecs_iter *it, uint32_t k, uint32_t r) {
@@ -2833,319 +3031,249 @@ static bool ecs__fresh(const ecs_iter *it, uint32_t k, uint32_t r) {
            ((f & ECS_MODIFIED) && s->modified && s->modified[r] > it->since[k][1]);
 }
 
-/* Does the entity e at lead row r match? rows[k] receives its row in each
-   term's storage (ECS__NO_ROW when absent). */
-ECS__IMPL_HOT bool ecs__iter_match(const ecs_iter *it, uint32_t r, ecs_entity e, uint32_t *rows) {
-    uint32_t k, any = 0;
-    for (k = 0; k < it->nterms; k++) {
-        uint32_t f = it->flags[k];
-        rows[k] = ecs__term_row(it->st[k], r, e);
-        if (rows[k] == ECS__NO_ROW) {
-            if (!(f & (ECS_NOT | ECS_OPTIONAL | ECS_ANY))) return false;
-        } else if (f & ECS_NOT) {
-            return false;
-        } else if ((f & (ECS_INSERTED | ECS_MODIFIED)) && !ecs__fresh(it, k, rows[k])) {
-            return false;
-        } else if (f & ECS_ANY) {
-            /* a union view produced e already while walking an earlier ANY term */
-            if (it->mode == ECS__IT_UNION && k < it->lead_term) return false;
-            any++;
-        }
-    }
-    return any || !it->nany;
+/* Is term k known to hold the walk's rows by the group it walks (owned:
+   aligned, excluded: absent)? */
+static bool ecs__trusted(const ecs_iter *it, uint32_t k) {
+    const ecs_storage *s = it->st[k];
+    uint32_t x;
+    if (!it->group || (it->flags[k] & (ECS_INSERTED | ECS_MODIFIED))) return false; /* filters are tested */
+    if (s->owner == it->group) return true;
+    for (x = 0; x < s->nexcluded_by; x++)
+        if (s->excluded_by[x] == it->group && (it->flags[k] & ECS_NOT)) return true;
+    return false;
 }
 
-/* The world remembers a few pairs of storages found to hold the same
-   entities in their first n rows. That stays true while neither storage
-   changes a row other than by appending (each counts in its changes when it
-   does: a removal, a swap, a sort), so a walk over storages that did not
-   change since the last one compares no dense arrays below n. */
-static uint32_t ecs__in_step(const ecs_world *w, const ecs_storage *a, const ecs_storage *b) {
-    uint32_t k;
-    for (k = 0; k < sizeof w->instep / sizeof w->instep[0]; k++) {
-        const ecs__instep *m = &w->instep[k];
-        if (m->a == a && m->b == b && m->ca == a->changes && m->cb == b->changes) return m->n;
-    }
-    return 0;
-}
-
-static void ecs__set_in_step(ecs_world *w, const ecs_storage *a, const ecs_storage *b, uint32_t n) {
-    const uint32_t cap = (uint32_t)(sizeof w->instep / sizeof w->instep[0]);
-    ecs__instep *m = NULL;
-    uint32_t k;
-    for (k = 0; k < cap && !m; k++)
-        if (w->instep[k].a == a && w->instep[k].b == b) m = &w->instep[k];
-    if (!m) m = &w->instep[w->instep_next++ % cap];
-    m->a = a;
-    m->b = b;
-    m->ca = a->changes;
-    m->cb = b->changes;
-    m->n = n;
-}
-
-/* How a block's rows are checked against term k (see ecs__block_floor). */
-enum { ECS__CHECK_NONE, ECS__CHECK_ALIGNED, ECS__CHECK_ABSENT };
-
-/* The lowest row lo >= floor such that every row of lo..top-1 relates to
-   each term as the block's top row does: a term present there holds the
-   lead's entity at the same row (compared 256 rows at a time by memcmp), an
-   absent one is absent (a lookup per row), a filtered one is in its window.
-   Goes down a chunk at a time (8 rows, doubling to 256, so a short block
-   is found as cheaply as a long one) and stops at the first row that
-   breaks: the work is proportional to the block found. */
-static uint32_t ecs__block_floor(const ecs_iter *it, const uint8_t *check, uint32_t top, uint32_t floor) {
-    const ecs_entity *a = it->lead->dense;
-    uint32_t j = top, k, x, chunk = 8, known[ECS_MAX_TERMS];
-    bool looked = false; /* known[] is looked up once the block outgrows its first chunk */
-    while (j > floor) {
-        uint32_t n = j - floor < chunk ? j - floor : chunk, lo = j - n;
-        if (chunk < 256) chunk *= 2;
-        for (k = 0; k < it->nterms; k++) {
-            const ecs_storage *s = it->st[k];
-            if (check[k] == ECS__CHECK_ALIGNED) {
-                uint32_t from = looked && known[k] > lo ? known[k] : lo; /* rows below known[k] are in step */
-                if (j > from && memcmp(a + from, s->dense + from, (size_t)(j - from) * sizeof *a)) {
-                    for (x = j; x > from && a[x - 1] == s->dense[x - 1]; x--) {}
-                    lo = x; /* this term leaves the lead's order at row x - 1 */
-                }
-            } else if (check[k] == ECS__CHECK_ABSENT) {
-                for (x = j; x > lo && (uint32_t)ECS__ENTRY(s, (uint32_t)a[x - 1]) == ECS__NO_ROW; x--) {}
-                lo = x;
-            }
-            if (it->flags[k] & (ECS_INSERTED | ECS_MODIFIED)) { /* filtered terms are aligned */
-                for (x = j; x > lo && ecs__fresh(it, k, x - 1); x--) {}
-                lo = x;
-            }
-        }
-        if (lo > j - n) return lo;
-        j = lo;
-        for (k = 0; !looked && k < it->nterms; k++)
-            known[k] = check[k] == ECS__CHECK_ALIGNED ? ecs__in_step(it->world, it->lead, it->st[k]) : 0;
-        looked = true;
-    }
-    for (k = 0; !floor && k < it->nterms; k++) /* rows 0..top-1 are in step */
-        if (check[k] == ECS__CHECK_ALIGNED) ecs__set_in_step(it->world, it->lead, it->st[k], top);
-    return floor;
-}
-
-/* Points each term's field at row r (rows[] from ecs__iter_match): at the
-   lead's row (stride = size), absent (0), or at another row (stride 0: the
-   block can only be this row), and collects the written terms of tracked
-   storages to mark. check[k] says how the rows below r are to be checked
-   (see ecs__block_floor). True when the block must be the one row r: a
-   term is at another row, or the row below already breaks an aligned one. */
-static bool ecs__iter_fields(ecs_iter *it, uint32_t r, const uint32_t *rows, uint8_t *check) {
-    ecs_world *w = it->world;
-    const ecs_storage *lead = it->lead;
-    const ecs__group *g = it->group ? &w->groups[it->group - 1] : NULL;
-    uint32_t k;
-    bool single = false;
-    it->nmark = 0;
-    it->tick = w->tick;
-    for (k = 0; k < it->nterms; k++) {
-        ecs_storage *s = it->st[k];
-        unsigned char *data = s->data ? s->data : (unsigned char *)&s->tag_dummy;
-        uint32_t x = 0;
-        check[k] = ECS__CHECK_NONE;
-        if (rows[k] == ECS__NO_ROW) {
-            it->base[k] = 0;
-            it->stride[k] = 0;
-            check[k] = ECS__CHECK_ABSENT;
-            for (; g && x < s->nexcluded_by; x++)
-                if (s->excluded_by[x] == it->group) check[k] = ECS__CHECK_NONE; /* absent in the group */
-            continue;
-        } else if (rows[k] == r) {
-            it->base[k] = (uintptr_t)data;
-            it->stride[k] = s->data ? s->size : 0;
-            if (s != lead && !(g && s->owner == it->group)) { /* else: in step */
-                check[k] = ECS__CHECK_ALIGNED;
-                single |= !r || r - 1 >= s->count || s->dense[r - 1] != lead->dense[r - 1];
-            }
-        } else {
-            it->base[k] = (uintptr_t)(s->data ? data + (size_t)rows[k] * s->size : data);
-            it->stride[k] = 0;
-            single = true;
-        }
-        if ((it->flags[k] & ECS_WRITE) && s->modified) { /* marked per entity (tracking) */
-            it->mark[it->nmark] = rows[k] == r ? s->modified : s->modified + rows[k];
-            it->mstride[it->nmark++] = rows[k] == r ? 1 : 0;
-        }
-    }
-    return single;
-}
-
-/* A checked block (ecs_iter_next only): row r is tested as the walk gets
-   there, and each field points at r's value (every stride is 0). Not
-   ecs__iter_fields: its block bookkeeping costs this per-row path about
-   25% (callgrind, iterate 2 mixed per entity: 133 instr/entity vs 106). */
-static bool ecs__iter_check(ecs_iter *it, uint32_t r) {
-    uint32_t rows[ECS_MAX_TERMS], k, m = 0;
-    if (!ecs__iter_match(it, r, it->dense[r], rows)) return false;
-    for (k = 0; k < it->nterms; k++) {
+/* Tests lead row r of a probe run against every probe term (and the
+   lead's own filter), marks written terms, and on a match makes the
+   entity there a block of one with exact field pointers. */
+ECS__FN bool ecs__iter_probe_all(ecs_iter *it, uint32_t r) {
+    ecs_storage *lead = it->lead;
+    const ecs_entity *dense = lead->dense + r;
+    uint32_t q, idx = (uint32_t)*dense, rows[ECS_MAX_TERMS], anys = 0, m;
+    for (q = 0; q < it->nterms; q++) rows[q] = r; /* the lead's row, and a trusted term's */
+    if ((it->flags[it->lead_term] & (ECS_INSERTED | ECS_MODIFIED)) && !ecs__fresh(it, it->lead_term, r)) return false;
+    rows[it->lead_term] = r;
+    for (q = 0; q < it->nprobe; q++) {
+        uint32_t k = it->probe[q];
         const ecs_storage *s = it->st[k];
-        if (rows[k] == ECS__NO_ROW) {
-            it->base[k] = 0;
-            continue;
+        uint32_t row = (uint32_t)ECS__ENTRY(s, idx); /* idx is a live entity's */
+        rows[k] = row;
+        switch (it->pkind[q]) {
+        case ECS__P_HAS:
+            if (row == ECS__NO_ROW) return false;
+            if ((it->flags[k] & (ECS_INSERTED | ECS_MODIFIED)) && !ecs__fresh(it, k, row)) return false;
+            break;
+        case ECS__P_NOT:
+            if (row != ECS__NO_ROW) return false;
+            break;
+        case ECS__P_ANY:
+            anys += row != ECS__NO_ROW;
+            break;
+        default: /* ECS__P_MAY */
+            break;
         }
-        it->base[k] = s->data ? (uintptr_t)(s->data + (size_t)rows[k] * s->size) : (uintptr_t)&s->tag_dummy;
-        if ((it->flags[k] & ECS_WRITE) && s->modified) it->mark[m++] = s->modified + rows[k];
     }
-    it->nmark = m;
+    if (it->nany && it->mode == ECS__IT_VIEW && !anys) return false;
+    for (q = 0; q < it->nprobe; q++) {
+        uint32_t k = it->probe[q];
+        const ecs_storage *s = it->st[k];
+        it->base[k] = rows[k] == ECS__NO_ROW || it->pkind[q] == ECS__P_NOT ? 0 : ecs__base(s) + (uintptr_t)rows[k] * s->size;
+    }
+    for (q = 0; q < it->nterms; q++) /* the lead, and what a group walk trusts: at row r, or absent */
+        if (q == it->lead_term || (it->group && ecs__trusted(it, q)))
+            it->base[q] = it->flags[q] & ECS_NOT ? 0 : ecs__base(it->st[q]) + (uintptr_t)r * it->st[q]->size;
+    for (m = 0; m < it->nmark; m++) { /* the entity is reached: its written terms are modified */
+        uint32_t k = it->mterm[m];
+        if (it->st[k]->modified && rows[k] != ECS__NO_ROW) it->st[k]->modified[rows[k]] = it->world->tick;
+    }
+    it->entities = dense;
     return true;
 }
 
-/* Blocks shorter than this are walked as a checked block of up to
-   ECS__CHECKED_ROWS rows by ecs_iter_next: testing a row costs a lookup per
-   term, far less than setting up a block for it. */
-enum { ECS__SHORT_BLOCK = 8, ECS__CHECKED_ROWS = 1024 };
-
-/* Finds the next block below it->row: its top row is the first matching
-   one, and it extends down while every term keeps its relation to the lead
-   (at the same row, or absent). A term present at another row makes a
-   one-row block. For ecs_iter_next (each), where the storages interleave
-   so that blocks come out short, a checked block instead: rows
-   lo..row-1, each tested by ecs_iter_next. Sets lo, row (= the block's top
-   + 1), base, stride, checked. */
-static bool ecs__iter_block(ecs_iter *it, bool each) {
-    uint32_t rows[ECS_MAX_TERMS], k;
-    uint8_t check[ECS_MAX_TERMS];
+/* Sets up the run at the top of what is left: an aligned block (true,
+   with count > 0) or a probe run (true, count 0: rows are tested as the
+   walk gets there). False when the lead has nothing left. */
+static bool ecs__iter_run(ecs_iter *it, int blocks) {
     ecs_world *w = it->world;
-    if (it->mode == ECS__IT_DONE) return false;
-    /* A change in the middle of a block (say, the loop removes the current
-       entity) makes the rest of it unverified; rescanning everything below
-       after each change would be quadratic, so the next block is short and
-       doubles again while nothing changes. */
-    if (it->epoch != w->epoch && (it->row > it->lo || it->checked))
-        it->scan = 64;
-    else if (it->scan < 0x80000000u)
-        it->scan *= 2;
-    if (it->entity && it->lead->changes != it->changes)
-        ecs__iter_changed(it);
-    it->checked = 0;
-    for (;;) {
-        ecs_storage *lead = it->lead;
-        const ecs__group *g = it->group ? &w->groups[it->group - 1] : NULL;
-        if (it->row > lead->count) it->row = lead->count; /* rows were removed */
-        if (g && it->row > g->len) it->row = g->len;     /* entities left the group */
-        while (it->row > it->end) {
-            uint32_t r = it->row - 1, lo, floor;
-            if (!ecs__iter_match(it, r, lead->dense[r], rows)) {
-                it->row = r;
-                continue;
-            }
-            floor = r + 1 - it->end > it->scan ? r + 1 - it->scan : it->end;
-            lo = ecs__iter_fields(it, r, rows, check) ? r : ecs__block_floor(it, check, r + 1, floor);
-            /* ecs_iter_next: a short block, cut by a row that breaks it,
-               becomes a checked one (its top row r is tested again) */
-            it->checked = each && r + 1 - lo < ECS__SHORT_BLOCK && lo > floor;
-            if (it->checked) { /* ecs__iter_refill hands its rows out one at a time */
-                it->check_lo = r + 1 - floor > ECS__CHECKED_ROWS ? r + 1 - ECS__CHECKED_ROWS : floor;
-                for (k = 0; k < it->nterms; k++) it->stride[k] = it->mstride[k] = 0;
-                lo = r + 1;
-            }
-            it->lo = lo;
-            it->row = r + 1;
-            it->dense = lead->dense;
-            it->epoch = w->epoch;
-            it->changes = lead->changes;
-            return true;
+    ecs_storage *lead = it->lead;
+    const ecs_entity *dense = lead->dense;
+    uint32_t k, q = 0, top = it->lo, lo, r;
+    bool probe = false, any_aligned = false;
+    if (top > lead->count) top = lead->count; /* rows were removed */
+    if (it->group && top > w->groups[it->group - 1].len) top = w->groups[it->group - 1].len;
+    if (top <= it->end) return false;
+    r = top - 1;
+    /* which terms hold the lead's entity at the lead's row r? */
+    for (k = 0; k < it->nterms; k++) {
+        const ecs_storage *s = it->st[k];
+        uint32_t f = it->flags[k];
+        bool aligned;
+        if (k == it->lead_term) {
+            probe |= (f & (ECS_INSERTED | ECS_MODIFIED)) != 0;
+            continue;
         }
+        if (ecs__trusted(it, k)) continue;
+        aligned = !(f & (ECS_NOT | ECS_INSERTED | ECS_MODIFIED)) && r < s->count && s->dense[r] == dense[r];
+        if (it->mode == ECS__IT_UNION && (f & ECS_ANY) && k < it->lead_term) aligned = false; /* must be absent */
+        any_aligned |= aligned && (f & ECS_ANY);
+        probe |= !aligned;
+    }
+    if (it->nany && it->mode == ECS__IT_VIEW && !any_aligned) probe = true;
+    lo = it->end;
+    if (!probe) { /* how far down does each term stay aligned? */
+        for (k = 0; k < it->nterms && !(lo > it->end && top - lo < ECS__MIN_ALIGNED); k++) {
+            const ecs_storage *s = it->st[k];
+            uint32_t from, x;
+            if (k == it->lead_term || ecs__trusted(it, k)) continue;
+            from = ecs__in_step(w, lead, s); /* rows below are known in step */
+            from = from > lo ? from : lo;
+            if (top > from && memcmp(dense + from, s->dense + from, (size_t)(top - from) * sizeof *dense)) {
+                for (x = top; x > from && dense[x - 1] == s->dense[x - 1]; x--) {}
+                lo = x;
+            }
+        }
+        probe = lo > it->end && top - lo < ECS__MIN_ALIGNED; /* cut short by a term out of step */
+        for (k = 0; !probe && !lo && k < it->nterms; k++) /* rows 0..top-1 are in step */
+            if (k != it->lead_term && !ecs__trusted(it, k)) ecs__set_in_step(w, lead, it->st[k], top);
+    }
+    if (probe) {
+        lo = top - it->end > ECS__PROBE_RUN ? top - ECS__PROBE_RUN : it->end;
+        for (k = 0; k < it->nterms; k++) {
+            uint32_t f = it->flags[k];
+            if (k == it->lead_term || ecs__trusted(it, k)) continue;
+            it->probe[q] = (uint8_t)k;
+            it->pkind[q++] = (uint8_t)((f & ECS_NOT) || (it->mode == ECS__IT_UNION && (f & ECS_ANY) && k < it->lead_term)
+                                           ? ECS__P_NOT
+                                       : f & ECS_OPTIONAL ? ECS__P_MAY
+                                       : f & ECS_ANY      ? (it->mode == ECS__IT_VIEW ? ECS__P_ANY : ECS__P_MAY)
+                                                          : ECS__P_HAS);
+            it->base[k] = 0;
+        }
+        it->nprobe = q;
+        it->fast = q == 1 && it->nterms == 2 && it->pkind[0] == ECS__P_HAS && !it->nmark && !it->nany &&
+                   !(it->flags[it->probe[0]] & (ECS_INSERTED | ECS_MODIFIED)) &&
+                   !(it->flags[it->lead_term] & (ECS_INSERTED | ECS_MODIFIED));
+        it->key = w->epoch | 1u; /* odd: never the world's epoch (always even) */
+        it->count = it->i = 0;
+        it->lo = lo;
+        it->prow = top;
+        return true;
+    }
+    /* an aligned block: lead rows lo..top-1 */
+    it->nprobe = 0;
+    it->count = top - lo;
+    it->i = it->count;
+    it->lo = it->prow = lo;
+    it->tick = w->tick;
+    it->key = w->epoch | (it->nmark && !blocks ? 1u : 0u); /* odd: marked entity by entity */
+    it->entities = dense + lo;
+    for (k = 0; k < it->nterms; k++) {
+        const ecs_storage *s = it->st[k];
+        it->base[k] = it->flags[k] & ECS_NOT ? 0 : ecs__base(s) + (uintptr_t)lo * s->size;
+    }
+    for (q = 0; q < it->nmark; q++) {
+        ecs_tick *mark = it->st[it->mterm[q]]->modified;
+        it->mark[q] = mark + lo;
+        for (r = lo; blocks && r < top; r++) mark[r] = it->tick; /* the whole block is handed out */
+    }
+    return true;
+}
+
+/* The next run of the walk (ECS_EACH's outer step, and ecs_iter_next's
+   and ecs_iter_next_block's when the current one is used up). */
+ECS__FN bool ecs__iter_seek(ecs_iter *it, int blocks) {
+    uint32_t k;
+    it->count = it->i = 0;
+    it->prow = it->lo;
+    if (it->mode == ECS__IT_DONE) return false;
+    if (it->lead->changes != it->changes) ecs__iter_changed(it);
+    for (;;) {
+        if (ecs__iter_run(it, blocks)) return true;
         /* the lead is exhausted: a union view moves on to its next ANY term */
         for (k = it->lead_term + 1; it->mode == ECS__IT_UNION && k < it->nterms; k++)
             if (it->flags[k] & ECS_ANY) break;
         if (it->mode != ECS__IT_UNION || k >= it->nterms) {
             it->mode = ECS__IT_DONE;
-            it->entity = ECS_NULL;
-            it->row = it->lo = it->end = 0;
+            it->lo = it->prow = it->end = 0;
+            it->entities = NULL;
             return false;
         }
         it->lead_term = k;
         it->lead = it->st[k];
-        it->row = it->until[k] < it->lead->count ? it->until[k] : it->lead->count;
+        it->lo = it->prow = it->until[k] < it->lead->count ? it->until[k] : it->lead->count;
         it->changes = it->lead->changes;
     }
 }
 
-/* ecs_iter_next's slow path: the next row of a checked block that matches,
-   as a one-row block, or else the next block. Resumes below the row last
-   yielded, not below the stale block. */
-ECS__FN bool ecs__iter_refill(ecs_iter *it) {
-    for (;;) {
-        while (it->checked && it->epoch == it->world->epoch && it->row > it->check_lo) {
-            uint32_t r = --it->row;
-            if (ecs__iter_check(it, r)) {
-                it->lo = r;
-                it->row = r + 1;
-                return ecs_iter_next(it);
-            }
-        }
-        if (!ecs__iter_block(it, true)) return false;
-        if (!it->checked) return ecs_iter_next(it);
+/* An aligned block whose storages changed while the loop body ran (an
+   add grew an array, the current entity was removed...): the rows below
+   the current one are unchanged (section 7), only the pointers to them
+   are fetched again. Then steps to the next entity. */
+ECS__FN bool ecs__iter_refresh(ecs_iter *it) {
+    uint32_t k, m;
+    if (it->lead->changes != it->changes) ecs__iter_changed(it);
+    it->key = it->world->epoch | (it->key & 1u);
+    it->tick = it->world->tick;
+    it->entities = it->lead->dense + it->lo;
+    for (k = 0; k < it->nterms; k++) {
+        const ecs_storage *s = it->st[k];
+        it->base[k] = it->flags[k] & ECS_NOT ? 0 : ecs__base(s) + (uintptr_t)it->lo * s->size;
     }
-}
-
-ECS__FN bool ecs_iter_next_block(ecs_iter *it) {
-    uint32_t k;
-    if (!ecs__iter_block(it, false)) return false;
-    it->count = it->row - it->lo;
-    it->entities = it->dense + it->lo;
-    for (k = 0; k < it->nmark; k++) { /* the whole block is handed out: mark it all */
-        ecs_tick *mark = it->mark[k], tick = it->tick;
-        uint32_t r, lo = it->lo, hi = it->row;
-        if (it->mstride[k])
-            for (r = lo; r < hi; r++) mark[r] = tick; /* a plain fill */
-        else
-            mark[0] = tick;
-    }
-    for (k = 0; k < it->nterms; k++)
-        it->fields[k] = (void *)(it->base[k] + it->lo * it->stride[k]);
-    it->row = it->lo;
-    it->entity = it->entities[0];
+    for (m = 0; m < it->nmark; m++) it->mark[m] = it->st[it->mterm[m]]->modified + it->lo;
+    it->i--;
+    for (m = 0; (it->key & 1u) && m < it->nmark; m++) it->mark[m][it->i] = it->tick;
+    it->cur = it->entities[it->i];
     return true;
 }
 
 ECS__FN bool ecs_iter_chunk(ecs_iter *it, uint32_t k, uint32_t n) {
     uint64_t count;
-    if (it->mode == ECS__IT_UNION || !n || k >= n || it->entity) {
+    if (!it) {
+        ECS_ASSERT(0, "ecs_iter_chunk: the iterator is NULL");
+        return false;
+    }
+    if (it->mode == ECS__IT_UNION || !n || k >= n || it->entities) {
         ecs__fail(it->world, ECS_ERR_INVALID, "ecs_iter_chunk", ECS_NULL, 0,
                   it->mode == ECS__IT_UNION ? "a union view (no required term) cannot be split"
-                                            : "needs k < nchunks, before the first ecs_iter_next");
+                                            : "needs k < nchunks, before the first step of the walk");
         return false;
     }
     if (it->mode == ECS__IT_DONE) return true;
     count = it->group ? it->world->groups[it->group - 1].len : it->lead->count;
     it->end = (uint32_t)(count * k / n);
-    it->row = it->lo = (uint32_t)(count * (k + 1) / n);
+    it->lo = it->prow = (uint32_t)(count * (k + 1) / n);
     return true;
 }
 
-/* The lead storage lost rows, or was reordered, since the block was found.
-   A change at or above the walk's position (the current entity, or rows
-   already visited) is harmless; one below it may make the walk skip or
-   repeat entities. The storage keeps the lowest row of each of its last
-   ECS__CHANGE_RING changes; more changes than that between two steps
-   cannot be told apart, and assert too (a loop only ever removes its
-   current entity, once per step). */
-static void ecs__iter_changed(ecs_iter *it) {
+/* The lead storage changed since the walk last looked. A change at or
+   above the walk's position (the current entity, or rows already visited)
+   is harmless; one below it may make the walk skip or repeat entities. The
+   storage keeps the lowest row of each of its last ECS__CHANGE_RING
+   changes; more changes than that since the walk last looked cannot be
+   told apart, and assert too (a loop only ever removes its current
+   entity, once per step). */
+ECS__FN void ecs__iter_changed(ecs_iter *it) {
 #if ECS_DEBUG
     ecs_storage *s = it->lead;
     uint64_t n = s->changes - it->changes, k;
+    uint32_t pos = it->prow + it->i; /* rows at or above it were handed out */
+    ecs_entity cur = it->cur;
     bool bad = n > ECS__CHANGE_RING;
-    for (k = 0; !bad && k < n; k++) bad = s->changed_rows[(s->changes - 1 - k) % ECS__CHANGE_RING] < it->row;
-    if (!bad && it->mode == ECS__IT_UNION && ecs__row(s, it->entity) == ECS__NO_ROW)
+    for (k = 0; !bad && k < n; k++) bad = s->changed_rows[(s->changes - 1 - k) % ECS__CHANGE_RING] < pos;
+    if (!bad && it->mode == ECS__IT_UNION && it->entities && ecs__row(s, cur) == ECS__NO_ROW)
         for (k = it->lead_term + 1; k < it->nterms; k++)
-            if ((it->flags[k] & ECS_ANY) && ecs__row(it->st[k], it->entity) != ECS__NO_ROW) {
+            if ((it->flags[k] & ECS_ANY) && ecs__row(it->st[k], cur) != ECS__NO_ROW) {
                 char what[200];
                 snprintf(what, sizeof what,
                          "%s took %s from the current entity of a union view, which still has %s: "
                          "the walk over %s would visit it again; defer the removal",
                          s->changed_by ? s->changed_by : "a call", s->name, it->st[k]->name,
                          it->st[k]->name);
-                ecs__fail(it->world, ECS_ERR_INVALID, "ecs_iter_next", it->entity, s->id, what);
+                ecs__fail(it->world, ECS_ERR_INVALID, "ecs_iter_next", cur, s->id, what);
                 break;
             }
     if (bad) {
-        char what[160];
+        char what[200];
         snprintf(what, sizeof what,
                  n > ECS__CHANGE_RING ? "%s and more made too many changes to storage %s under a live "
                                         "view to check (only the current entity may be removed); defer "
@@ -3154,34 +3282,40 @@ static void ecs__iter_changed(ecs_iter *it) {
                                         "may be removed); defer the change with ecs_defer_* and "
                                         "ecs_flush after the loop",
                  s->changed_by ? s->changed_by : "a call", s->name);
-        ecs__fail(it->world, ECS_ERR_INVALID, "ecs_iter_next", it->entity, s->id, what);
+        ecs__fail(it->world, ECS_ERR_INVALID, "ecs_iter_next", cur, s->id, what);
     }
-#else
-    (void)it;
 #endif
+    it->changes = it->lead->changes;
 }
 
-ECS__FN void ecs__bad_field(const ecs_iter *it, const char *call, uint32_t i, size_t size) {
+ECS__FN void ecs__bad_field(const ecs_iter *it, const char *call, uint32_t k, size_t size) {
     char what[96];
-    if (i >= it->nterms) {
-        snprintf(what, sizeof what, "field %lu of a view with %lu terms", (unsigned long)i,
+    if (!it) {
+        snprintf(what, sizeof what, "%s: the iterator is NULL", call);
+        ECS_ASSERT(0, what);
+    } else if (k >= it->nterms) {
+        snprintf(what, sizeof what, "field %lu of a view with %lu terms", (unsigned long)k,
                  (unsigned long)it->nterms);
-        ecs__fail(it->world, ECS_ERR_INVALID, call, it->entity, 0, what);
+        ecs__fail(it->world, ECS_ERR_INVALID, call, it->cur, 0, what);
     } else
-        ecs__bad_access(it->world, call, it->entity, it->st[i]->id, size);
+        ecs__bad_access(it->world, call, it->cur, it->st[k]->id, size);
 }
 
 ECS__FN uint32_t ecs_each(ecs_world *w, const ecs_view_desc *desc,
                           void (*fn)(ecs_iter *it, void *ctx), void *ctx) {
-    ecs_iter it = ecs__view(w, "ecs_each", desc);
+    ecs_iter it;
     uint32_t n = 0;
-    while (ecs_iter_next(&it)) {
+    if (!fn) {
+        ecs__fail(w, ECS_ERR_INVALID, "ecs_each", ECS_NULL, 0, "fn is NULL");
+        return 0;
+    }
+    it = ecs__view(w, "ecs_each", desc);
+    ECS_EACH(&it) {
         fn(&it, ctx);
         n++;
     }
     return n;
 }
-
 
 /* ------------------------------------------------------------------------- */
 /* Command buffer                                                            */
@@ -3533,7 +3667,7 @@ ECS__FN bool ecs_track_set(ecs_world *w, ecs_component c, uint32_t flags) {
     if (!(flags & ECS_TRACK_DELETION)) ecs__changes_free(w, &s->deleted, s->size);
     s->track = flags;
     ecs__attach(w, s);
-    w->epoch++; /* views hold pointers to the tick arrays */
+    ECS__MOVED(w); /* views hold pointers to the tick arrays */
     return true;
 }
 
@@ -3545,7 +3679,7 @@ ECS__FN uint32_t ecs_track_get(const ecs_world *w, ecs_component c) {
 /* Moves time on. Running views hold the tick their ECS_WRITE terms stamp
    with: bumping the epoch makes them fetch the new one. */
 static ecs_tick ecs__advance(ecs_world *w) {
-    w->epoch++;
+    ECS__MOVED(w);
     return w->tick++;
 }
 
@@ -4358,8 +4492,14 @@ ECS__FN ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc 
     X(bool, ecs_has, (const ecs_world *w, ecs_entity e, ecs_component c)) \
     X(const void *, ecs_get, (const ecs_world *w, ecs_entity e, ecs_component c)) \
     X(void *, ecs_get_mut, (ecs_world *w, ecs_entity e, ecs_component c)) \
+    X(bool, ecs__iter_probe, (ecs_iter *it, uint32_t r)) \
+    X(bool, ecs_iter_next_block, (ecs_iter *it)) \
+    X(bool, ecs__iter_step_slow, (ecs_iter *it)) \
+    X(bool, ecs__iter_step, (ecs_iter *it)) \
     X(bool, ecs_iter_next, (ecs_iter *it)) \
-    X(void *, ecs__field, (const ecs_iter *it, const char *call, uint32_t i, size_t size))
+    X(ecs_entity, ecs_iter_entity, (const ecs_iter *it)) \
+    X(void *, ecs__field, (const ecs_iter *it, const char *call, uint32_t k, size_t size)) \
+    X(void *, ecs__block, (const ecs_iter *it, const char *call, uint32_t k, size_t size))
 #ifdef __cplusplus
 typedef void (*ecs__fnptr)(void);
 #define ECS__SYMBOL(ret, name, params) (ecs__fnptr) & name,

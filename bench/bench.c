@@ -685,7 +685,7 @@ static bench_sum ecs_iter1_block(bench_run *r) {
     bench_start(r);
     it = ecs_view_of(sc->b.w, 1, &sc->b.pos);
     while (ecs_iter_next_block(&it)) {
-        const Position *p = (const Position *)it.fields[0];
+        const Position *p = ECS_BLOCK(&it, 0, Position);
         for (j = 0; j < it.count; j++) sum += (uint32_t)(int32_t)(p[j].x + p[j].y);
         s.count += it.count;
     }
@@ -736,8 +736,8 @@ static bench_sum bench_move(bench_run *r, unsigned kind, int blocks) {
     it = ecs_view(sc->b.w, &d);
     if (blocks) {
         while (ecs_iter_next_block(&it)) {
-            Position *p = (Position *)it.fields[0];
-            const Velocity *v = (const Velocity *)it.fields[1];
+            Position *p = ECS_BLOCK(&it, 0, Position);
+            const Velocity *v = ECS_BLOCK(&it, 1, Velocity);
             for (j = 0; j < it.count; j++) {
                 p[j].x += v[j].x;
                 p[j].y += v[j].y;
@@ -840,9 +840,9 @@ static bench_sum bench_iter3(bench_run *r, unsigned kind, int blocks) {
     it = ecs_view(sc->b.w, &d);
     if (blocks) {
         while (ecs_iter_next_block(&it)) {
-            Position *p = (Position *)it.fields[0];
-            const Velocity *v = (const Velocity *)it.fields[1];
-            const Data *dt = (const Data *)it.fields[2];
+            Position *p = ECS_BLOCK(&it, 0, Position);
+            const Velocity *v = ECS_BLOCK(&it, 1, Velocity);
+            const Data *dt = ECS_BLOCK(&it, 2, Data);
             for (j = 0; j < it.count; j++) {
                 p[j].x += v[j].x * (float)dt[j].value;
                 p[j].y += v[j].y * (float)dt[j].value;
@@ -980,7 +980,7 @@ static bench_sum ecs_tree_transforms(bench_run *r) {
         hierarchy_iter d;
         *wt = bench_place(origin, *lt);
         s.count++;
-        for (d = hierarchy_descendants(&t->h, it.entity); hierarchy_next(&d);) {
+        for (d = hierarchy_descendants(&t->h, ecs_iter_entity(&it)); hierarchy_next(&d);) {
             const Transform *l = ECS_GET(t->w, d.entity, t->local, Transform);
             const WorldTransform *pw =
                 ECS_GET(t->w, hierarchy_parent_of(&t->h, d.entity), t->world, WorldTransform);

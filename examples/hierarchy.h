@@ -449,7 +449,7 @@ static inline void hierarchy_update_transforms(const hierarchy *h, ecs_component
         WorldTransform *wt = ECS_FIELD(&it, 1, WorldTransform);
         hierarchy_iter d;
         wt->x = t->x, wt->y = t->y, wt->angle = t->angle;
-        for (d = hierarchy_descendants(h, it.entity); hierarchy_next(&d);) {
+        for (d = hierarchy_descendants(h, ecs_iter_entity(&it)); hierarchy_next(&d);) {
             const Transform *lt = ECS_GET(h->w, d.entity, local, Transform);
             const WorldTransform *pw = ECS_GET(h->w, hierarchy_parent_of(h, d.entity), world, WorldTransform);
             WorldTransform *dw = ECS_GET_MUT(h->w, d.entity, world, WorldTransform);

@@ -61,8 +61,8 @@ static inline int movement_integrate(const ecs_system_ctx *ctx) {
     d.terms[2].c = m->frozen;
     d.terms[2].flags = ECS_NOT;
     for (it = ecs_view(ctx->world, &d); ecs_iter_next_block(&it);) {
-        Position *p = (Position *)it.fields[0];
-        const Velocity *v = (const Velocity *)it.fields[1];
+        Position *p = ECS_BLOCK(&it, 0, Position);
+        const Velocity *v = ECS_BLOCK(&it, 1, Velocity);
         uint32_t i;
         for (i = 0; i < it.count; i++) {
             p[i].x += v[i].x * dt;
@@ -99,8 +99,8 @@ static inline int movement_bounce(const ecs_system_ctx *ctx) {
         bool hit_x = movement__reflect(&p.x, &v.x, b->w);
         bool hit_y = movement__reflect(&p.y, &v.y, b->h);
         if (hit_x || hit_y) {
-            *ECS_GET_MUT(ctx->world, it.entity, m->position, Position) = p;
-            *ECS_GET_MUT(ctx->world, it.entity, m->velocity, Velocity) = v;
+            *ECS_GET_MUT(ctx->world, ecs_iter_entity(&it), m->position, Position) = p;
+            *ECS_GET_MUT(ctx->world, ecs_iter_entity(&it), m->velocity, Velocity) = v;
         }
     }
     return 0;
@@ -121,7 +121,7 @@ static inline int movement_expire(const ecs_system_ctx *ctx) {
     d.terms[0].flags = ECS_WRITE;
     for (it = ecs_view(ctx->world, &d); ecs_iter_next(&it);) {
         Lifetime *life = ECS_FIELD(&it, 0, Lifetime);
-        if (--life->frames == 0 && ecs_defer_destroy(ctx->world, it.entity)) expired++;
+        if (--life->frames == 0 && ecs_defer_destroy(ctx->world, ecs_iter_entity(&it))) expired++;
     }
     ECS_UNIQUE_GET_MUT(ctx->world, m->stats, Stats)->expired = expired;
     return 0;

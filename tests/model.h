@@ -65,7 +65,7 @@ static int block_is_right(const vspec *v, const ecs_iter *it, const unsigned cha
         ENSURE(want[i]);
         ENSURE(seen[i]++ == 0);
         for (k = 0; k < v->n; k++) {
-            const char *p = (const char *)it->fields[k];
+            const char *p = (const char *)ecs_block(it, k);
             if (!field_is_right(v, k, i, p ? p + j * m.size[v->comp[k]] : NULL)) return 0;
         }
     }

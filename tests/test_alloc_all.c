@@ -766,7 +766,7 @@ static int walk_view(const view_def *v, int is_union) {
     unsigned char buf[16];
     for (k = 0; k < R.m.n; k++) want += (uint32_t)view_matches(&R.m.e[k], v);
     for (it = ecs_view(w, &d); ecs_iter_next(&it);) {
-        int h = find_handle(it.entity);
+        int h = find_handle(ecs_iter_entity(&it));
         if (h < 0 || !view_matches(&R.m.e[h], v)) return fail("a view yielded an entity that does not match");
         for (j = 0; j < v->n; j++) {
             const void *f = ecs_field(&it, (uint32_t)j);
@@ -814,7 +814,7 @@ static int check_views(void) {
         d.terms[0].c = R.m.comp[POS];
         d.terms[0].flags = ECS_INSERTED | ((R.m.track[POS] & ECS_TRACK_MODIFICATION) ? ECS_MODIFIED : 0);
         for (it = ecs_view(R.w, &d); ecs_iter_next(&it);)
-            if (!ecs_has(R.w, it.entity, R.m.comp[POS])) fail("a filtered view yielded an entity without Pos");
+            if (!ecs_has(R.w, ecs_iter_entity(&it), R.m.comp[POS])) fail("a filtered view yielded an entity without Pos");
         for (it = ecs_view(R.w, &d); ecs_iter_next_block(&it);) {}
     }
     A.armed = 0;
@@ -1661,7 +1661,7 @@ static void test_an_add_that_fails_inside_a_view_loop_leaves_the_walk_intact(voi
                 A.armed = 0;
                 NOTE(A.failures == 1 && ecs_last_error(w) == ECS_ERR_OUT_OF_MEMORY);
             }
-            good = good && ecs_alive(w, it.entity) && ecs_has(w, it.entity, pos);
+            good = good && ecs_alive(w, ecs_iter_entity(&it)) && ecs_has(w, ecs_iter_entity(&it), pos);
         }
         if (!good || n != 8) printf("  failing allocation #%lu of the add: the walk read freed arrays\n", k);
         NOTE(good && n == 8);

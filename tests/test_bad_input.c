@@ -629,15 +629,15 @@ static void test_iter_next_after_a_forbidden_change_asserts(void) {
     }
     /* rows: alive, e0..e3; the walk starts at the last row (e3) */
     it = ecs_view_of(w, 1, &pos);
-    CHECK(ecs_iter_next(&it) && it.entity == e[3]);
-    ecs_entity_str(it.entity, cur);
+    CHECK(ecs_iter_next(&it) && ecs_iter_entity(&it) == e[3]);
+    ecs_entity_str(ecs_iter_entity(&it), cur);
     CHECK(ecs_destroy(w, e[0])); /* another entity, not yet visited */
     EXPECT_REFUSED(w, ecs_iter_next(&it) || 1, ECS_OK, "ecs_iter_next", cur, "Pos");
     CHECK(strstr(test__assert_msg, "ecs_destroy") != NULL);
     while (ecs_iter_next(&it)) {}
     it = ecs_view_of(w, 1, &pos);
     CHECK(ecs_iter_next(&it));
-    ecs_entity_str(it.entity, cur);
+    ecs_entity_str(ecs_iter_entity(&it), cur);
     CHECK(ecs_sort(w, pos, by_x, NULL)); /* sorting the walked storage */
     EXPECT_REFUSED(w, ecs_iter_next(&it) || 1, ECS_OK, "ecs_iter_next", cur, "Pos");
     CHECK(strstr(test__assert_msg, "ecs_sort") != NULL);
@@ -649,8 +649,8 @@ static void test_field_with_bad_index_or_wrong_sizeof_asserts(void) {
     char cur[ECS_ENTITY_STR];
     setup();
     it = ecs_view_of(w, 1, &pos);
-    CHECK(ecs_iter_next(&it) && it.entity == alive);
-    ecs_entity_str(it.entity, cur);
+    CHECK(ecs_iter_next(&it) && ecs_iter_entity(&it) == alive);
+    ecs_entity_str(ecs_iter_entity(&it), cur);
     EXPECT_REFUSED(w, ECS_FIELD(&it, 1, Pos) == NULL, ECS_OK, "ECS_FIELD", cur, NULL);
     EXPECT_REFUSED(w, ECS_FIELD(&it, 0, Health) == NULL, ECS_OK, "ECS_FIELD", cur, "Pos");
     CHECK(ECS_FIELD(&it, 0, Pos)->x == 1);
@@ -663,7 +663,7 @@ static void test_ecs_field_with_bad_index_asserts_naming_ecs_field(void) {
     setup();
     it = ecs_view_of(w, 1, &pos);
     CHECK(ecs_iter_next(&it));
-    ecs_entity_str(it.entity, cur);
+    ecs_entity_str(ecs_iter_entity(&it), cur);
     EXPECT_REFUSED(w, ecs_field(&it, 3) == NULL, ECS_OK, "ecs_field", cur, NULL);
     teardown();
 }

@@ -70,7 +70,7 @@ static void test_destroying_others_during_a_loop_through_the_buffer(void) {
     for (i = 0; i < 100; i++) ECS_ADD(w, ecs_create(w), hp, Health, {i});
     /* each entity with even hp kills the entity created after it */
     for (it = ecs_view_of(w, 1, &hp); ecs_iter_next(&it); visited++)
-        if (ECS_FIELD(&it, 0, Health)->hp % 2 == 0) ecs_defer_destroy(w, it.entity + 1);
+        if (ECS_FIELD(&it, 0, Health)->hp % 2 == 0) ecs_defer_destroy(w, ecs_iter_entity(&it) + 1);
     CHECK(visited == 100); /* nothing changed under the loop */
     CHECK(ecs_flush(w) == 50);
     CHECK(ecs_count(w) == 50 && ecs_storage_count(ecs_storage_of(w, hp)) == 50);

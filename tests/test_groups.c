@@ -177,8 +177,8 @@ static void test_view_over_the_group_terms_walks_the_group(void) {
     d.terms[2].c = pos;
     d.terms[2].flags = ECS_WRITE;
     for (it = ecs_view(w, &d); ecs_iter_next(&it); n++) {
-        CHECK(ecs_has(w, it.entity, vel) && !ecs_has(w, it.entity, frozen));
-        CHECK(ECS_FIELD(&it, 2, Pos) == ecs_get(w, it.entity, pos));
+        CHECK(ecs_has(w, ecs_iter_entity(&it), vel) && !ecs_has(w, ecs_iter_entity(&it), frozen));
+        CHECK(ECS_FIELD(&it, 2, Pos) == ecs_get(w, ecs_iter_entity(&it), pos));
     }
     CHECK(n == ecs_group_count(w, g) && n == 250);
     for (it = ecs_view(w, &d); ecs_iter_next_block(&it); blocks++) rows += it.count;
@@ -217,8 +217,8 @@ static void test_removing_the_current_entity_during_a_group_walk(void) {
     d.terms[2].c = frozen;
     d.terms[2].flags = ECS_NOT;
     for (it = ecs_view(w, &d); ecs_iter_next(&it); n++) {
-        if (ECS_ENTITY_INDEX(it.entity) % 3 == 0) ecs_destroy(w, it.entity);
-        else if (ECS_ENTITY_INDEX(it.entity) % 3 == 1) ecs_delete(w, it.entity, vel);
+        if (ECS_ENTITY_INDEX(ecs_iter_entity(&it)) % 3 == 0) ecs_destroy(w, ecs_iter_entity(&it));
+        else if (ECS_ENTITY_INDEX(ecs_iter_entity(&it)) % 3 == 1) ecs_delete(w, ecs_iter_entity(&it), vel);
     }
     CHECK(n == 200);
     CHECK(ecs_group_count(w, g) == 66 && group_is_exact(g));
@@ -237,7 +237,7 @@ static void test_joining_the_walked_group_during_a_loop_asserts(void) {
         pos_vel_not_frozen();
         for (i = 0; i < 15; i++) e[i] = spawn((float)i, i < 10, 0); /* rows 10..14: not members */
         it = ecs_view_of(w, 1, &pos); /* walks Pos, owned by the group */
-        CHECK(ecs_iter_next(&it) && it.entity == e[14]);
+        CHECK(ecs_iter_next(&it) && ecs_iter_entity(&it) == e[14]);
         if (who == 0)
             ECS_ADD(w, e[12], vel, Vel, {12, 0}); /* another entity joins: rows 10 and 12 swap */
         else
@@ -258,7 +258,7 @@ static void test_deferred_joins_are_safe(void) {
     g = pos_vel_not_frozen();
     for (i = 0; i < 15; i++) spawn((float)i, i < 10, 0);
     for (it = ecs_view_of(w, 1, &pos); ecs_iter_next(&it); n++)
-        if (!ecs_has(w, it.entity, vel)) ECS_DEFER_ADD(w, it.entity, vel, Vel, {ECS_GET(w, it.entity, pos, Pos)->x, 0});
+        if (!ecs_has(w, ecs_iter_entity(&it), vel)) ECS_DEFER_ADD(w, ecs_iter_entity(&it), vel, Vel, {ECS_GET(w, ecs_iter_entity(&it), pos, Pos)->x, 0});
     CHECK(n == 15 && ecs_flush(w) == 5);
     CHECK(ecs_group_count(w, g) == 15 && group_is_exact(g));
     ecs_world_free(w);

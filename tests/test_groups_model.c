@@ -1082,11 +1082,11 @@ static uint32_t nvisited;
 
 /* The current entity: live, wanted by the scan, seen for the first time. */
 static int yield_is_right(const vspec *v, ecs_iter *it, const unsigned char *want, int *seen) {
-    int i = slot_of(it->entity);
+    int i = slot_of(ecs_iter_entity(it));
     ENSURE(i >= 0);
     ENSURE(want[i]);
     ENSURE(seen[i]++ == 0);
-    visited[nvisited++] = it->entity;
+    visited[nvisited++] = ecs_iter_entity(it);
     return fields_are_right(v, it, i);
 }
 
@@ -1156,7 +1156,7 @@ static int view_matches_scan(const m_group *g, int extras) {
             for (r = 0; r < len; r++) ENSURE(it.entities[r] == ents[r]);
             for (k = 0; k < v.n; k++)
                 if (v.kind[k] == T_REQ && m.size[v.comp[k]])
-                    ENSURE(it.fields[k] == ecs_group_data(m.w, g->id, m.comp[v.comp[k]]));
+                    ENSURE(ecs_block(&it, k) == ecs_group_data(m.w, g->id, m.comp[v.comp[k]]));
         }
     }
 
@@ -1358,16 +1358,16 @@ static int loop_with_changes(const m_group *g, int strict) {
     }
     m.what = "changes inside a loop";
     for (it = open_view(&v); ecs_iter_next(&it);) {
-        int i = slot_of(it.entity);
+        int i = slot_of(ecs_iter_entity(&it));
         ENSURE(test__asserts == asserts);
         ENSURE(i >= 0);
-        ENSURE(born[i] != it.entity); /* created during the loop */
+        ENSURE(born[i] != ecs_iter_entity(&it)); /* created during the loop */
         ENSURE(seen[i]++ == 0);       /* twice */
         m_written(&v, i);
         ENSURE(model_matches(&v, i));
-        if (strict) ENSURE(start[i] == it.entity && m_in(g, i) && world_in(g, it.entity));
+        if (strict) ENSURE(start[i] == ecs_iter_entity(&it) && m_in(g, i) && world_in(g, ecs_iter_entity(&it)));
         if (!fields_are_right(&v, &it, i)) return 0;
-        if (!change_inside_loop(g, it.entity, cmd, &ncmd, born)) return 0;
+        if (!change_inside_loop(g, ecs_iter_entity(&it), cmd, &ncmd, born)) return 0;
     }
     ENSURE(test__asserts == asserts);
     for (k = 0; k < m.nlive; k++) { /* nobody skipped */

@@ -305,7 +305,7 @@ static void test_a_deferred_destroy_does_the_same_when_flushed(void) {
     /* a loop over Child destroys other entities through the command buffer */
     only_child[0] = h.child;
     for (it = ecs_view_of(w, 1, only_child); ecs_iter_next(&it); n++)
-        if (it.entity == x) CHECK(ecs_defer_destroy(w, m));
+        if (ecs_iter_entity(&it) == x) CHECK(ecs_defer_destroy(w, m));
     CHECK(n == 6 && ecs_alive(w, m) && YIELDS(hierarchy_children(&h, r), a, m, b));
     CHECK(ecs_flush(w) == 1);
     CHECK(!ecs_alive(w, m));

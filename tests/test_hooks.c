@@ -344,7 +344,7 @@ static void test_a_hook_inserting_into_or_removing_from_its_own_storage_asserts_
     CHECK(ecs_alive(w, holder) && ECS_GET(w, holder, a, A)->v == 99);
     CHECK(ECS_GET(w, target, a, A)->v == 2);
     CHECK(ecs_count(w) == 3 && ecs_storage_count(ecs_storage_of(w, a)) == 2);
-    for (it = ecs_view_of(w, 1, &a); ecs_iter_next(&it);) got[n++] = it.entity;
+    for (it = ecs_view_of(w, 1, &a); ecs_iter_next(&it);) got[n++] = ecs_iter_entity(&it);
     CHECK(n == 2 && ((got[0] == target && got[1] == holder) || (got[0] == holder && got[1] == target)));
     /* and works normally once the hook is done */
     CHECK(ecs_add(w, other, a, NULL) != NULL && ecs_destroy(w, holder));

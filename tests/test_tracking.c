@@ -34,7 +34,7 @@ static int collect(const ecs_view_desc *d, ecs_entity *out) {
     ecs_iter it = ecs_view(w, d);
     int n = 0;
     while (ecs_iter_next(&it))
-        if (n < 64) out[n++] = it.entity;
+        if (n < 64) out[n++] = ecs_iter_entity(&it);
     return n;
 }
 
@@ -141,7 +141,7 @@ static void test_write_term_marks_each_entity_when_the_loop_reaches_it(void) {
     s = ecs_tick_advance(w);
     d = filter(pos, ECS_WRITE, 0);
     for (it = ecs_view(w, &d); ecs_iter_next(&it);) {
-        seen[n++] = it.entity;
+        seen[n++] = ecs_iter_entity(&it);
         /* what was reached is marked, what was not is not (yet) */
         for (j = 0; j < 6; j++) CHECK(ecs_was_modified(w, e[j], pos, s) == contains(seen, n, e[j]));
         if (n == 3) break; /* breaking early: the rest stays unmarked */
@@ -163,7 +163,7 @@ static void test_write_term_marks_with_the_time_the_entity_is_reached(void) {
     for (i = 0; i < 4; i++) spawn((float)i);
     d = filter(pos, ECS_WRITE, 0);
     for (it = ecs_view(w, &d); ecs_iter_next(&it);) {
-        seen[n++] = it.entity;
+        seen[n++] = ecs_iter_entity(&it);
         if (n == 1) s = ecs_tick_advance(w); /* after the first, before the rest */
     }
     first = ecs_was_modified(w, seen[0], pos, s);

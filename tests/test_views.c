@@ -55,7 +55,7 @@ static void test_view_walks_the_shortest_storage_from_its_last_row(void) {
     both[0] = pos;
     both[1] = vel;
     it = ecs_view_of(w, 2, both);
-    while (ecs_iter_next(&it)) seen[n++] = it.entity;
+    while (ecs_iter_next(&it)) seen[n++] = ecs_iter_entity(&it);
     CHECK(n == 3);
     CHECK(seen[0] == e[2] && seen[1] == e[1] && seen[2] == e[4]); /* Vel's rows, last first */
     ecs_world_free(w);
@@ -75,7 +75,7 @@ static void test_forced_lead_walks_that_storage(void) {
     d.terms[1].c = pos;
     d.lead = pos;
     it = ecs_view(w, &d);
-    while (ecs_iter_next(&it)) seen[n++] = it.entity;
+    while (ecs_iter_next(&it)) seen[n++] = ecs_iter_entity(&it);
     CHECK(n == 2 && seen[0] == e[3] && seen[1] == e[0]); /* Pos's order, last first */
     d.lead = frozen;                                       /* not a required term */
     EXPECT_ASSERT(!ecs_iter_next((it = ecs_view(w, &d), &it)), "desc.lead is not a required term");
@@ -94,7 +94,7 @@ static void test_fields_point_at_each_terms_value(void) {
     while (ecs_iter_next(&it)) {
         Pos *p = ECS_FIELD(&it, 0, Pos);
         const Vel *v = ECS_FIELD(&it, 1, Vel);
-        CHECK(p == ecs_get_mut(w, it.entity, pos) && v == ecs_get(w, it.entity, vel));
+        CHECK(p == ecs_get_mut(w, ecs_iter_entity(&it), pos) && v == ecs_get(w, ecs_iter_entity(&it), vel));
         CHECK((int)p->x % 2 == 1);
         p->x += v->x; /* writes land in the storage */
         n++;
@@ -124,9 +124,9 @@ static void test_not_optional_and_any_terms(void) {
     d.terms[2].flags = ECS_OPTIONAL;
     it = ecs_view(w, &d);
     while (ecs_iter_next(&it)) {
-        CHECK(it.entity == a || it.entity == c);
+        CHECK(ecs_iter_entity(&it) == a || ecs_iter_entity(&it) == c);
         CHECK(ecs_field(&it, 1) == NULL);
-        CHECK((ECS_FIELD(&it, 2, Health) != NULL) == (it.entity == c));
+        CHECK((ECS_FIELD(&it, 2, Health) != NULL) == (ecs_iter_entity(&it) == c));
         n++;
     }
     CHECK(n == 2);
@@ -140,9 +140,9 @@ static void test_not_optional_and_any_terms(void) {
     e = spawn(4, 0, 0, 0); /* neither */
     n = 0;
     for (it = ecs_view(w, &d); ecs_iter_next(&it); n++) {
-        CHECK(it.entity != e);
-        CHECK((ECS_FIELD(&it, 1, Vel) != NULL) == (it.entity != c));
-        CHECK((ECS_FIELD(&it, 2, Health) != NULL) == (it.entity != a));
+        CHECK(ecs_iter_entity(&it) != e);
+        CHECK((ECS_FIELD(&it, 1, Vel) != NULL) == (ecs_iter_entity(&it) != c));
+        CHECK((ECS_FIELD(&it, 2, Health) != NULL) == (ecs_iter_entity(&it) != a));
     }
     CHECK(n == 3);
     ecs_world_free(w);
@@ -163,7 +163,7 @@ static void test_union_of_any_terms_visits_each_entity_once(void) {
     d.terms[0].flags = ECS_ANY;
     d.terms[1].c = hp;
     d.terms[1].flags = ECS_ANY;
-    for (it = ecs_view(w, &d); ecs_iter_next(&it) && n < 8;) got[n++] = it.entity;
+    for (it = ecs_view(w, &d); ecs_iter_next(&it) && n < 8;) got[n++] = ecs_iter_entity(&it);
     CHECK(same_set(got, n, want, 3));
     EXPECT_ASSERT(!ecs_iter_chunk((it = ecs_view(w, &d), &it), 0, 2), "union view");
     ecs_world_free(w);
@@ -197,7 +197,7 @@ static void test_more_than_eight_terms(void) {
             if (i != 1 || k != 11) *(int *)ecs_add(w, e[i], c[k], NULL) = i * 100 + k;
     }
     for (it = ecs_view_of(w, 12, c); ecs_iter_next(&it); n++) {
-        CHECK(it.entity != e[1]);
+        CHECK(ecs_iter_entity(&it) != e[1]);
         for (k = 0; k < 12; k++) CHECK(*ECS_FIELD(&it, (uint32_t)k, int) % 100 == k);
     }
     CHECK(n == 2);
@@ -235,7 +235,7 @@ static void test_removing_the_current_entity_visits_every_other_once(void) {
         both[0] = pos;
         both[1] = vel;
         for (it = ecs_view_of(w, 2, both); ecs_iter_next(&it);) {
-            ecs_entity e = it.entity;
+            ecs_entity e = ecs_iter_entity(&it);
             CHECK(n < 300);
             got[n++] = e;
             if (ECS_ENTITY_INDEX(e) % 2) continue; /* every other one */
@@ -275,8 +275,8 @@ static void test_entity_gaining_a_match_below_the_cursor_is_visited(void) {
     d.terms[1].c = vel;
     d.lead = pos; /* walk Pos: e0 is its row 0, visited last */
     for (it = ecs_view(w, &d); ecs_iter_next(&it); n++) {
-        if (it.entity == e[9]) ECS_ADD(w, e[0], vel, Vel, {0, 0});
-        saw_e0 |= it.entity == e[0];
+        if (ecs_iter_entity(&it) == e[9]) ECS_ADD(w, e[0], vel, Vel, {0, 0});
+        saw_e0 |= ecs_iter_entity(&it) == e[0];
     }
     CHECK(n == 10 && saw_e0);
     ecs_world_free(w);
@@ -289,7 +289,7 @@ static void test_forbidden_change_during_iteration_asserts_naming_storage_and_ca
     setup();
     for (i = 0; i < 10; i++) e[i] = spawn((float)i, 0, 0, 0);
     it = ecs_view_of(w, 1, &pos);
-    CHECK(ecs_iter_next(&it) && it.entity == e[9]);
+    CHECK(ecs_iter_next(&it) && ecs_iter_entity(&it) == e[9]);
     ecs_destroy(w, e[2]); /* another entity of the walked storage */
 #if ECS_DEBUG
     EXPECT_ASSERT(ecs_iter_next(&it), "ecs_destroy changed storage Pos under a live view");
@@ -311,8 +311,8 @@ static void test_block_iteration_hands_out_arrays(void) {
     both[0] = pos;
     both[1] = vel;
     for (it = ecs_view_of(w, 2, both); ecs_iter_next_block(&it);) {
-        Pos *p = (Pos *)it.fields[0];
-        const Vel *v = (const Vel *)it.fields[1];
+        Pos *p = ECS_BLOCK(&it, 0, Pos);
+        const Vel *v = ECS_BLOCK(&it, 1, Vel);
         uint32_t j;
         CHECK(it.count > 0);
         for (j = 0; j < it.count; j++) {
@@ -339,8 +339,8 @@ static int blocks_hold_each_entitys_values(int n) {
     both[0] = pos;
     both[1] = vel;
     for (it = ecs_view_of(w, 2, both); ecs_iter_next_block(&it);) {
-        const Pos *p = (const Pos *)it.fields[0];
-        const Vel *v = (const Vel *)it.fields[1];
+        const Pos *p = ECS_BLOCK(&it, 0, Pos);
+        const Vel *v = ECS_BLOCK(&it, 1, Vel);
         uint32_t j;
         for (j = 0; j < it.count; j++) ok &= p[j].x == v[j].y && ecs_get(w, it.entities[j], vel) == &v[j];
         rows += (int)it.count;

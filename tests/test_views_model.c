@@ -526,7 +526,7 @@ static int fields_are_right(const vspec *v, ecs_iter *it, int i) {
 
 /* The current entity: live, wanted by the scan, seen for the first time. */
 static int yield_is_right(const vspec *v, ecs_iter *it, const unsigned char *want, int *seen) {
-    int i = slot_of(it->entity);
+    int i = slot_of(ecs_iter_entity(it));
     ENSURE(i >= 0);
     ENSURE(want[i]);
     ENSURE(seen[i]++ == 0);
@@ -672,14 +672,14 @@ static int view_with_changes_inside(int is_union) {
     }
     m.what = "changes inside an ecs_iter_next loop";
     for (it = open_view(&v); ecs_iter_next(&it);) {
-        int i = slot_of(it.entity);
+        int i = slot_of(ecs_iter_entity(&it));
         ENSURE(test__asserts == asserts);
         ENSURE(i >= 0);
-        ENSURE(born[i] != it.entity); /* created during the loop */
+        ENSURE(born[i] != ecs_iter_entity(&it)); /* created during the loop */
         ENSURE(seen[i]++ == 0);       /* twice */
-        ENSURE(world_matches(&v, it.entity) && model_matches(&v, i));
+        ENSURE(world_matches(&v, ecs_iter_entity(&it)) && model_matches(&v, i));
         if (!fields_are_right(&v, &it, i)) return 0;
-        if (!change_inside_loop(&v, is_union, it.entity, cmd, &ncmd, born)) return 0;
+        if (!change_inside_loop(&v, is_union, ecs_iter_entity(&it), cmd, &ncmd, born)) return 0;
     }
     ENSURE(test__asserts == asserts);
     for (k = 0; k < m.nlive; k++) { /* nobody skipped */

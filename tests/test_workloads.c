@@ -195,7 +195,7 @@ static int watcher(const ecs_system_ctx *ctx) {
     d.terms[0].flags = wa->flags;
     wa->n = 0;
     for (it = ecs_system_view(ctx, &d); ecs_iter_next(&it);)
-        if (wa->n < 64) wa->seen[wa->n++] = it.entity;
+        if (wa->n < 64) wa->seen[wa->n++] = ecs_iter_entity(&it);
     wa->runs++;
     wa->last_run = ctx->last_run;
     wa->now = ctx->now;
@@ -692,7 +692,7 @@ static int sys_aging(const ecs_system_ctx *ctx) {
     d.terms[0].c = age;
     d.terms[0].flags = ECS_WRITE;
     for (it = ecs_view(ctx->world, &d); ecs_iter_next_block(&it);) {
-        Age *a = (Age *)it.fields[0];
+        Age *a = ECS_BLOCK(&it, 0, Age);
         uint32_t i;
         for (i = 0; i < it.count; i++) a[i].ticks++;
     }
@@ -727,7 +727,7 @@ static int sys_decay(const ecs_system_ctx *ctx) {
 static int sys_reaper(const ecs_system_ctx *ctx) {
     ecs_iter it;
     for (it = ecs_view_of(ctx->world, 1, &hp); ecs_iter_next(&it);)
-        if (ECS_FIELD(&it, 0, Health)->hp <= 0) ecs_defer_destroy(ctx->world, it.entity);
+        if (ECS_FIELD(&it, 0, Health)->hp <= 0) ecs_defer_destroy(ctx->world, ecs_iter_entity(&it));
     return 0;
 }
 static int sys_spawner(const ecs_system_ctx *ctx) {

@@ -1199,7 +1199,7 @@ static void yielded(const vspec *v, ecs_entity e, const unsigned char *want, int
 }
 
 static void check_fields_next(const vspec *v, ecs_iter *it) {
-    int i = slot_of(it->entity), k;
+    int i = slot_of(ecs_iter_entity(it)), k;
     for (k = 0; k < v->n; k++) {
         void *p = ecs_field(it, (uint32_t)k);
         check_field(v, k, i, p);
@@ -1217,7 +1217,7 @@ static void check_fields_next(const vspec *v, ecs_iter *it) {
 static void walk_next(const vspec *v, ecs_iter *it, const unsigned char *want, int *seen, int limit) {
     int n = 0;
     while ((limit == 0 || n < limit) && ecs_iter_next(it)) {
-        yielded(v, it->entity, want, seen);
+        yielded(v, ecs_iter_entity(it), want, seen);
         check_fields_next(v, it);
         n++;
     }
@@ -1233,7 +1233,7 @@ static void walk_blocks(const vspec *v, ecs_iter *it, const unsigned char *want,
             int i = slot_of(it->entities[j]);
             yielded(v, it->entities[j], want, seen);
             for (k = 0; k < v->n; k++) {
-                const char *p = (const char *)it->fields[k];
+                const char *p = (const char *)ecs_block(it, k);
                 check_field(v, k, i, p ? p + j * comp_size[v->ci[k]] : NULL);
             }
         }
@@ -1291,7 +1291,7 @@ static void op_view(void) {
             if (want[m.live[k]]) yielded(&v, m.slot[m.live[k]].id, want, seen);
     } else { /* field errors: a bad index, a wrong sizeof */
         if (ecs_iter_next(&it)) {
-            yielded(&v, it.entity, want, seen);
+            yielded(&v, ecs_iter_entity(&it), want, seen);
             EXPECT_ASSERT(ecs_field(&it, (uint32_t)v.n + u8() % 4) == NULL, ECS_ERR_INVALID);
             for (k = 0; k < v.n; k++)
                 if (comp_size[v.ci[k]] && comp_size[v.ci[k]] != sizeof(S24))
@@ -1367,7 +1367,7 @@ static void op_view_changes(void) {
         if (view_match(&v, (int)i)) start[i] = m.slot[i].id;
     }
     for (it = open_view(&v, 0); ecs_iter_next(&it);) {
-        ecs_entity cur = it.entity;
+        ecs_entity cur = ecs_iter_entity(&it);
         int i = slot_of(cur), nchanges = (int)(u8() % 3), j;
         if (i < 0) fz_fail(__LINE__, "view yields %llx, not alive", (unsigned long long)cur);
         if (born[i] == cur) fz_fail(__LINE__, "view yields %llx, created in the loop", (unsigned long long)cur);
