@@ -932,19 +932,23 @@ typedef struct ecs_iter {
        i is the current one (ecs_iter_entity, ECS_FIELD). */
     uint32_t count, i;
     const ecs_entity *entities;
-    /* private. The walk goes down the lead's rows end..top-1 in runs: an
-       aligned run is one block (every term's values are arrays at the
-       lead's rows); a probe run tests rows lo..prow-1 one at a time (each
-       match is a block of one, its fields exact pointers). key is the
-       world's epoch the block's pointers are good for (ECS_EACH compares
-       it at every entity); it is odd in a probe run, where every row is
-       looked at anyway. */
+    /* private. The walk goes down the lead's rows end..top-1 in runs of
+       rows lo..top-1. In an aligned run every term's values are arrays at
+       the lead's rows: one block, base[k] + i * size for the entity at
+       row lo + i. A probe run (probing) tests rows lo..prow-1 one at a
+       time; at a match in row r, i = r - lo, the terms aligned over the
+       run keep their array bases, and each tested term's base is biased so
+       that base + i * size is its value. key is the world's epoch the
+       bases are good for (ECS_EACH compares it at every entity); it is
+       odd (epoch | 1) in a probe run, and in an aligned block whose
+       written terms are marked entity by entity. */
     ecs_world *world;
     ecs_storage *lead;
     uint32_t key;
     uint32_t lo, prow, top, end;
     uint32_t nterms, nany, lead_term, mode;
-    uint32_t nprobe, fast;        /* probe terms; fast: the one probe term is required, nothing else to do */
+    uint32_t probing, nprobe;     /* a probe run, and the terms it tests (probe[], pkind[]) */
+    uint32_t fast;                /* the one tested term is required or ECS_NOT, nothing else to do */
     uint32_t nmark;               /* written terms of tracked storages (marked when reached) */
     ecs_group group;              /* the group whose rows the walk trusts (owned aligned, excluded absent) */
     uint64_t changes;             /* lead->changes when the walk last looked (ECS_DEBUG check) */
@@ -1442,18 +1446,16 @@ ECS__INLINE void *ecs_get_mut(ecs_world *w, ecs_entity e, ecs_component c) {
 #define ECS__P_MAY 2u /* either: ECS_OPTIONAL (a union's later ANY terms too) */
 #define ECS__P_ANY 3u /* either, and one ECS_ANY term must be present */
 
-/* Tests lead row r of a probe run: one required term inline, anything else
-   out of line. On a match the block is that one entity, its fields exact
-   pointers (i = 0). */
+/* Tests lead row r of a probe run: one required or ECS_NOT term inline,
+   anything else out of line. On a match i = r - lo, and the tested term's
+   base is biased so that base + i * size is its value (NULL when absent). */
 ECS__HOT bool ecs__iter_probe(ecs_iter *it, uint32_t r) {
     if (it->fast) {
-        const ecs_storage *lead = it->lead, *s = it->st[it->probe[0]];
-        const ecs_entity *dense = lead->dense + r;
-        uint32_t row = (uint32_t)ECS__ENTRY(s, (uint32_t)*dense); /* a live entity: no bounds check */
-        if (row == ECS__NO_ROW) return false;
-        it->base[it->probe[0]] = ecs__base(s) + (uintptr_t)row * s->size;
-        it->base[it->lead_term] = ecs__base(lead) + (uintptr_t)r * lead->size;
-        it->entities = dense;
+        const ecs_storage *s = it->st[it->probe[0]];
+        uint32_t j = r - it->lo, row = (uint32_t)ECS__ENTRY(s, (uint32_t)it->lead->dense[r]); /* alive: no bounds check */
+        if ((row == ECS__NO_ROW) != (it->pkind[0] == ECS__P_NOT)) return false;
+        it->base[it->probe[0]] = (row == ECS__NO_ROW ? 0 : ecs__base(s) + (uintptr_t)row * s->size) - (uintptr_t)j * s->size;
+        it->i = j;
         return true;
     }
     return ecs__iter_probe_all(it, r);
@@ -1463,14 +1465,16 @@ ECS__HOT bool ecs__iter_probe(ecs_iter *it, uint32_t r) {
    of a probe run as a block of one. False when the walk is done. */
 ECS__HOT bool ecs_iter_next_block(ecs_iter *it) {
     for (;;) {
+        if (it->probing && it->key != (it->world->epoch | 1u)) ecs__iter_refresh(it);
         while (it->prow > it->lo)
             if (ecs__iter_probe(it, --it->prow)) {
                 it->count = 1;
+                it->entities = it->lead->dense + it->prow;
                 it->cur = it->entities[0];
                 return true;
             }
         if (!ecs__iter_seek(it, 1)) return false;
-        if (it->count) {
+        if (!it->probing) {
             it->i = 0;
             it->cur = it->entities[0];
             return true;
@@ -1480,27 +1484,35 @@ ECS__HOT bool ecs_iter_next_block(ecs_iter *it) {
 
 /* The per-entity step within a run, after the fast case of ecs__iter_step:
    the next entity of an aligned block whose written terms are marked as
-   each entity is reached (key = epoch | 1), or the next match of a probe
-   run (i stays 0), or an aligned block whose storages changed. */
+   each entity is reached, or one whose storages changed; or the next match
+   of a probe run. */
 ECS__HOT bool ecs__iter_step_slow(ecs_iter *it) {
     uint32_t m;
-    if (it->i && (it->key ^ 1u) == it->world->epoch) {
-        it->i--;
-        for (m = 0; m < it->nmark; m++) it->mark[m][it->i] = it->tick;
+    if (!it->probing) {
+        if (it->i && (it->key ^ 1u) == it->world->epoch) {
+            it->i--;
+            for (m = 0; m < it->nmark; m++) it->mark[m][it->i] = it->tick;
 #if ECS_DEBUG
-        it->cur = it->entities[it->i];
-#endif
-        return true;
-    }
-    if (ECS_DEBUG && it->prow > it->lo && it->lead->changes != it->changes) ecs__iter_changed(it);
-    while (it->prow > it->lo)
-        if (ecs__iter_probe(it, --it->prow)) {
-#if ECS_DEBUG
-            it->cur = it->entities[0];
+            it->cur = it->lead->dense[it->lo + it->i];
 #endif
             return true;
         }
-    return it->i && ecs__iter_refresh(it);
+        if (!it->i || !ecs__iter_refresh(it)) return false;
+        it->i--;
+#if ECS_DEBUG
+        it->cur = it->lead->dense[it->lo + it->i];
+#endif
+        return true;
+    }
+    if (it->key != (it->world->epoch | 1u)) ecs__iter_refresh(it);
+    while (it->prow > it->lo)
+        if (ecs__iter_probe(it, --it->prow)) {
+#if ECS_DEBUG
+            it->cur = it->lead->dense[it->prow];
+#endif
+            return true;
+        }
+    return false;
 }
 
 /* The per-entity step within a run: the next entity of an aligned block
@@ -1510,7 +1522,7 @@ ECS__HOT bool ecs__iter_step(ecs_iter *it) {
     if (it->i && it->key == it->world->epoch) {
         it->i--;
 #if ECS_DEBUG
-        it->cur = it->entities[it->i];
+        it->cur = it->lead->dense[it->lo + it->i];
 #endif
         return true;
     }
@@ -1525,10 +1537,10 @@ ECS__HOT bool ecs_iter_next(ecs_iter *it) {
     return true;
 }
 
-/* The current entity of a per-entity loop: read from the lead's row
-   (prow + i in either kind of run), so it stays right after a change in
-   the loop body moved the arrays. */
-ECS__INLINE ecs_entity ecs_iter_entity(const ecs_iter *it) { return it->lead->dense[it->prow + it->i]; }
+/* The current entity of a per-entity loop: read from the lead's row lo + i
+   (either kind of run), so it stays right after a change in the loop body
+   moved the arrays. */
+ECS__INLINE ecs_entity ecs_iter_entity(const ecs_iter *it) { return it->lead->dense[it->lo + it->i]; }
 
 /* Term k's value for the current entity: base + i * size (size: sizeof(T)
    for the typed macros). Checked under ECS_DEBUG. */
@@ -1553,10 +1565,12 @@ ECS__INLINE void *ecs__block(const ecs_iter *it, const char *call, uint32_t k, s
         ecs__bad_field(it, call, k, size);
         return NULL;
     }
+    if (it->flags[k] & ECS_NOT) return NULL;
 #else
-    (void)call, (void)size;
+    (void)call;
 #endif
-    return (void *)it->base[k];
+    if (size == (size_t)-1) size = it->flags[k] & ECS_NOT ? 0 : it->st[k]->size; /* untyped: a NOT term stays NULL */
+    return (void *)(it->base[k] + (uintptr_t)it->i * size);
 }
 
 #define ECS__CAT2(a, b) a##b
@@ -3043,21 +3057,18 @@ static bool ecs__trusted(const ecs_iter *it, uint32_t k) {
     return false;
 }
 
-/* Tests lead row r of a probe run against every probe term (and the
-   lead's own filter), marks written terms, and on a match makes the
-   entity there a block of one with exact field pointers. */
+/* Tests lead row r of a probe run against every tested term (and the
+   lead's own filter) and marks written terms. On a match i = r - lo, and
+   each tested term's base is biased so that base + i * size is its value
+   (NULL when absent). */
 ECS__FN bool ecs__iter_probe_all(ecs_iter *it, uint32_t r) {
     ecs_storage *lead = it->lead;
-    const ecs_entity *dense = lead->dense + r;
-    uint32_t q, idx = (uint32_t)*dense, rows[ECS_MAX_TERMS], anys = 0, m;
-    for (q = 0; q < it->nterms; q++) rows[q] = r; /* the lead's row, and a trusted term's */
+    uint32_t q, m, j = r - it->lo, idx = (uint32_t)lead->dense[r], anys = 0, rows[ECS_MAX_TERMS];
     if ((it->flags[it->lead_term] & (ECS_INSERTED | ECS_MODIFIED)) && !ecs__fresh(it, it->lead_term, r)) return false;
-    rows[it->lead_term] = r;
     for (q = 0; q < it->nprobe; q++) {
         uint32_t k = it->probe[q];
         const ecs_storage *s = it->st[k];
-        uint32_t row = (uint32_t)ECS__ENTRY(s, idx); /* idx is a live entity's */
-        rows[k] = row;
+        uint32_t row = rows[k] = (uint32_t)ECS__ENTRY(s, idx); /* idx is a live entity's */
         switch (it->pkind[q]) {
         case ECS__P_HAS:
             if (row == ECS__NO_ROW) return false;
@@ -3067,38 +3078,44 @@ ECS__FN bool ecs__iter_probe_all(ecs_iter *it, uint32_t r) {
             if (row != ECS__NO_ROW) return false;
             break;
         case ECS__P_ANY:
-            anys += row != ECS__NO_ROW;
+            anys += row != ECS__NO_ROW ? 1u : 0x10000u; /* high half: ANY terms tested */
             break;
         default: /* ECS__P_MAY */
             break;
         }
+        it->base[k] = (row == ECS__NO_ROW ? 0 : ecs__base(s) + (uintptr_t)row * s->size) - (uintptr_t)j * s->size;
     }
-    if (it->nany && it->mode == ECS__IT_VIEW && !anys) return false;
-    for (q = 0; q < it->nprobe; q++) {
-        uint32_t k = it->probe[q];
-        const ecs_storage *s = it->st[k];
-        it->base[k] = rows[k] == ECS__NO_ROW || it->pkind[q] == ECS__P_NOT ? 0 : ecs__base(s) + (uintptr_t)rows[k] * s->size;
-    }
-    for (q = 0; q < it->nterms; q++) /* the lead, and what a group walk trusts: at row r, or absent */
-        if (q == it->lead_term || (it->group && ecs__trusted(it, q)))
-            it->base[q] = it->flags[q] & ECS_NOT ? 0 : ecs__base(it->st[q]) + (uintptr_t)r * it->st[q]->size;
+    if (anys && !(anys & 0xffffu)) return false; /* ECS_ANY terms tested, none present */
+    it->i = j;
     for (m = 0; m < it->nmark; m++) { /* the entity is reached: its written terms are modified */
         uint32_t k = it->mterm[m];
-        if (it->st[k]->modified && rows[k] != ECS__NO_ROW) it->st[k]->modified[rows[k]] = it->world->tick;
+        if (it->mark[m])
+            it->mark[m][j] = it->tick; /* aligned with the lead */
+        else if (rows[k] != ECS__NO_ROW)
+            it->st[k]->modified[rows[k]] = it->tick;
     }
-    it->entities = dense;
     return true;
 }
 
-/* Sets up the run at the top of what is left: an aligned block (true,
-   with count > 0) or a probe run (true, count 0: rows are tested as the
-   walk gets there). False when the lead has nothing left. */
+/* Does term k hold the lead's entities at the lead's rows lo..top-1 (a
+   term found in step before needs no compare below the memo's n)? */
+static bool ecs__aligned(ecs_iter *it, uint32_t k, uint32_t lo, uint32_t top) {
+    const ecs_storage *lead = it->lead, *s = it->st[k];
+    uint32_t from = ecs__in_step(it->world, lead, s);
+    from = from > lo ? from : lo;
+    return top <= s->count && (top <= from || !memcmp(lead->dense + from, s->dense + from, (size_t)(top - from) * sizeof *s->dense));
+}
+
+/* Sets up the run at the top of what is left: an aligned block, or a
+   probe run (rows tested as the walk gets there). False when the lead has
+   nothing left. blocks: for ecs_iter_next_block, which marks written
+   terms a whole block at a time. */
 static bool ecs__iter_run(ecs_iter *it, int blocks) {
     ecs_world *w = it->world;
     ecs_storage *lead = it->lead;
     const ecs_entity *dense = lead->dense;
     uint32_t k, q = 0, top = it->lo, lo, r;
-    bool probe = false, any_aligned = false;
+    bool probe = false, any_aligned = false, aligned[ECS_MAX_TERMS];
     if (top > lead->count) top = lead->count; /* rows were removed */
     if (it->group && top > w->groups[it->group - 1].len) top = w->groups[it->group - 1].len;
     if (top <= it->end) return false;
@@ -3107,16 +3124,15 @@ static bool ecs__iter_run(ecs_iter *it, int blocks) {
     for (k = 0; k < it->nterms; k++) {
         const ecs_storage *s = it->st[k];
         uint32_t f = it->flags[k];
-        bool aligned;
-        if (k == it->lead_term) {
-            probe |= (f & (ECS_INSERTED | ECS_MODIFIED)) != 0;
+        if (k == it->lead_term || ecs__trusted(it, k)) { /* at the lead's rows, or absent */
+            aligned[k] = !(f & ECS_NOT);
+            probe |= (f & (ECS_INSERTED | ECS_MODIFIED)) != 0; /* the lead's filter is tested */
             continue;
         }
-        if (ecs__trusted(it, k)) continue;
-        aligned = !(f & (ECS_NOT | ECS_INSERTED | ECS_MODIFIED)) && r < s->count && s->dense[r] == dense[r];
-        if (it->mode == ECS__IT_UNION && (f & ECS_ANY) && k < it->lead_term) aligned = false; /* must be absent */
-        any_aligned |= aligned && (f & ECS_ANY);
-        probe |= !aligned;
+        aligned[k] = !(f & (ECS_NOT | ECS_INSERTED | ECS_MODIFIED)) && r < s->count && s->dense[r] == dense[r] &&
+                     !(it->mode == ECS__IT_UNION && (f & ECS_ANY) && k < it->lead_term); /* those must be absent */
+        any_aligned |= aligned[k] && (f & ECS_ANY);
+        probe |= !aligned[k] && !((f & ECS_NOT) && ecs__trusted(it, k));
     }
     if (it->nany && it->mode == ECS__IT_VIEW && !any_aligned) probe = true;
     lo = it->end;
@@ -3136,45 +3152,58 @@ static bool ecs__iter_run(ecs_iter *it, int blocks) {
         for (k = 0; !probe && !lo && k < it->nterms; k++) /* rows 0..top-1 are in step */
             if (k != it->lead_term && !ecs__trusted(it, k)) ecs__set_in_step(w, lead, it->st[k], top);
     }
+    it->probing = probe;
+    it->tick = w->tick;
     if (probe) {
         lo = top - it->end > ECS__PROBE_RUN ? top - ECS__PROBE_RUN : it->end;
-        for (k = 0; k < it->nterms; k++) {
+        any_aligned = false;
+        for (k = 0; k < it->nterms; k++) { /* aligned over the whole run: arrays; else tested */
             uint32_t f = it->flags[k];
             if (k == it->lead_term || ecs__trusted(it, k)) continue;
+            if (aligned[k] && ecs__aligned(it, k, lo, top)) {
+                any_aligned |= (f & ECS_ANY) != 0;
+                continue;
+            }
+            aligned[k] = false;
             it->probe[q] = (uint8_t)k;
             it->pkind[q++] = (uint8_t)((f & ECS_NOT) || (it->mode == ECS__IT_UNION && (f & ECS_ANY) && k < it->lead_term)
                                            ? ECS__P_NOT
                                        : f & ECS_OPTIONAL ? ECS__P_MAY
                                        : f & ECS_ANY      ? (it->mode == ECS__IT_VIEW ? ECS__P_ANY : ECS__P_MAY)
                                                           : ECS__P_HAS);
-            it->base[k] = 0;
         }
         it->nprobe = q;
-        it->fast = q == 1 && it->nterms == 2 && it->pkind[0] == ECS__P_HAS && !it->nmark && !it->nany &&
-                   !(it->flags[it->probe[0]] & (ECS_INSERTED | ECS_MODIFIED)) &&
+        /* fast: what ecs__iter_probe does inline is all there is to do */
+        it->fast = q == 1 && it->pkind[0] != ECS__P_MAY && it->pkind[0] != ECS__P_ANY && !it->nmark &&
+                   (!it->nany || any_aligned) && !(it->flags[it->probe[0]] & (ECS_INSERTED | ECS_MODIFIED)) &&
                    !(it->flags[it->lead_term] & (ECS_INSERTED | ECS_MODIFIED));
-        it->key = w->epoch | 1u; /* odd: never the world's epoch (always even) */
+        if (it->nany && it->mode == ECS__IT_VIEW && any_aligned)
+            for (q = 0; q < it->nprobe; q++)
+                if (it->pkind[q] == ECS__P_ANY) it->pkind[q] = ECS__P_MAY; /* an aligned one is there */
+        it->key = w->epoch | 1u;
         it->count = it->i = 0;
-        it->lo = lo;
         it->prow = top;
-        return true;
+    } else {
+        it->key = w->epoch | (it->nmark && !blocks ? 1u : 0u); /* odd: marked entity by entity */
+        it->count = top - lo;
+        it->i = it->count;
+        it->prow = lo;
     }
-    /* an aligned block: lead rows lo..top-1 */
-    it->nprobe = 0;
-    it->count = top - lo;
-    it->i = it->count;
-    it->lo = it->prow = lo;
-    it->tick = w->tick;
-    it->key = w->epoch | (it->nmark && !blocks ? 1u : 0u); /* odd: marked entity by entity */
+    /* an aligned block: lead rows lo..top-1; a probe run: the aligned terms */
+    it->lo = lo;
     it->entities = dense + lo;
-    for (k = 0; k < it->nterms; k++) {
+    for (q = 0, k = 0; k < it->nterms; k++) { /* the tested ones get theirs at each match */
         const ecs_storage *s = it->st[k];
+        if (probe && q < it->nprobe && it->probe[q] == k) {
+            q++;
+            continue;
+        }
         it->base[k] = it->flags[k] & ECS_NOT ? 0 : ecs__base(s) + (uintptr_t)lo * s->size;
     }
     for (q = 0; q < it->nmark; q++) {
         ecs_tick *mark = it->st[it->mterm[q]]->modified;
-        it->mark[q] = mark + lo;
-        for (r = lo; blocks && r < top; r++) mark[r] = it->tick; /* the whole block is handed out */
+        it->mark[q] = aligned[it->mterm[q]] || !probe ? mark + lo : NULL; /* NULL: tested, marked by its row */
+        for (r = lo; blocks && !probe && r < top; r++) mark[r] = it->tick; /* the whole block is handed out */
     }
     return true;
 }
@@ -3185,6 +3214,7 @@ ECS__FN bool ecs__iter_seek(ecs_iter *it, int blocks) {
     uint32_t k;
     it->count = it->i = 0;
     it->prow = it->lo;
+    it->probing = 0;
     if (it->mode == ECS__IT_DONE) return false;
     if (it->lead->changes != it->changes) ecs__iter_changed(it);
     for (;;) {
@@ -3205,24 +3235,27 @@ ECS__FN bool ecs__iter_seek(ecs_iter *it, int blocks) {
     }
 }
 
-/* An aligned block whose storages changed while the loop body ran (an
-   add grew an array, the current entity was removed...): the rows below
-   the current one are unchanged (section 7), only the pointers to them
-   are fetched again. Then steps to the next entity. */
+/* A run whose storages changed while the loop body ran (an add grew an
+   array, the current entity was removed...): the rows below the current
+   one are unchanged (section 7), only the pointers to them are fetched
+   again, for the terms aligned with the lead (all of them in an aligned
+   block). */
 ECS__FN bool ecs__iter_refresh(ecs_iter *it) {
-    uint32_t k, m;
+    uint32_t k, m, q;
     if (it->lead->changes != it->changes) ecs__iter_changed(it);
     it->key = it->world->epoch | (it->key & 1u);
     it->tick = it->world->tick;
     it->entities = it->lead->dense + it->lo;
     for (k = 0; k < it->nterms; k++) {
         const ecs_storage *s = it->st[k];
-        it->base[k] = it->flags[k] & ECS_NOT ? 0 : ecs__base(s) + (uintptr_t)it->lo * s->size;
+        for (q = 0; it->probing && q < it->nprobe && it->probe[q] != k; q++) {}
+        if (!it->probing || q == it->nprobe)
+            it->base[k] = it->flags[k] & ECS_NOT ? 0 : ecs__base(s) + (uintptr_t)it->lo * s->size;
     }
-    for (m = 0; m < it->nmark; m++) it->mark[m] = it->st[it->mterm[m]]->modified + it->lo;
-    it->i--;
-    for (m = 0; (it->key & 1u) && m < it->nmark; m++) it->mark[m][it->i] = it->tick;
-    it->cur = it->entities[it->i];
+    for (m = 0; m < it->nmark; m++)
+        if (it->mark[m]) it->mark[m] = it->st[it->mterm[m]]->modified + it->lo;
+    if (!it->probing && (it->key & 1u))
+        for (m = 0; m < it->nmark; m++) it->mark[m][it->i - 1] = it->tick; /* the entity the caller steps to */
     return true;
 }
 
@@ -3256,7 +3289,7 @@ ECS__FN void ecs__iter_changed(ecs_iter *it) {
 #if ECS_DEBUG
     ecs_storage *s = it->lead;
     uint64_t n = s->changes - it->changes, k;
-    uint32_t pos = it->prow + it->i; /* rows at or above it were handed out */
+    uint32_t pos = it->probing ? it->prow : it->lo + it->i; /* rows at or above it were handed out */
     ecs_entity cur = it->cur;
     bool bad = n > ECS__CHANGE_RING;
     for (k = 0; !bad && k < n; k++) bad = s->changed_rows[(s->changes - 1 - k) % ECS__CHANGE_RING] < pos;
