@@ -761,6 +761,11 @@
 #define ECS__EXTERN_INLINE 1
 #define ECS__INLINE inline
 #endif
+#if defined(__GNUC__) || defined(__clang__)
+#define ECS__LIKELY(x) __builtin_expect(!!(x), 1)
+#else
+#define ECS__LIKELY(x) (x)
+#endif
 /* the few hot paths the compiler must not leave out of line */
 #if defined(__GNUC__) || defined(__clang__)
 #define ECS__HOT ECS__INLINE __attribute__((always_inline))
@@ -1482,60 +1487,53 @@ ECS__HOT bool ecs_iter_next_block(ecs_iter *it) {
     }
 }
 
-/* The per-entity step within a run, after the fast case of ecs__iter_step:
-   the next entity of an aligned block whose written terms are marked as
-   each entity is reached, or one whose storages changed; or the next match
-   of a probe run. */
-ECS__HOT bool ecs__iter_step_slow(ecs_iter *it) {
+/* The per-entity step's fast case: the next entity of an aligned block
+   (i goes down) while its pointers are good (the world's epoch is the
+   block's key). No call: a loop of it keeps the iterator in registers. */
+ECS__HOT bool ecs__iter_fast(ecs_iter *it) {
+    if (ECS__LIKELY(it->key == it->world->epoch && it->i)) { /* the epoch first: a load every pass makes */
+        it->i--;
+#if ECS_DEBUG
+        it->cur = it->lead->dense[it->lo + it->i];
+#endif
+        return true;
+    }
+    return false;
+}
+
+/* The per-entity step's other cases: the next entity of an aligned block
+   that is fresh (the first after ecs__iter_seek), marks written terms
+   entity by entity, or whose storages changed; the next match of a probe
+   run; then the next run. False when the view is done. */
+ECS__HOT bool ecs__iter_slow(ecs_iter *it) {
     uint32_t m;
-    if (!it->probing) {
-        if (it->i && (it->key ^ 1u) == it->world->epoch) {
+    for (;;) {
+        if (!it->probing && it->i) {
+            if (it->key != it->world->epoch && (it->key ^ 1u) != it->world->epoch) ecs__iter_refresh(it);
             it->i--;
-            for (m = 0; m < it->nmark; m++) it->mark[m][it->i] = it->tick;
+            for (m = 0; (it->key & 1u) && m < it->nmark; m++) it->mark[m][it->i] = it->tick;
 #if ECS_DEBUG
             it->cur = it->lead->dense[it->lo + it->i];
 #endif
             return true;
         }
-        if (!it->i || !ecs__iter_refresh(it)) return false;
-        it->i--;
+        if (it->probing) {
+            if (it->key != (it->world->epoch | 1u)) ecs__iter_refresh(it);
+            while (it->prow > it->lo)
+                if (ecs__iter_probe(it, --it->prow)) {
 #if ECS_DEBUG
-        it->cur = it->lead->dense[it->lo + it->i];
+                    it->cur = it->lead->dense[it->prow];
 #endif
-        return true;
-    }
-    if (it->key != (it->world->epoch | 1u)) ecs__iter_refresh(it);
-    while (it->prow > it->lo)
-        if (ecs__iter_probe(it, --it->prow)) {
-#if ECS_DEBUG
-            it->cur = it->lead->dense[it->prow];
-#endif
-            return true;
+                    return true;
+                }
         }
-    return false;
-}
-
-/* The per-entity step within a run: the next entity of an aligned block
-   (i goes down; its pointers are good while the world's epoch is the
-   block's key), else ecs__iter_step_slow. */
-ECS__HOT bool ecs__iter_step(ecs_iter *it) {
-    if (it->i && it->key == it->world->epoch) {
-        it->i--;
-#if ECS_DEBUG
-        it->cur = it->lead->dense[it->lo + it->i];
-#endif
-        return true;
+        if (!ecs__iter_seek(it, 0)) return false;
     }
-    return ecs__iter_step_slow(it);
 }
 
 /* The next matching entity (ecs_iter_entity), false when the view is done:
    the function form of ECS_EACH. */
-ECS__HOT bool ecs_iter_next(ecs_iter *it) {
-    while (!ecs__iter_step(it))
-        if (!ecs__iter_seek(it, 0)) return false;
-    return true;
-}
+ECS__HOT bool ecs_iter_next(ecs_iter *it) { return ecs__iter_fast(it) || ecs__iter_slow(it); }
 
 /* The current entity of a per-entity loop: read from the lead's row lo + i
    (either kind of run), so it stays right after a change in the loop body
@@ -1575,13 +1573,17 @@ ECS__INLINE void *ecs__block(const ecs_iter *it, const char *call, uint32_t k, s
 
 #define ECS__CAT2(a, b) a##b
 #define ECS__CAT(a, b) ECS__CAT2(a, b)
-/* The per-entity loop: ECS_EACH(&it) { ... ECS_FIELD(&it, k, T) ... }. An
-   outer loop over runs, an inner one over entities, whose state the
-   compiler keeps in registers; break and continue work as in any loop. */
+/* The per-entity loop: ECS_EACH(&it) { ... ECS_FIELD(&it, k, T) ... }.
+   The inner loop steps through an aligned block with no call, so the
+   compiler keeps the iterator in registers; every other step (a probe
+   row, a new run, a refresh after a change) goes through the outer one.
+   break and continue work as in any loop (break: more stays 0). */
 #define ECS_EACH(it)                                                                               \
-    for (int ECS__CAT(ecs__more_, __LINE__) = 1; ECS__CAT(ecs__more_, __LINE__) && ecs__iter_seek(it, 0);) \
-        for (ECS__CAT(ecs__more_, __LINE__) = 0;                                                   \
-             ecs__iter_step(it) || (ECS__CAT(ecs__more_, __LINE__) = 1, 0);)
+    for (int ECS__CAT(ecs__more_, __LINE__) = 1;                                                   \
+         ECS__CAT(ecs__more_, __LINE__) && (ECS__CAT(ecs__more_, __LINE__) = 0, ecs__iter_slow(it));) \
+        for (int ECS__CAT(ecs__go_, __LINE__) = 1;                                                 \
+             ECS__CAT(ecs__go_, __LINE__) || (ECS__CAT(ecs__more_, __LINE__) = 1, 0);               \
+             ECS__CAT(ecs__go_, __LINE__) = ecs__iter_fast(it))
 
 /* --- typed macros ------------------------------------------------------ */
 #if ECS_DEBUG
@@ -3254,8 +3256,6 @@ ECS__FN bool ecs__iter_refresh(ecs_iter *it) {
     }
     for (m = 0; m < it->nmark; m++)
         if (it->mark[m]) it->mark[m] = it->st[it->mterm[m]]->modified + it->lo;
-    if (!it->probing && (it->key & 1u))
-        for (m = 0; m < it->nmark; m++) it->mark[m][it->i - 1] = it->tick; /* the entity the caller steps to */
     return true;
 }
 
@@ -4527,8 +4527,8 @@ ECS__FN ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc 
     X(void *, ecs_get_mut, (ecs_world *w, ecs_entity e, ecs_component c)) \
     X(bool, ecs__iter_probe, (ecs_iter *it, uint32_t r)) \
     X(bool, ecs_iter_next_block, (ecs_iter *it)) \
-    X(bool, ecs__iter_step_slow, (ecs_iter *it)) \
-    X(bool, ecs__iter_step, (ecs_iter *it)) \
+    X(bool, ecs__iter_fast, (ecs_iter *it)) \
+    X(bool, ecs__iter_slow, (ecs_iter *it)) \
     X(bool, ecs_iter_next, (ecs_iter *it)) \
     X(ecs_entity, ecs_iter_entity, (const ecs_iter *it)) \
     X(void *, ecs__field, (const ecs_iter *it, const char *call, uint32_t k, size_t size)) \

@@ -667,7 +667,7 @@ static bench_sum ecs_iter1_each(bench_run *r) {
     bench_sum s = {0, 0};
     bench_start(r);
     it = ecs_view_of(sc->b.w, 1, &sc->b.pos);
-    while (ecs_iter_next(&it)) {
+    ECS_EACH(&it) {
         const Position *p = ECS_FIELD(&it, 0, Position);
         sum += (uint32_t)(int32_t)(p->x + p->y);
         s.count++;
@@ -745,7 +745,7 @@ static bench_sum bench_move(bench_run *r, unsigned kind, int blocks) {
             count += it.count;
         }
     } else {
-        while (ecs_iter_next(&it)) {
+        ECS_EACH(&it) {
             Position *p = ECS_FIELD(&it, 0, Position);
             const Velocity *v = ECS_FIELD(&it, 1, Velocity);
             p->x += v->x;
@@ -850,7 +850,7 @@ static bench_sum bench_iter3(bench_run *r, unsigned kind, int blocks) {
             count += it.count;
         }
     } else {
-        while (ecs_iter_next(&it)) {
+        ECS_EACH(&it) {
             Position *p = ECS_FIELD(&it, 0, Position);
             const Velocity *v = ECS_FIELD(&it, 1, Velocity);
             const Data *dt = ECS_FIELD(&it, 2, Data);
