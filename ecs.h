@@ -892,8 +892,7 @@ ECS_API uint32_t ecs_component_max(const ecs_world *w);
 /* --- 6. component operations ------------------------------------------------ */
 /* inline below: void *ecs_add(w, e, c, value); const void *ecs_get(w, e, c);
    void *ecs_get_mut(w, e, c); bool ecs_has(w, e, c) */
-ECS_API bool ecs_remove(ecs_world *w, ecs_entity e, ecs_component c, void *out);
-ECS_API bool ecs_delete(ecs_world *w, ecs_entity e, ecs_component c);
+/* inline below: bool ecs_remove(w, e, c, out); bool ecs_delete(w, e, c) */
 ECS_API uint32_t ecs_strip(ecs_world *w, ecs_entity e);
 ECS_API bool ecs_add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps,
                        const void *const *values);
@@ -1097,7 +1096,8 @@ ECS_API void ecs__bad_storage(const ecs_storage *s, const char *call, ecs_entity
 ECS_API ecs_entity ecs__create(ecs_world *w);
 ECS_API void *ecs__add_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                              const void *value, size_t size);
-ECS_API bool ecs__remove_sized(ecs_world *w, ecs_entity e, ecs_component c, void *out, size_t size);
+ECS_API bool ecs__take_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c, void *out,
+                             size_t size, bool deletion);
 ECS_API bool ecs__iter_seek(ecs_iter *it, int blocks);
 ECS_API void ecs__iter_changed(ecs_iter *it);
 ECS_API bool ecs__iter_probe_all(ecs_iter *it, uint32_t r);
@@ -1283,7 +1283,8 @@ ECS__HOT ecs_entity ecs_create(ecs_world *w) {
 /* --- inline: 5. storage primitives and lookups ---------------------------- */
 /* The sparse entry of entity index i; i must be below npages * ECS__PAGE_SIZE,
    which every live entity's index is. */
-#define ECS__ENTRY(s, i) (*(uint64_t *)((s)->pages[(i) >> ECS__PAGE_BITS] + (uintptr_t)(i) * sizeof(uint64_t)))
+#define ECS__ENTRY_AT(s, i) ((uint64_t *)((s)->pages[(i) >> ECS__PAGE_BITS] + (uintptr_t)(i) * sizeof(uint64_t)))
+#define ECS__ENTRY(s, i) (*ECS__ENTRY_AT(s, i))
 /* pages[p] holds page p's address biased by p's first index, so that the
    entry of index i is at pages[i >> ECS__PAGE_BITS] + i * 8 with no mask
    (integer arithmetic: the biased value is not a pointer). */
@@ -1332,6 +1333,52 @@ ECS__HOT uint32_t ecs__push(ecs_world *w, ecs_storage *s, ecs_entity e) {
     if (s->modified) s->modified[row] = 0;
     ECS__MOVED(w);
     return row;
+}
+
+/* Copies a component value: the common sizes become plain moves instead of
+   a call into libc. */
+ECS__HOT void ecs__copy(void *dst, const void *src, uint32_t size) {
+    switch (size) {
+    case 4: memcpy(dst, src, 4); break;
+    case 8: memcpy(dst, src, 8); break;
+    case 12: memcpy(dst, src, 12); break;
+    case 16: memcpy(dst, src, 16); break;
+    default: memcpy(dst, src, size); break;
+    }
+}
+
+/* Storage primitive bookkeeping: every change of rows but an append goes
+   through here (the counters of struct ecs_storage); `row` is the lowest
+   row it touched. */
+ECS__HOT void ecs__changed(ecs_world *w, ecs_storage *s, uint32_t row, const char *call) {
+    s->changed_rows[s->changes % ECS__CHANGE_RING] = row;
+    s->changes++;
+    s->changed_by = call;
+    ECS__MOVED(w);
+}
+
+/* Copies row src over row dst (every row array) and repoints the sparse
+   entry of the moved entity. */
+ECS__HOT void ecs__move_row(ecs_storage *s, uint32_t dst, uint32_t src) {
+    ecs_entity e = s->dense[dst] = s->dense[src];
+    ECS__ENTRY(s, (uint32_t)e) = (e & ECS__VERSION_BITS) | dst;
+    if (s->size) ecs__copy(s->data + (size_t)dst * s->size, s->data + (size_t)src * s->size, s->size);
+    if (s->track & (ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION)) { /* the tick arrays exist */
+        if (s->inserted) s->inserted[dst] = s->inserted[src];
+        if (s->modified) s->modified[dst] = s->modified[src];
+    }
+}
+
+/* Storage primitive: swap-remove. Row `row` goes (entry: its sparse
+   entry, which the caller found); the last row moves into it. */
+ECS__HOT void ecs__pop_at(ecs_world *w, ecs_storage *s, uint32_t row, uint64_t *entry, const char *call) {
+    uint32_t last = --s->count;
+    *entry = ECS__ABSENT;
+    if (row != last) ecs__move_row(s, row, last);
+    ecs__changed(w, s, row, call);
+}
+ECS__HOT void ecs__pop(ecs_world *w, ecs_storage *s, uint32_t row, const char *call) {
+    ecs__pop_at(w, s, row, ECS__ENTRY_AT(s, (uint32_t)s->dense[row]), call);
 }
 
 /* c's storage, or the none storage when c is not registered (no branch:
@@ -1442,6 +1489,28 @@ ECS__INLINE const void *ecs_get(const ecs_world *w, ecs_entity e, ecs_component 
 }
 ECS__INLINE void *ecs_get_mut(ecs_world *w, ecs_entity e, ecs_component c) {
     return ecs__get(w, "ecs_get_mut", e, c, (size_t)-1, true);
+}
+
+/* The remove path's inline case (section 5): c registered (of `size`
+   unless -1), e has it, nothing attached to the storage, no hook, strip
+   or sort running. Then the value goes to out and the primitive pops the
+   row. Anything else, every error included, takes the out-of-line path. */
+ECS__HOT bool ecs__remove_fast(ecs_world *w, const char *call, ecs_entity e, ecs_component c, void *out,
+                               size_t size, bool deletion) {
+    ecs_storage *s = (ecs_storage *)ecs__storage(w, c);
+    uint32_t row = ecs__row(s, e);
+    if (row != ECS__NO_ROW && !s->attached && !s->locked && !w->guard && (size == (size_t)-1 || size == s->size)) {
+        if (out && s->data) memcpy(out, s->data + (size_t)row * s->size, size == (size_t)-1 ? s->size : size);
+        ecs__pop(w, s, row, call);
+        return true;
+    }
+    return ecs__take_sized(w, call, e, c, out, size, deletion);
+}
+ECS__INLINE bool ecs_remove(ecs_world *w, ecs_entity e, ecs_component c, void *out) {
+    return ecs__remove_fast(w, "ecs_remove", e, c, out, (size_t)-1, false);
+}
+ECS__INLINE bool ecs_delete(ecs_world *w, ecs_entity e, ecs_component c) {
+    return ecs__remove_fast(w, "ecs_delete", e, c, NULL, (size_t)-1, true);
 }
 
 /* --- inline: 7. views ------------------------------------------------------- */
@@ -1599,7 +1668,7 @@ ECS__INLINE void *ecs__block(const ecs_iter *it, const char *call, uint32_t k, s
 #define ECS_STORAGE_GET(s, e, T) ((const T *)ecs__storage_get((s), "ECS_STORAGE_GET", (e), sizeof(T), false))
 #define ECS_STORAGE_GET_MUT(s, e, T) ((T *)ecs__storage_get((s), "ECS_STORAGE_GET_MUT", (e), sizeof(T), true))
 /* (1 ? p : (T *)0) type-checks p as a T pointer without casting it away */
-#define ECS_REMOVE(w, e, c, T, out) ecs__remove_sized((w), (e), (c), (1 ? (out) : (T *)0), sizeof(T))
+#define ECS_REMOVE(w, e, c, T, out) ecs__remove_fast((w), "ECS_REMOVE", (e), (c), (1 ? (out) : (T *)0), sizeof(T), false)
 /* ECS__VALUE(T, init): the address of a T made from init, which is a braced
    initializer ({1, 2}) or any expression of type T (a variable, f(x), 5).
    C: a one-element array literal, whose element may be initialized by
@@ -1775,18 +1844,6 @@ static void ecs__changes_push(ecs__changes *l, ecs_entity e, ecs_tick t, const v
     l->items[l->count].tick = t;
     if (vsize) memcpy(l->values + (size_t)l->count * vsize, value, vsize);
     l->count++;
-}
-
-/* Copies a component value: the common sizes become plain moves instead of
-   a call into libc. */
-ECS__IMPL_HOT void ecs__copy(void *dst, const void *src, uint32_t size) {
-    switch (size) {
-    case 4: memcpy(dst, src, 4); break;
-    case 8: memcpy(dst, src, 8); break;
-    case 12: memcpy(dst, src, 12); break;
-    case 16: memcpy(dst, src, 16); break;
-    default: memcpy(dst, src, size); break;
-    }
 }
 
 #ifndef ECS_STATIC
@@ -2257,34 +2314,6 @@ static bool ecs__reserve_page(ecs_world *w, ecs_storage *s, uint32_t i) {
     return true;
 }
 
-/* Every change of rows but an append goes through here (the counters of
-   struct ecs_storage): `row` is the lowest row it touched. */
-static void ecs__changed(ecs_world *w, ecs_storage *s, uint32_t row, const char *call) {
-    s->changed_rows[s->changes % ECS__CHANGE_RING] = row;
-    s->changes++;
-    s->changed_by = call;
-    ECS__MOVED(w);
-}
-
-/* Copies row src over row dst (every row array) and repoints the sparse
-   entry of the moved entity. */
-static void ecs__move_row(ecs_storage *s, uint32_t dst, uint32_t src) {
-    ecs_entity e = s->dense[dst] = s->dense[src];
-    ECS__ENTRY(s, (uint32_t)e) = (e & ECS__VERSION_BITS) | dst;
-    if (s->size) ecs__copy(s->data + (size_t)dst * s->size, s->data + (size_t)src * s->size, s->size);
-    if (s->inserted) s->inserted[dst] = s->inserted[src];
-    if (s->modified) s->modified[dst] = s->modified[src];
-}
-
-/* Primitive: swap-remove. Row `row` goes; the last row moves into it. */
-static void ecs__pop(ecs_world *w, ecs_storage *s, uint32_t row, const char *call) {
-    uint32_t last = s->count - 1;
-    ECS__ENTRY(s, (uint32_t)s->dense[row]) = ECS__ABSENT;
-    if (row != last) ecs__move_row(s, row, last);
-    s->count = last;
-    ecs__changed(w, s, row, call);
-}
-
 /* Exchanges rows a and b (every row array) and their sparse entries. */
 static void ecs__swap_rows(ecs_storage *s, uint32_t a, uint32_t b) {
     ecs_entity ea = s->dense[a], eb = s->dense[b];
@@ -2318,7 +2347,7 @@ static void ecs__swap_rows(ecs_storage *s, uint32_t a, uint32_t b) {
 }
 
 /* Primitive: exchanges rows a and b. */
-static void ecs__swap(ecs_world *w, ecs_storage *s, uint32_t a, uint32_t b, const char *call) {
+ECS__IMPL_HOT void ecs__swap(ecs_world *w, ecs_storage *s, uint32_t a, uint32_t b, const char *call) {
     if (a == b) return;
     ecs__swap_rows(s, a, b);
     ecs__changed(w, s, a < b ? a : b, call);
@@ -2369,11 +2398,11 @@ typedef struct ecs__busy {
 static void ecs__hook(ecs_world *w, ecs_storage *s, ecs_hook_fn fn, ecs_entity e, uint32_t row);
 static bool ecs__entity_stripped(const ecs_world *w, ecs_entity e);
 static bool ecs__groups_locked(const ecs_world *w, const ecs_storage *s);
-static void ecs__groups_inserted(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call);
-static void ecs__groups_removing(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call);
-static void ecs__groups_removed(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call);
-static bool ecs__track_reserve(ecs_world *w, ecs_storage *s, bool deletion);
-static void ecs__track_removing(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, bool deletion);
+static inline void ecs__groups_inserted(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call);
+static inline void ecs__groups_removing(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call);
+static inline void ecs__groups_removed(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call);
+static inline bool ecs__track_reserve(ecs_world *w, ecs_storage *s, bool deletion);
+static inline void ecs__track_removing(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, bool deletion);
 
 /* Recomputes what is attached to s's paths, after tracking, hooks or
    groups of s changed. */
@@ -2399,7 +2428,7 @@ static bool ecs__locked(ecs_world *w, const char *call, ecs_entity e, const ecs_
 }
 
 /* The insert path's checks: s is not locked and e is not being stripped. */
-static bool ecs__may_insert(ecs_world *w, const char *call, ecs_entity e, const ecs_storage *s) {
+ECS__IMPL_HOT bool ecs__may_insert(ecs_world *w, const char *call, ecs_entity e, const ecs_storage *s) {
     if (ecs__locked(w, call, e, s)) return false;
     if (w->busy && ecs__entity_stripped(w, e)) {
         ecs__fail(w, ECS_ERR_LOCKED, call, e, s->id, "the entity is being stripped or destroyed");
@@ -2409,8 +2438,8 @@ static bool ecs__may_insert(ecs_world *w, const char *call, ecs_entity e, const 
 }
 
 /* The remove path's checks and reservation. */
-static bool ecs__may_remove(ecs_world *w, const char *call, ecs_entity e, ecs_storage *s, bool deletion) {
-    if ((s->locked || (s->attached & ECS__ATT_GROUP)) && ecs__locked(w, call, e, s)) return false;
+ECS__IMPL_HOT bool ecs__may_remove(ecs_world *w, const char *call, ecs_entity e, ecs_storage *s, bool deletion) {
+    if ((s->locked || w->busy) && ecs__locked(w, call, e, s)) return false;
     if ((s->attached & ECS__ATT_TRACK) && !ecs__track_reserve(w, s, deletion)) {
         ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, s->id, "out of memory");
         return false;
@@ -2419,7 +2448,7 @@ static bool ecs__may_remove(ecs_world *w, const char *call, ecs_entity e, ecs_st
 }
 
 /* The insert path's steps after the push: e's row after groups moved it. */
-static uint32_t ecs__inserted(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, const char *call) {
+ECS__IMPL_HOT uint32_t ecs__inserted(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, const char *call) {
     if (s->attached & ECS__ATT_GROUP) {
         ecs__groups_inserted(w, s, e, call);
         row = (uint32_t)ECS__ENTRY(s, (uint32_t)e); /* joining a group moves rows */
@@ -2429,9 +2458,9 @@ static uint32_t ecs__inserted(ecs_world *w, ecs_storage *s, ecs_entity e, uint32
 
 /* The insert path for one entity and one component: e (alive) gets c
    (which it lacks) with *value (NULL: zeroed). */
-static void *ecs__insert(ecs_world *w, ecs_storage *s, ecs_entity e, const void *value, const char *call) {
+ECS__IMPL_HOT void *ecs__insert(ecs_world *w, ecs_storage *s, ecs_entity e, const void *value, const char *call) {
     uint32_t row, i = (uint32_t)e;
-    if ((s->locked || w->busy || (s->attached & ECS__ATT_GROUP)) && !ecs__may_insert(w, call, e, s)) return NULL;
+    if ((s->locked || w->busy) && !ecs__may_insert(w, call, e, s)) return NULL; /* groups lock only under hooks */
     if (s->count == s->cap || ECS__PAGE(s, i >> ECS__PAGE_BITS) == w->absent_page) {
         /* value may point into this very storage (cloning a component);
            growing frees the old array, so follow the value to the new one */
@@ -2457,7 +2486,7 @@ static void *ecs__insert(ecs_world *w, ecs_storage *s, ecs_entity e, const void 
 }
 
 /* The remove path's steps (its checks passed): e loses s's row `row`. */
-static void ecs__remove_at(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, void *out, bool deletion,
+ECS__IMPL_HOT void ecs__remove_at(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, void *out, bool deletion,
                            bool stripping, const char *call) {
     if (s->hooks.on_remove) ecs__hook(w, s, s->hooks.on_remove, e, row);
     if (s->owner) { /* leave the group first: the pop then happens outside it */
@@ -2490,7 +2519,7 @@ static void *ecs__replace(ecs_world *w, ecs_storage *s, uint32_t row, const void
    remove path (above) once per component it changes. */
 
 /* Checks that e is alive and c registered (and of `size` unless -1). */
-static ecs_storage *ecs__check(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+ECS__IMPL_HOT ecs_storage *ecs__check(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                                size_t size) {
     if (c - 1u >= w->ncomponents || (size != (size_t)-1 && size != w->storages[c]->size)) {
         ecs__bad_access(w, call, e, c, size);
@@ -2504,7 +2533,7 @@ static ecs_storage *ecs__check(ecs_world *w, const char *call, ecs_entity e, ecs
 }
 
 /* add: a replace when e has c, else the insert path. */
-static void *ecs__add(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+ECS__IMPL_HOT void *ecs__add(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                       const void *value, size_t size) {
     ecs_storage *s = ecs__check(w, call, e, c, size);
     uint32_t row;
@@ -2520,7 +2549,7 @@ ECS__FN void *ecs__add_sized(ecs_world *w, const char *call, ecs_entity e, ecs_c
 }
 
 /* remove (deletion false: counts as a removal) or delete. */
-static bool ecs__take(ecs_world *w, const char *call, ecs_entity e, ecs_component c, void *out,
+ECS__IMPL_HOT bool ecs__take(ecs_world *w, const char *call, ecs_entity e, ecs_component c, void *out,
                       size_t size, bool deletion) {
     ecs_storage *s;
     uint32_t row;
@@ -2534,19 +2563,41 @@ static bool ecs__take(ecs_world *w, const char *call, ecs_entity e, ecs_componen
     return true;
 }
 
-ECS__FN bool ecs_remove(ecs_world *w, ecs_entity e, ecs_component c, void *out) {
-    return ecs__take(w, "ecs_remove", e, c, out, (size_t)-1, false);
-}
-ECS__FN bool ecs__remove_sized(ecs_world *w, ecs_entity e, ecs_component c, void *out, size_t size) {
-    return ecs__take(w, "ECS_REMOVE", e, c, out, size, false);
-}
-ECS__FN bool ecs_delete(ecs_world *w, ecs_entity e, ecs_component c) {
-    return ecs__take(w, "ecs_delete", e, c, NULL, (size_t)-1, true);
+ECS__FN bool ecs__take_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c, void *out,
+                             size_t size, bool deletion) {
+    return ecs__take(w, call, e, c, out, size, deletion);
 }
 
 static void ecs__busy_push(ecs_world *w, ecs__busy *b, ecs_entity e, int kind);
 static void ecs__busy_pop(ecs_world *w, ecs__busy *b);
 static bool ecs__entity_busy(const ecs_world *w, ecs_entity e);
+
+/* The remove path out of line, for a loop that mostly pops (the grouped
+   storages of ecs__strip_plain). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static void ecs__remove_stripped(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, const char *call) {
+    ecs__remove_at(w, s, e, row, NULL, true, true, call);
+}
+
+/* ecs__strip when nothing is observed (no tracking, no hooks) and no hook
+   or strip runs: nothing can fail, one pass over the storages. */
+static uint32_t ecs__strip_plain(ecs_world *w, ecs_entity e, const char *call) {
+    uint32_t c, n = 0, row, i = (uint32_t)e, nc = w->ncomponents;
+    ecs_storage *const *storages = w->storages;
+    for (c = 1; c <= nc; c++) {
+        ecs_storage *s = storages[c];
+        uint64_t *entry;
+        if (!s->count || (row = (uint32_t)*(entry = ECS__ENTRY_AT(s, i))) == ECS__NO_ROW) continue;
+        if (s->attached) /* groups only: the whole remove path */
+            ecs__remove_stripped(w, s, e, row, call);
+        else
+            ecs__pop_at(w, s, row, entry, call);
+        n++;
+    }
+    return n;
+}
 
 /* Deletes every component of a live e. All-or-nothing: everything that
    can fail (a locked storage, a tracking record, a busy entity) is checked
@@ -2558,16 +2609,6 @@ static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call, bool des
     unsigned char small[32], *had = small; /* storages e had at the start: bits */
     size_t hadsize = (nc + 8u) / 8u;
     ecs__busy b;
-    if (!w->nobserved && !w->busy && !(destroying && w->track_entities)) {
-        for (c = 1; c <= nc; c++) {
-            ecs_storage *s = w->storages[c];
-            if (s->count && (row = (uint32_t)ECS__ENTRY(s, i)) != ECS__NO_ROW) {
-                ecs__remove_at(w, s, e, row, NULL, true, true, call);
-                n++;
-            }
-        }
-        return n;
-    }
     if (w->busy && ecs__entity_busy(w, e)) {
         ecs__fail(w, ECS_ERR_LOCKED, call, e, 0,
                   "the entity is inside a hook or already being stripped; defer it (ecs_defer_*)");
@@ -2621,12 +2662,19 @@ fail:
 }
 
 ECS__FN uint32_t ecs_strip(ecs_world *w, ecs_entity e) {
-    int64_t n = ecs_alive(w, e) ? ecs__strip(w, e, "ecs_strip", false) : 0;
+    int64_t n;
+    if (!ecs_alive(w, e)) return 0;
+    if (!w->nobserved && !w->busy) return ecs__strip_plain(w, e, "ecs_strip");
+    n = ecs__strip(w, e, "ecs_strip", false);
     return n < 0 ? 0 : (uint32_t)n;
 }
 
 ECS__FN bool ecs_destroy(ecs_world *w, ecs_entity e) {
-    if (!ecs_alive(w, e) || ecs__strip(w, e, "ecs_destroy", true) < 0) return false;
+    if (!ecs_alive(w, e)) return false;
+    if (!w->nobserved && !w->busy && !w->track_entities)
+        ecs__strip_plain(w, e, "ecs_destroy");
+    else if (ecs__strip(w, e, "ecs_destroy", true) < 0)
+        return false;
     ecs__release_slot(w, e);
     return true;
 }
@@ -2658,8 +2706,8 @@ static bool ecs__check_bundle(ecs_world *w, const char *call, ecs_entity e, uint
                 return false;
             }
         s = w->storages[comps[i]];
-        if ((s->locked || w->busy || (s->attached & ECS__ATT_GROUP)) &&
-            (e == ECS_NULL || (uint32_t)ECS__ENTRY(s, (uint32_t)e) == ECS__NO_ROW) && !ecs__may_insert(w, call, e, s))
+        if ((s->locked || w->busy) && (e == ECS_NULL || (uint32_t)ECS__ENTRY(s, (uint32_t)e) == ECS__NO_ROW) &&
+            !ecs__may_insert(w, call, e, s))
             return false;
     }
     return true;
@@ -2755,15 +2803,56 @@ static void ecs__push_value(ecs_world *w, ecs_storage *s, ecs_entity e, const vo
     }
 }
 
+/* A bundle's common case, with no check or reservation left to make: its
+   components registered, distinct, new to entity index i (a free slot
+   when creating), nothing attached to their storages, room and pages in
+   place, no hook or strip running. The storages go to st[]. Anything else
+   takes the general path, which makes every check and reservation. */
+ECS__IMPL_HOT bool ecs__bundle_fast(const ecs_world *w, uint32_t i, uint32_t n, const ecs_component *comps,
+                             ecs_storage **st) {
+    uint32_t k, j;
+    if (w->guard || n > ECS_MAX_TERMS || (n && !comps)) return false;
+    for (k = 0; k < n; k++) {
+        ecs_storage *s = (ecs_storage *)ecs__storage(w, comps[k]);
+        if (s == &ecs__none || s->attached || s->count == s->cap || ECS__PAGE(s, i >> ECS__PAGE_BITS) == w->absent_page ||
+            ECS__ENTRY(s, i) != ECS__ABSENT)
+            return false;
+        for (j = 0; j < k; j++)
+            if (st[j] == s) return false;
+        st[k] = s;
+    }
+    return true;
+}
+
+/* The bundle's pushes, once per storage (the insert path's primitive step). */
+ECS__IMPL_HOT void ecs__bundle_push(ecs_world *w, ecs_entity e, uint32_t n, ecs_storage *const *st,
+                             const void *const *values) {
+    uint32_t k;
+    for (k = 0; k < n; k++) {
+        ecs_storage *s = st[k];
+        uint32_t row = ecs__push(w, s, e);
+        if (!s->size) continue;
+        if (values && values[k])
+            ecs__copy(s->data + (size_t)row * s->size, values[k], s->size);
+        else
+            memset(s->data + (size_t)row * s->size, 0, s->size);
+    }
+}
+
 ECS__FN bool ecs_add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps,
                        const void *const *values) {
     uint32_t i;
     void *staged = NULL;
     size_t staged_size = 0;
     bool small[64], *inserted = small, ok;
+    ecs_storage *st[ECS_MAX_TERMS];
     if (!ecs_alive(w, e)) {
         ecs__fail(w, ECS_ERR_DEAD_ENTITY, "ecs_add_n", e, n && comps ? comps[0] : 0, "entity is not alive");
         return false;
+    }
+    if (ecs__bundle_fast(w, (uint32_t)e, n, comps, st)) {
+        ecs__bundle_push(w, e, n, st, values);
+        return true;
     }
     if (!ecs__check_bundle(w, "ecs_add_n", e, n, comps)) return false;
     if (n > 64 && !(inserted = (bool *)ecs__alloc_n(w, n, sizeof *inserted))) {
@@ -2827,7 +2916,14 @@ ECS__FN bool ecs_create_bulk(ecs_world *w, uint32_t count, uint32_t n, const ecs
 
 ECS__FN ecs_entity ecs_create_n(ecs_world *w, uint32_t n, const ecs_component *comps,
                                 const void *const *values) {
+    ecs_storage *st[ECS_MAX_TERMS];
     ecs_entity e;
+    if ((w->fq_len || (w->nslots < w->slots_cap && w->nslots < w->max_slots)) && !w->track_entities &&
+        ecs__bundle_fast(w, ecs__peek_slot(w, 0), n, comps, st)) {
+        e = ecs__take_slot(w);
+        ecs__bundle_push(w, e, n, st, values);
+        return e;
+    }
     return ecs__create_bulk(w, "ecs_create_n", 1, n, comps, values, &e) ? e : ECS_NULL;
 }
 
@@ -3660,14 +3756,14 @@ ECS__FN bool ecs_unique_remove(ecs_world *w, ecs_component c, void *out) {
 
 /* The remove path's reservation: room for the record of one removal (or
    deletion, with its value) when s tracks it. */
-static bool ecs__track_reserve(ecs_world *w, ecs_storage *s, bool deletion) {
+ECS__IMPL_HOT bool ecs__track_reserve(ecs_world *w, ecs_storage *s, bool deletion) {
     ecs__changes *l = deletion ? &s->deleted : &s->removed;
     if (!(s->track & (deletion ? ECS_TRACK_DELETION : ECS_TRACK_REMOVAL))) return true;
     return (uint64_t)l->count + l->reserved < l->cap || ecs__changes_reserve(w, l, 1, deletion ? s->size : 0);
 }
 
 /* The remove path's tracking step: e's row `row` is about to go. */
-static void ecs__track_removing(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, bool deletion) {
+ECS__IMPL_HOT void ecs__track_removing(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, bool deletion) {
     if (deletion && (s->track & ECS_TRACK_DELETION))
         ecs__changes_push(&s->deleted, e, w->tick, s->data ? s->data + (size_t)row * s->size : NULL, s->size);
     else if (!deletion && (s->track & ECS_TRACK_REMOVAL))
@@ -3973,7 +4069,7 @@ static void ecs__groups_free(ecs_world *w) {
 
 /* e's rows in g's owned storages; false when e lacks one of them or has
    one of the excluded components. */
-static bool ecs__group_rows(const ecs_world *w, const ecs__group *g, ecs_entity e, uint32_t *rows) {
+ECS__IMPL_HOT bool ecs__group_rows(const ecs_world *w, const ecs__group *g, ecs_entity e, uint32_t *rows) {
     uint32_t k, i = ECS_ENTITY_INDEX(e);
     for (k = 0; k < g->nowned; k++)
         if ((rows[k] = (uint32_t)ECS__ENTRY(w->storages[g->owned[k]], i)) == ECS__NO_ROW) return false;
@@ -3985,7 +4081,7 @@ static bool ecs__group_rows(const ecs_world *w, const ecs__group *g, ecs_entity 
 /* Moves the entity at rows[k] of each owned storage k to row `to`. A view
    walking one of them sees a removal at the lower row (the debug check of
    section 7). */
-static void ecs__group_move(ecs_world *w, const ecs__group *g, const uint32_t *rows, uint32_t to,
+ECS__IMPL_HOT void ecs__group_move(ecs_world *w, const ecs__group *g, const uint32_t *rows, uint32_t to,
                             const char *call) {
     uint32_t k;
     for (k = 0; k < g->nowned; k++) {
@@ -3994,15 +4090,16 @@ static void ecs__group_move(ecs_world *w, const ecs__group *g, const uint32_t *r
 }
 
 /* e joins g if it matches and is not in it yet (at a row >= len). */
-static void ecs__group_join(ecs_world *w, ecs__group *g, ecs_entity e, const char *call) {
+ECS__IMPL_HOT void ecs__group_join(ecs_world *w, ecs__group *g, ecs_entity e, const char *call) {
     uint32_t rows[ECS_MAX_TERMS];
+    rows[0] = 0; /* a group owns at least one storage: set below (compilers cannot tell) */
     if (!ecs__group_rows(w, g, e, rows) || rows[0] < g->len) return;
     ecs__group_move(w, g, rows, g->len, call);
     g->len++;
 }
 
 /* e leaves g if it is in it (at a row < len). */
-static void ecs__group_leave(ecs_world *w, ecs__group *g, ecs_entity e, const char *call) {
+ECS__IMPL_HOT void ecs__group_leave(ecs_world *w, ecs__group *g, ecs_entity e, const char *call) {
     uint32_t rows[ECS_MAX_TERMS], k, i = ECS_ENTITY_INDEX(e);
     rows[0] = (uint32_t)ECS__ENTRY(w->storages[g->owned[0]], i);
     if (rows[0] == ECS__NO_ROW || rows[0] >= g->len) return;
@@ -4026,21 +4123,21 @@ static bool ecs__groups_locked(const ecs_world *w, const ecs_storage *s) {
 
 /* e just got s's component: it may join s's owner, and leaves every group
    that excludes s. */
-static void ecs__groups_inserted(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call) {
+ECS__IMPL_HOT void ecs__groups_inserted(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call) {
     uint32_t k;
     if (s->owner) ecs__group_join(w, &w->groups[s->owner - 1], e, call);
     for (k = 0; k < s->nexcluded_by; k++) ecs__group_leave(w, &w->groups[s->excluded_by[k] - 1], e, call);
 }
 
 /* s's component is about to leave e: e leaves s's owner. */
-static void ecs__groups_removing(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call) {
+ECS__IMPL_HOT void ecs__groups_removing(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call) {
     ecs__group_leave(w, &w->groups[s->owner - 1], e, call);
 }
 
 /* s's component left e: e may join the groups that exclude s - unless e
    is being stripped, when it is about to lose everything anyway (joining
    for a moment would move rows under a view walking the group). */
-static void ecs__groups_removed(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call) {
+ECS__IMPL_HOT void ecs__groups_removed(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call) {
     uint32_t k;
     if (w->busy && ecs__entity_stripped(w, e)) return;
     for (k = 0; k < s->nexcluded_by; k++) ecs__group_join(w, &w->groups[s->excluded_by[k] - 1], e, call);
@@ -4511,6 +4608,11 @@ ECS__FN ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc 
     X(void *, ecs__value_at, (const ecs_storage *s, uintptr_t base, uint32_t row, size_t size, bool mut)) \
     X(const ecs_storage *, ecs__storage, (const ecs_world *w, ecs_component c)) \
     X(uint32_t, ecs__push, (ecs_world *w, ecs_storage *s, ecs_entity e)) \
+    X(void, ecs__copy, (void *dst, const void *src, uint32_t size)) \
+    X(void, ecs__changed, (ecs_world *w, ecs_storage *s, uint32_t row, const char *call)) \
+    X(void, ecs__move_row, (ecs_storage *s, uint32_t dst, uint32_t src)) \
+    X(void, ecs__pop_at, (ecs_world *w, ecs_storage *s, uint32_t row, uint64_t *entry, const char *call)) \
+    X(void, ecs__pop, (ecs_world *w, ecs_storage *s, uint32_t row, const char *call)) \
     X(void *, ecs__get, (const ecs_world *w, const char *call, ecs_entity e, ecs_component c, size_t size, bool mut)) \
     X(ecs_storage *, ecs_storage_of, (const ecs_world *w, ecs_component c)) \
     X(void *, ecs__storage_get, (const ecs_storage *s, const char *call, ecs_entity e, size_t size, bool mut)) \
@@ -4525,6 +4627,9 @@ ECS__FN ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc 
     X(bool, ecs_has, (const ecs_world *w, ecs_entity e, ecs_component c)) \
     X(const void *, ecs_get, (const ecs_world *w, ecs_entity e, ecs_component c)) \
     X(void *, ecs_get_mut, (ecs_world *w, ecs_entity e, ecs_component c)) \
+    X(bool, ecs__remove_fast, (ecs_world *w, const char *call, ecs_entity e, ecs_component c, void *out, size_t size, bool deletion)) \
+    X(bool, ecs_remove, (ecs_world *w, ecs_entity e, ecs_component c, void *out)) \
+    X(bool, ecs_delete, (ecs_world *w, ecs_entity e, ecs_component c)) \
     X(bool, ecs__iter_probe, (ecs_iter *it, uint32_t r)) \
     X(bool, ecs_iter_next_block, (ecs_iter *it)) \
     X(bool, ecs__iter_fast, (ecs_iter *it)) \
