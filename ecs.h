@@ -894,10 +894,8 @@ ECS_API uint32_t ecs_component_max(const ecs_world *w);
    void *ecs_get_mut(w, e, c); bool ecs_has(w, e, c) */
 /* inline below: bool ecs_remove(w, e, c, out); bool ecs_delete(w, e, c) */
 ECS_API uint32_t ecs_strip(ecs_world *w, ecs_entity e);
-ECS_API bool ecs_add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps,
-                       const void *const *values);
-ECS_API ecs_entity ecs_create_n(ecs_world *w, uint32_t n, const ecs_component *comps,
-                                const void *const *values);
+/* inline below: bool ecs_add_n(w, e, n, comps, values);
+   ecs_entity ecs_create_n(w, n, comps, values) */
 ECS_API bool ecs_create_bulk(ecs_world *w, uint32_t count, uint32_t n, const ecs_component *comps,
                              const void *const *values, ecs_entity *out);
 
@@ -1096,6 +1094,10 @@ ECS_API void ecs__bad_storage(const ecs_storage *s, const char *call, ecs_entity
 ECS_API ecs_entity ecs__create(ecs_world *w);
 ECS_API void *ecs__add_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                              const void *value, size_t size);
+ECS_API bool ecs__add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps,
+                        const void *const *values);
+ECS_API ecs_entity ecs__create_n(ecs_world *w, uint32_t n, const ecs_component *comps,
+                                 const void *const *values);
 ECS_API bool ecs__take_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c, void *out,
                              size_t size, bool deletion);
 ECS_API bool ecs__iter_seek(ecs_iter *it, int blocks);
@@ -1131,9 +1133,12 @@ typedef struct ecs__changes {
 } ecs__changes;
 
 /* What is attached to a storage's insert and remove paths (section 5). */
-#define ECS__ATT_TRACK 1u
-#define ECS__ATT_HOOKS 2u
-#define ECS__ATT_GROUP 4u
+#define ECS__ATT_RECORDS 1u   /* tracking: removals or deletions are recorded */
+#define ECS__ATT_ON_INSERT 2u /* hooks */
+#define ECS__ATT_ON_REMOVE 4u
+#define ECS__ATT_GROUP 8u     /* groups: owned or excluded */
+#define ECS__ATT_INSERT (ECS__ATT_ON_INSERT | ECS__ATT_GROUP)                      /* on the insert path */
+#define ECS__ATT_REMOVE (ECS__ATT_RECORDS | ECS__ATT_ON_REMOVE | ECS__ATT_GROUP) /* on the remove path */
 
 struct ecs_storage {
     /* Rows, written only by the storage primitives (section 5). The sparse
@@ -1165,7 +1170,9 @@ struct ecs_storage {
     char *name;
     ecs_world *world;
     char tag_dummy;        /* what get and add return for a tag: non-NULL, not to be read */
-    /* attached features (ECS__ATT_*): inserts and removes take the slow path */
+    /* what is attached to its insert and remove paths (ECS__ATT_*): with
+       anything on a path, that path takes its out-of-line form (the
+       tick arrays are the primitives' own: not an attachment) */
     uint32_t attached;
     uint32_t locked;       /* > 0 while one of its hooks, or a sort of it, runs */
     /* tracking (section 11) */
@@ -1204,7 +1211,7 @@ struct ecs_world {
     uint32_t fq_head, fq_len, fq_cap;
     uint32_t epoch;           /* += 2 by every change that moves rows or arrays (ECS__MOVED): views re-check */
     uint32_t guard;           /* > 0 while a hook, strip or sort runs: the inline paths stand aside */
-    uint32_t nobserved;       /* storages with tracking or hooks (destroy's one-pass path needs none) */
+    uint32_t nobserved;       /* storages whose removals record or call back (strip needs none for one pass) */
     ecs_allocator alloc;
     ecs_tick tick;            /* tracking time; changes are stamped with it */
     ecs__changes created, destroyed;
@@ -1325,14 +1332,19 @@ ECS__HOT void *ecs__value_at(const ecs_storage *s, uintptr_t base, uint32_t row,
 
 /* Storage primitive: appends e (alive, not in s) as the last row. Room and
    e's page must be reserved; the value is the caller's to write. */
-ECS__HOT uint32_t ecs__push(ecs_world *w, ecs_storage *s, ecs_entity e) {
-    uint32_t row = s->count++, i = (uint32_t)e;
+ECS__HOT uint32_t ecs__push_at(ecs_world *w, ecs_storage *s, ecs_entity e, uint64_t *entry) {
+    uint32_t row = s->count++;
     s->dense[row] = e;
-    ECS__ENTRY(s, i) = (e & ECS__VERSION_BITS) | row;
-    if (s->inserted) s->inserted[row] = w->tick; /* inserted, not modified */
-    if (s->modified) s->modified[row] = 0;
-    ECS__MOVED(w);
+    *entry = (e & ECS__VERSION_BITS) | row;
+    if (s->track & (ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION)) { /* the tick arrays exist */
+        if (s->inserted) s->inserted[row] = w->tick; /* inserted, not modified */
+        if (s->modified) s->modified[row] = 0;
+    }
+    /* no ECS__MOVED: an appended row moves nothing a view holds */
     return row;
+}
+ECS__HOT uint32_t ecs__push(ecs_world *w, ecs_storage *s, ecs_entity e) {
+    return ecs__push_at(w, s, e, ECS__ENTRY_AT(s, (uint32_t)e));
 }
 
 /* Copies a component value: the common sizes become plain moves instead of
@@ -1463,11 +1475,12 @@ ECS__HOT void *ecs__add_fast(ecs_world *w, const char *call, ecs_entity e, ecs_c
                              const void *value, size_t size) {
     uint32_t i = (uint32_t)e, row;
     ecs_storage *s;
+    uint64_t *entry;
     if (c - 1u < w->ncomponents && ecs_alive(w, e) && value && !w->guard) {
         s = w->storages[c];
-        if ((size == (size_t)-1 || size == s->size) && !s->attached && s->count < s->cap &&
-            ECS__PAGE(s, i >> ECS__PAGE_BITS) != w->absent_page && ECS__ENTRY(s, i) == ECS__ABSENT) {
-            row = ecs__push(w, s, e);
+        if ((size == (size_t)-1 || size == s->size) && !(s->attached & ECS__ATT_INSERT) && s->count < s->cap &&
+            ECS__PAGE(s, i >> ECS__PAGE_BITS) != w->absent_page && *(entry = ECS__ENTRY_AT(s, i)) == ECS__ABSENT) {
+            row = ecs__push_at(w, s, e, entry);
             if (s->data) memcpy(s->data + (size_t)row * s->size, value, size == (size_t)-1 ? s->size : size);
             return s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&s->tag_dummy;
         }
@@ -1499,7 +1512,8 @@ ECS__HOT bool ecs__remove_fast(ecs_world *w, const char *call, ecs_entity e, ecs
                                size_t size, bool deletion) {
     ecs_storage *s = (ecs_storage *)ecs__storage(w, c);
     uint32_t row = ecs__row(s, e);
-    if (row != ECS__NO_ROW && !s->attached && !s->locked && !w->guard && (size == (size_t)-1 || size == s->size)) {
+    if (row != ECS__NO_ROW && !(s->attached & ECS__ATT_REMOVE) && !s->locked && !w->guard &&
+        (size == (size_t)-1 || size == s->size)) {
         if (out && s->data) memcpy(out, s->data + (size_t)row * s->size, size == (size_t)-1 ? s->size : size);
         ecs__pop(w, s, row, call);
         return true;
@@ -1511,6 +1525,71 @@ ECS__INLINE bool ecs_remove(ecs_world *w, ecs_entity e, ecs_component c, void *o
 }
 ECS__INLINE bool ecs_delete(ecs_world *w, ecs_entity e, ecs_component c) {
     return ecs__remove_fast(w, "ecs_delete", e, c, NULL, (size_t)-1, true);
+}
+
+/* A bundle's common case, with no check or reservation left to make: its
+   components registered, distinct, new to entity index i (fresh: a free
+   slot, which has no component anywhere), nothing attached to their
+   storages, room and pages in place, no hook or strip running. The storages go to st[]. Anything else
+   takes the general path, which makes every check and reservation. */
+ECS__HOT bool ecs__bundle_fast(const ecs_world *w, uint32_t i, uint32_t n, const ecs_component *comps,
+                             ecs_storage **st, bool fresh) {
+    uint32_t k, j;
+    if (w->guard || n > ECS_MAX_TERMS || (n && !comps)) return false;
+    for (k = 0; k < n; k++) {
+        ecs_storage *s = (ecs_storage *)ecs__storage(w, comps[k]);
+        if (s == &ecs__none || (s->attached & ECS__ATT_INSERT) || s->count == s->cap ||
+            ECS__PAGE(s, i >> ECS__PAGE_BITS) == w->absent_page || (!fresh && ECS__ENTRY(s, i) != ECS__ABSENT))
+            return false;
+        for (j = 0; j < k; j++)
+            if (st[j] == s) return false;
+        st[k] = s;
+    }
+    return true;
+}
+
+/* The bundle's pushes, once per storage (the insert path's primitive step). */
+ECS__HOT void ecs__bundle_push(ecs_world *w, ecs_entity e, uint32_t n, ecs_storage *const *st,
+                             const void *const *values) {
+    uint32_t k;
+    for (k = 0; k < n; k++) {
+        ecs_storage *s = st[k];
+        uint32_t row = ecs__push(w, s, e);
+        if (!s->size) continue;
+        if (values && values[k])
+            ecs__copy(s->data + (size_t)row * s->size, values[k], s->size);
+        else
+            memset(s->data + (size_t)row * s->size, 0, s->size);
+    }
+}
+
+/* The index ecs__take_slot hands out next (a slot must be at hand). */
+ECS__HOT uint32_t ecs__next_slot(const ecs_world *w) {
+    return w->fq_len ? w->freeq[w->fq_head] : w->nslots;
+}
+
+/* The bundle paths' inline case: a slot at hand (or e's), the fast bundle;
+   anything else, every error included, goes out of line. */
+ECS__HOT ecs_entity ecs_create_n(ecs_world *w, uint32_t n, const ecs_component *comps,
+                                    const void *const *values) {
+    ecs_storage *st[ECS_MAX_TERMS];
+    ecs_entity e;
+    if ((w->fq_len || (w->nslots < w->slots_cap && w->nslots < w->max_slots)) && !w->track_entities &&
+        ecs__bundle_fast(w, ecs__next_slot(w), n, comps, st, true)) {
+        e = ecs__take_slot(w);
+        ecs__bundle_push(w, e, n, st, values);
+        return e;
+    }
+    return ecs__create_n(w, n, comps, values);
+}
+ECS__INLINE bool ecs_add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps,
+                           const void *const *values) {
+    ecs_storage *st[ECS_MAX_TERMS];
+    if (ecs_alive(w, e) && ecs__bundle_fast(w, (uint32_t)e, n, comps, st, false)) {
+        ecs__bundle_push(w, e, n, st, values);
+        return true;
+    }
+    return ecs__add_n(w, e, n, comps, values);
 }
 
 /* --- inline: 7. views ------------------------------------------------------- */
@@ -1576,6 +1655,15 @@ ECS__HOT bool ecs__iter_fast(ecs_iter *it) {
    run; then the next run. False when the view is done. */
 ECS__HOT bool ecs__iter_slow(ecs_iter *it) {
     uint32_t m;
+    if (it->key == (it->world->epoch | 1u) && it->i && !it->probing) { /* marked as each entity is reached */
+        ecs_tick tick = it->tick;
+        it->i--;
+        for (m = 0; m < it->nmark; m++) it->mark[m][it->i] = tick;
+#if ECS_DEBUG
+        it->cur = it->lead->dense[it->lo + it->i];
+#endif
+        return true;
+    }
     for (;;) {
         if (!it->probing && it->i) {
             if (it->key != it->world->epoch && (it->key ^ 1u) != it->world->epoch) ecs__iter_refresh(it);
@@ -2407,10 +2495,12 @@ static inline void ecs__track_removing(ecs_world *w, ecs_storage *s, ecs_entity 
 /* Recomputes what is attached to s's paths, after tracking, hooks or
    groups of s changed. */
 static void ecs__attach(ecs_world *w, ecs_storage *s) {
-    uint32_t att = (s->track ? ECS__ATT_TRACK : 0u) |
-                   (s->hooks.on_insert || s->hooks.on_remove ? ECS__ATT_HOOKS : 0u) |
+    uint32_t att = (s->track & (ECS_TRACK_REMOVAL | ECS_TRACK_DELETION) ? ECS__ATT_RECORDS : 0u) |
+                   (s->hooks.on_insert ? ECS__ATT_ON_INSERT : 0u) | (s->hooks.on_remove ? ECS__ATT_ON_REMOVE : 0u) |
                    (s->owner || s->nexcluded_by ? ECS__ATT_GROUP : 0u);
-    uint32_t observed = (att & (ECS__ATT_TRACK | ECS__ATT_HOOKS)) != 0, was = (s->attached & (ECS__ATT_TRACK | ECS__ATT_HOOKS)) != 0;
+    /* observed: a removal from it can fail (records) or call back (on_remove) */
+    uint32_t observed = (att & (ECS__ATT_RECORDS | ECS__ATT_ON_REMOVE)) != 0,
+             was = (s->attached & (ECS__ATT_RECORDS | ECS__ATT_ON_REMOVE)) != 0;
     w->nobserved += observed - was;
     s->attached = att;
 }
@@ -2440,7 +2530,7 @@ ECS__IMPL_HOT bool ecs__may_insert(ecs_world *w, const char *call, ecs_entity e,
 /* The remove path's checks and reservation. */
 ECS__IMPL_HOT bool ecs__may_remove(ecs_world *w, const char *call, ecs_entity e, ecs_storage *s, bool deletion) {
     if ((s->locked || w->busy) && ecs__locked(w, call, e, s)) return false;
-    if ((s->attached & ECS__ATT_TRACK) && !ecs__track_reserve(w, s, deletion)) {
+    if ((s->attached & ECS__ATT_RECORDS) && !ecs__track_reserve(w, s, deletion)) {
         ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, s->id, "out of memory");
         return false;
     }
@@ -2493,7 +2583,7 @@ ECS__IMPL_HOT void ecs__remove_at(ecs_world *w, ecs_storage *s, ecs_entity e, ui
         ecs__groups_removing(w, s, e, call);
         row = (uint32_t)ECS__ENTRY(s, (uint32_t)e);
     }
-    if (s->attached & ECS__ATT_TRACK) ecs__track_removing(w, s, e, row, deletion);
+    if (s->attached & ECS__ATT_RECORDS) ecs__track_removing(w, s, e, row, deletion);
     if (out && s->size) ecs__copy(out, s->data + (size_t)row * s->size, s->size);
     ecs__pop(w, s, row, call);
     if (s->nexcluded_by && !stripping) ecs__groups_removed(w, s, e, call);
@@ -2590,7 +2680,7 @@ static uint32_t ecs__strip_plain(ecs_world *w, ecs_entity e, const char *call) {
         ecs_storage *s = storages[c];
         uint64_t *entry;
         if (!s->count || (row = (uint32_t)*(entry = ECS__ENTRY_AT(s, i))) == ECS__NO_ROW) continue;
-        if (s->attached) /* groups only: the whole remove path */
+        if (s->attached & ECS__ATT_REMOVE) /* groups only: the whole remove path */
             ecs__remove_stripped(w, s, e, row, call);
         else
             ecs__pop_at(w, s, row, entry, call);
@@ -2641,7 +2731,7 @@ static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call, bool des
         if (!(had[c / 8] >> (c % 8) & 1u)) continue; /* hooks cannot add to e now */
         if ((s->track & ECS_TRACK_DELETION) && s->deleted.reserved) s->deleted.reserved--;
         if ((row = (uint32_t)ECS__ENTRY(s, i)) == ECS__NO_ROW) continue; /* an earlier hook removed it */
-        if (!(s->attached & ECS__ATT_TRACK) || ecs__track_reserve(w, s, true)) {
+        if (!(s->attached & ECS__ATT_RECORDS) || ecs__track_reserve(w, s, true)) {
             ecs__remove_at(w, s, e, row, NULL, true, true, call);
         } else { /* only when a hook turned tracking on meanwhile and memory ran out */
             uint32_t track = s->track;
@@ -2803,57 +2893,17 @@ static void ecs__push_value(ecs_world *w, ecs_storage *s, ecs_entity e, const vo
     }
 }
 
-/* A bundle's common case, with no check or reservation left to make: its
-   components registered, distinct, new to entity index i (a free slot
-   when creating), nothing attached to their storages, room and pages in
-   place, no hook or strip running. The storages go to st[]. Anything else
-   takes the general path, which makes every check and reservation. */
-ECS__IMPL_HOT bool ecs__bundle_fast(const ecs_world *w, uint32_t i, uint32_t n, const ecs_component *comps,
-                             ecs_storage **st) {
-    uint32_t k, j;
-    if (w->guard || n > ECS_MAX_TERMS || (n && !comps)) return false;
-    for (k = 0; k < n; k++) {
-        ecs_storage *s = (ecs_storage *)ecs__storage(w, comps[k]);
-        if (s == &ecs__none || s->attached || s->count == s->cap || ECS__PAGE(s, i >> ECS__PAGE_BITS) == w->absent_page ||
-            ECS__ENTRY(s, i) != ECS__ABSENT)
-            return false;
-        for (j = 0; j < k; j++)
-            if (st[j] == s) return false;
-        st[k] = s;
-    }
-    return true;
-}
-
-/* The bundle's pushes, once per storage (the insert path's primitive step). */
-ECS__IMPL_HOT void ecs__bundle_push(ecs_world *w, ecs_entity e, uint32_t n, ecs_storage *const *st,
-                             const void *const *values) {
-    uint32_t k;
-    for (k = 0; k < n; k++) {
-        ecs_storage *s = st[k];
-        uint32_t row = ecs__push(w, s, e);
-        if (!s->size) continue;
-        if (values && values[k])
-            ecs__copy(s->data + (size_t)row * s->size, values[k], s->size);
-        else
-            memset(s->data + (size_t)row * s->size, 0, s->size);
-    }
-}
-
-ECS__FN bool ecs_add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps,
-                       const void *const *values) {
+ECS__FN bool ecs__add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps,
+                        const void *const *values) {
     uint32_t i;
     void *staged = NULL;
     size_t staged_size = 0;
     bool small[64], *inserted = small, ok;
-    ecs_storage *st[ECS_MAX_TERMS];
     if (!ecs_alive(w, e)) {
         ecs__fail(w, ECS_ERR_DEAD_ENTITY, "ecs_add_n", e, n && comps ? comps[0] : 0, "entity is not alive");
         return false;
     }
-    if (ecs__bundle_fast(w, (uint32_t)e, n, comps, st)) {
-        ecs__bundle_push(w, e, n, st, values);
-        return true;
-    }
+
     if (!ecs__check_bundle(w, "ecs_add_n", e, n, comps)) return false;
     if (n > 64 && !(inserted = (bool *)ecs__alloc_n(w, n, sizeof *inserted))) {
         ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_add_n", e, 0, "out of memory");
@@ -2888,7 +2938,7 @@ static bool ecs__create_bulk(ecs_world *w, const char *call, uint32_t count, uin
     if (!ecs__check_bundle(w, call, ECS_NULL, n, comps)) return false;
     for (i = 0; i < n; i++) {
         hooks |= w->storages[comps[i]]->hooks.on_insert != NULL;
-        attached |= w->storages[comps[i]]->attached != 0;
+        attached |= (w->storages[comps[i]]->attached & ECS__ATT_GROUP) != 0;
     }
     /* hooks run once every entity has its whole bundle: keep the ids */
     if (hooks && !ids && !(ids = (ecs_entity *)ecs__alloc_n(w, count, sizeof *ids))) {
@@ -2914,16 +2964,9 @@ ECS__FN bool ecs_create_bulk(ecs_world *w, uint32_t count, uint32_t n, const ecs
     return ecs__create_bulk(w, "ecs_create_bulk", count, n, comps, values, out);
 }
 
-ECS__FN ecs_entity ecs_create_n(ecs_world *w, uint32_t n, const ecs_component *comps,
-                                const void *const *values) {
-    ecs_storage *st[ECS_MAX_TERMS];
+ECS__FN ecs_entity ecs__create_n(ecs_world *w, uint32_t n, const ecs_component *comps,
+                                 const void *const *values) {
     ecs_entity e;
-    if ((w->fq_len || (w->nslots < w->slots_cap && w->nslots < w->max_slots)) && !w->track_entities &&
-        ecs__bundle_fast(w, ecs__peek_slot(w, 0), n, comps, st)) {
-        e = ecs__take_slot(w);
-        ecs__bundle_push(w, e, n, st, values);
-        return e;
-    }
     return ecs__create_bulk(w, "ecs_create_n", 1, n, comps, values, &e) ? e : ECS_NULL;
 }
 
@@ -3299,9 +3342,9 @@ static bool ecs__iter_run(ecs_iter *it, int blocks) {
         it->base[k] = it->flags[k] & ECS_NOT ? 0 : ecs__base(s) + (uintptr_t)lo * s->size;
     }
     for (q = 0; q < it->nmark; q++) {
-        ecs_tick *mark = it->st[it->mterm[q]]->modified;
+        ecs_tick *mark = it->st[it->mterm[q]]->modified, tick = it->tick;
         it->mark[q] = aligned[it->mterm[q]] || !probe ? mark + lo : NULL; /* NULL: tested, marked by its row */
-        for (r = lo; blocks && !probe && r < top; r++) mark[r] = it->tick; /* the whole block is handed out */
+        for (r = lo; blocks && !probe && r < top; r++) mark[r] = tick; /* the whole block is handed out */
     }
     return true;
 }
@@ -4607,6 +4650,7 @@ ECS__FN ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc 
     X(uintptr_t, ecs__base, (const ecs_storage *s)) \
     X(void *, ecs__value_at, (const ecs_storage *s, uintptr_t base, uint32_t row, size_t size, bool mut)) \
     X(const ecs_storage *, ecs__storage, (const ecs_world *w, ecs_component c)) \
+    X(uint32_t, ecs__push_at, (ecs_world *w, ecs_storage *s, ecs_entity e, uint64_t *entry)) \
     X(uint32_t, ecs__push, (ecs_world *w, ecs_storage *s, ecs_entity e)) \
     X(void, ecs__copy, (void *dst, const void *src, uint32_t size)) \
     X(void, ecs__changed, (ecs_world *w, ecs_storage *s, uint32_t row, const char *call)) \
@@ -4630,6 +4674,11 @@ ECS__FN ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc 
     X(bool, ecs__remove_fast, (ecs_world *w, const char *call, ecs_entity e, ecs_component c, void *out, size_t size, bool deletion)) \
     X(bool, ecs_remove, (ecs_world *w, ecs_entity e, ecs_component c, void *out)) \
     X(bool, ecs_delete, (ecs_world *w, ecs_entity e, ecs_component c)) \
+    X(bool, ecs__bundle_fast, (const ecs_world *w, uint32_t i, uint32_t n, const ecs_component *comps, ecs_storage **st, bool fresh)) \
+    X(void, ecs__bundle_push, (ecs_world *w, ecs_entity e, uint32_t n, ecs_storage *const *st, const void *const *values)) \
+    X(uint32_t, ecs__next_slot, (const ecs_world *w)) \
+    X(ecs_entity, ecs_create_n, (ecs_world *w, uint32_t n, const ecs_component *comps, const void *const *values)) \
+    X(bool, ecs_add_n, (ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps, const void *const *values)) \
     X(bool, ecs__iter_probe, (ecs_iter *it, uint32_t r)) \
     X(bool, ecs_iter_next_block, (ecs_iter *it)) \
     X(bool, ecs__iter_fast, (ecs_iter *it)) \
