@@ -937,20 +937,25 @@ typedef struct ecs_iter {
     /* private. The walk goes down the lead's rows end..top-1 in runs of
        rows lo..top-1. In an aligned run every term's values are arrays at
        the lead's rows: one block, base[k] + i * size for the entity at
-       row lo + i. A probe run (probing) tests rows lo..prow-1 one at a
-       time; at a match in row r, i = r - lo, the terms aligned over the
-       run keep their array bases, and each tested term's base is biased so
-       that base + i * size is its value. key is the world's epoch the
+       row lo + i. A probe run (probing) tests rows lo + i as i goes down;
+       at a match the terms aligned over the run keep their array bases,
+       and each tested term's base is biased so that base + i * size is its
+       value. Either way rows lo + i and up were handed out or skipped.
+       pst is the one tested term's storage when that is all a probe run
+       does (ECS_EACH's inner loop tests it inline). key is the world's epoch the
        bases are good for (ECS_EACH compares it at every entity); it is
        odd (epoch | 1) in a probe run, and in an aligned block whose
        written terms are marked entity by entity. */
     ecs_world *world;
     ecs_storage *lead;
     uint32_t key;
-    uint32_t lo, prow, top, end;
+    uint32_t lo, end;
     uint32_t nterms, nany, lead_term, mode;
     uint32_t probing, nprobe;     /* a probe run, and the terms it tests (probe[], pkind[]) */
-    uint32_t fast;                /* the one tested term is required or ECS_NOT, nothing else to do */
+    const ecs_storage *pst;       /* a probe run's one tested term, required (pnot 0) or ECS_NOT (1) */
+    uintptr_t pdata;              /* its values (ecs__base) */
+    uint32_t pk, pnot;            /* its term */
+    uint32_t skip;                /* ecs_iter_next_block: row lo + i - 1 is known not to match */
     uint32_t nmark;               /* written terms of tracked storages (marked when reached) */
     ecs_group group;              /* the group whose rows the walk trusts (owned aligned, excluded absent) */
     uint64_t changes;             /* lead->changes when the walk last looked (ECS_DEBUG check) */
@@ -1102,7 +1107,7 @@ ECS_API bool ecs__take_sized(ecs_world *w, const char *call, ecs_entity e, ecs_c
                              size_t size, bool deletion);
 ECS_API bool ecs__iter_seek(ecs_iter *it, int blocks);
 ECS_API void ecs__iter_changed(ecs_iter *it);
-ECS_API bool ecs__iter_probe_all(ecs_iter *it, uint32_t r);
+ECS_API bool ecs__iter_probe_all(ecs_iter *it);
 ECS_API bool ecs__iter_refresh(ecs_iter *it);
 ECS_API void ecs__bad_field(const ecs_iter *it, const char *call, uint32_t i, size_t size);
 ECS_API bool ecs__defer_add_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
@@ -1599,37 +1604,62 @@ ECS__INLINE bool ecs_add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_com
 #define ECS__P_MAY 2u /* either: ECS_OPTIONAL (a union's later ANY terms too) */
 #define ECS__P_ANY 3u /* either, and one ECS_ANY term must be present */
 
-/* Tests lead row r of a probe run: one required or ECS_NOT term inline,
-   anything else out of line. On a match i = r - lo, and the tested term's
-   base is biased so that base + i * size is its value (NULL when absent). */
-ECS__HOT bool ecs__iter_probe(ecs_iter *it, uint32_t r) {
-    if (it->fast) {
-        const ecs_storage *s = it->st[it->probe[0]];
-        uint32_t j = r - it->lo, row = (uint32_t)ECS__ENTRY(s, (uint32_t)it->lead->dense[r]); /* alive: no bounds check */
-        if ((row == ECS__NO_ROW) != (it->pkind[0] == ECS__P_NOT)) return false;
-        it->base[it->probe[0]] = (row == ECS__NO_ROW ? 0 : ecs__base(s) + (uintptr_t)row * s->size) - (uintptr_t)j * s->size;
-        it->i = j;
+/* Tests lead row lo + i of a probe run: the one tested term of pst
+   inline, anything else out of line. On a match each tested term's base
+   is biased so that base + i * size is its value (NULL when absent). */
+ECS__HOT bool ecs__iter_probe(ecs_iter *it) {
+    const ecs_storage *s = it->pst;
+    if (s) {
+        uint32_t j = it->i, row = (uint32_t)ECS__ENTRY(s, (uint32_t)it->lead->dense[it->lo + j]); /* alive: no bounds check */
+        if ((row == ECS__NO_ROW) != it->pnot) return false;
+        if (!it->pnot) it->base[it->pk] = it->pdata + (uintptr_t)((int64_t)row - j) * s->size;
         return true;
     }
-    return ecs__iter_probe_all(it, r);
+    return ecs__iter_probe_all(it);
 }
 
-/* The next block: an aligned run as a whole (arrays), or the next match
-   of a probe run as a block of one. False when the walk is done. */
+/* The next block: an aligned run as a whole (arrays), or in a probe run
+   the next match, and when the one tested term is ECS_NOT the rows below
+   it that lack the term too. False when the walk is done. */
 ECS__HOT bool ecs_iter_next_block(ecs_iter *it) {
     for (;;) {
-        if (it->probing && it->key != (it->world->epoch | 1u)) ecs__iter_refresh(it);
-        while (it->prow > it->lo)
-            if (ecs__iter_probe(it, --it->prow)) {
-                it->count = 1;
-                it->entities = it->lead->dense + it->prow;
-                it->cur = it->entities[0];
-                return true;
-            }
+        if (it->probing && it->i) {
+            if (it->key != (it->world->epoch | 1u)) ecs__iter_refresh(it);
+            if (it->pst && it->pnot) { /* the next rows that lack the term: one block */
+                const ecs_storage *s = it->pst;
+                const ecs_entity *dense = it->lead->dense + it->lo;
+                uint32_t i = it->i - it->skip, top; /* skip: the row below the last block has the term */
+                while (i && (uint32_t)ECS__ENTRY(s, (uint32_t)dense[i - 1]) != ECS__NO_ROW) i--;
+                for (top = i; i && (uint32_t)ECS__ENTRY(s, (uint32_t)dense[i - 1]) == ECS__NO_ROW;) i--;
+                it->count = top - i;
+                it->i = i;
+                it->skip = i != 0;
+                it->entities = dense + i;
+                if (it->count) {
+#if ECS_DEBUG
+                    it->cur = dense[i];
+#endif
+                    return true;
+                }
+            } else
+                do {
+                    it->i--;
+                    if (ecs__iter_probe(it)) {
+                        it->count = 1;
+                        it->entities = it->lead->dense + it->lo + it->i;
+#if ECS_DEBUG
+                        it->cur = it->entities[0];
+#endif
+                        return true;
+                    }
+                } while (it->i);
+        }
         if (!ecs__iter_seek(it, 1)) return false;
         if (!it->probing) {
             it->i = 0;
+#if ECS_DEBUG
             it->cur = it->entities[0];
+#endif
             return true;
         }
     }
@@ -1655,34 +1685,46 @@ ECS__HOT bool ecs__iter_fast(ecs_iter *it) {
    run; then the next run. False when the view is done. */
 ECS__HOT bool ecs__iter_slow(ecs_iter *it) {
     uint32_t m;
-    if (it->key == (it->world->epoch | 1u) && it->i && !it->probing) { /* marked as each entity is reached */
-        ecs_tick tick = it->tick;
-        it->i--;
-        for (m = 0; m < it->nmark; m++) it->mark[m][it->i] = tick;
-#if ECS_DEBUG
-        it->cur = it->lead->dense[it->lo + it->i];
-#endif
-        return true;
-    }
-    for (;;) {
-        if (!it->probing && it->i) {
-            if (it->key != it->world->epoch && (it->key ^ 1u) != it->world->epoch) ecs__iter_refresh(it);
+    if (it->key == (it->world->epoch | 1u) && it->i) { /* the common cases first */
+        if (!it->probing) { /* an aligned block, marked as each entity is reached */
+            ecs_tick tick = it->tick;
             it->i--;
-            for (m = 0; (it->key & 1u) && m < it->nmark; m++) it->mark[m][it->i] = it->tick;
+            for (m = 0; m < it->nmark; m++) it->mark[m][it->i] = tick;
 #if ECS_DEBUG
             it->cur = it->lead->dense[it->lo + it->i];
 #endif
             return true;
         }
-        if (it->probing) {
-            if (it->key != (it->world->epoch | 1u)) ecs__iter_refresh(it);
-            while (it->prow > it->lo)
-                if (ecs__iter_probe(it, --it->prow)) {
+        while (it->pst && it->i) { /* a probe run with one term to test */
+            it->i--;
+            if (ecs__iter_probe(it)) {
 #if ECS_DEBUG
-                    it->cur = it->lead->dense[it->prow];
+                it->cur = it->lead->dense[it->lo + it->i];
+#endif
+                return true;
+            }
+        }
+    }
+    for (;;) {
+        if (it->i) { /* rows left in the run */
+            if ((it->key & ~1u) != it->world->epoch) ecs__iter_refresh(it); /* epochs are even */
+            if (!it->probing) {
+                it->i--;
+                for (m = 0; (it->key & 1u) && m < it->nmark; m++) it->mark[m][it->i] = it->tick; /* marked as reached */
+#if ECS_DEBUG
+                it->cur = it->lead->dense[it->lo + it->i];
+#endif
+                return true;
+            }
+            do {
+                it->i--;
+                if (ecs__iter_probe(it)) {
+#if ECS_DEBUG
+                    it->cur = it->lead->dense[it->lo + it->i];
 #endif
                     return true;
                 }
+            } while (it->i);
         }
         if (!ecs__iter_seek(it, 0)) return false;
     }
@@ -3154,9 +3196,8 @@ static ecs_iter ecs__view(ecs_world *w, const char *call, const ecs_view_desc *d
     }
     it.lead_term = (uint32_t)lead;
     it.lead = it.st[lead];
-    it.lo = it.prow = it.lead->count; /* the walk starts below row count: nothing pending */
+    it.lo = it.lead->count; /* the walk starts below row count: nothing pending */
     ecs__view_group(w, &it);
-    it.prow = it.lo;
     it.changes = it.lead->changes;
     return it;
 }
@@ -3202,9 +3243,9 @@ static bool ecs__trusted(const ecs_iter *it, uint32_t k) {
    lead's own filter) and marks written terms. On a match i = r - lo, and
    each tested term's base is biased so that base + i * size is its value
    (NULL when absent). */
-ECS__FN bool ecs__iter_probe_all(ecs_iter *it, uint32_t r) {
+ECS__FN bool ecs__iter_probe_all(ecs_iter *it) {
     ecs_storage *lead = it->lead;
-    uint32_t q, m, j = r - it->lo, idx = (uint32_t)lead->dense[r], anys = 0, rows[ECS_MAX_TERMS];
+    uint32_t q, m, j = it->i, r = it->lo + j, idx = (uint32_t)lead->dense[r], anys = 0, rows[ECS_MAX_TERMS];
     if ((it->flags[it->lead_term] & (ECS_INSERTED | ECS_MODIFIED)) && !ecs__fresh(it, it->lead_term, r)) return false;
     for (q = 0; q < it->nprobe; q++) {
         uint32_t k = it->probe[q];
@@ -3224,10 +3265,10 @@ ECS__FN bool ecs__iter_probe_all(ecs_iter *it, uint32_t r) {
         default: /* ECS__P_MAY */
             break;
         }
-        it->base[k] = (row == ECS__NO_ROW ? 0 : ecs__base(s) + (uintptr_t)row * s->size) - (uintptr_t)j * s->size;
+        if (!(it->flags[k] & ECS_NOT)) /* an absent one's value: NULL */
+            it->base[k] = (row == ECS__NO_ROW ? 0 : ecs__base(s) + (uintptr_t)row * s->size) - (uintptr_t)j * s->size;
     }
     if (anys && !(anys & 0xffffu)) return false; /* ECS_ANY terms tested, none present */
-    it->i = j;
     for (m = 0; m < it->nmark; m++) { /* the entity is reached: its written terms are modified */
         uint32_t k = it->mterm[m];
         if (it->mark[m])
@@ -3314,31 +3355,32 @@ static bool ecs__iter_run(ecs_iter *it, int blocks) {
                                                           : ECS__P_HAS);
         }
         it->nprobe = q;
-        /* fast: what ecs__iter_probe does inline is all there is to do */
-        it->fast = q == 1 && it->pkind[0] != ECS__P_MAY && it->pkind[0] != ECS__P_ANY && !it->nmark &&
-                   (!it->nany || any_aligned) && !(it->flags[it->probe[0]] & (ECS_INSERTED | ECS_MODIFIED)) &&
-                   !(it->flags[it->lead_term] & (ECS_INSERTED | ECS_MODIFIED));
+        /* pst: what ecs__iter_probe does inline is all there is to do */
+        it->pst = NULL;
+        if (q == 1 && (it->pkind[0] == ECS__P_HAS || (it->pkind[0] == ECS__P_NOT && (it->flags[it->probe[0]] & ECS_NOT))) &&
+            !it->nmark && (!it->nany || any_aligned) && !(it->flags[it->probe[0]] & (ECS_INSERTED | ECS_MODIFIED)) &&
+            !(it->flags[it->lead_term] & (ECS_INSERTED | ECS_MODIFIED))) {
+            it->pst = it->st[it->probe[0]];
+            it->pk = it->probe[0];
+            it->pnot = it->pkind[0] == ECS__P_NOT;
+            it->pdata = ecs__base(it->pst);
+        }
         if (it->nany && it->mode == ECS__IT_VIEW && any_aligned)
             for (q = 0; q < it->nprobe; q++)
                 if (it->pkind[q] == ECS__P_ANY) it->pkind[q] = ECS__P_MAY; /* an aligned one is there */
         it->key = w->epoch | 1u;
-        it->count = it->i = 0;
-        it->prow = top;
+        it->count = it->skip = 0;
+        it->i = top - lo; /* rows to test */
     } else {
         it->key = w->epoch | (it->nmark && !blocks ? 1u : 0u); /* odd: marked entity by entity */
         it->count = top - lo;
         it->i = it->count;
-        it->prow = lo;
     }
     /* an aligned block: lead rows lo..top-1; a probe run: the aligned terms */
     it->lo = lo;
     it->entities = dense + lo;
-    for (q = 0, k = 0; k < it->nterms; k++) { /* the tested ones get theirs at each match */
+    for (k = 0; k < it->nterms; k++) { /* the tested ones get theirs again at each match */
         const ecs_storage *s = it->st[k];
-        if (probe && q < it->nprobe && it->probe[q] == k) {
-            q++;
-            continue;
-        }
         it->base[k] = it->flags[k] & ECS_NOT ? 0 : ecs__base(s) + (uintptr_t)lo * s->size;
     }
     for (q = 0; q < it->nmark; q++) {
@@ -3354,8 +3396,8 @@ static bool ecs__iter_run(ecs_iter *it, int blocks) {
 ECS__FN bool ecs__iter_seek(ecs_iter *it, int blocks) {
     uint32_t k;
     it->count = it->i = 0;
-    it->prow = it->lo;
     it->probing = 0;
+    it->pst = NULL;
     if (it->mode == ECS__IT_DONE) return false;
     if (it->lead->changes != it->changes) ecs__iter_changed(it);
     for (;;) {
@@ -3365,13 +3407,13 @@ ECS__FN bool ecs__iter_seek(ecs_iter *it, int blocks) {
             if (it->flags[k] & ECS_ANY) break;
         if (it->mode != ECS__IT_UNION || k >= it->nterms) {
             it->mode = ECS__IT_DONE;
-            it->lo = it->prow = it->end = 0;
+            it->lo = it->end = 0;
             it->entities = NULL;
             return false;
         }
         it->lead_term = k;
         it->lead = it->st[k];
-        it->lo = it->prow = it->until[k] < it->lead->count ? it->until[k] : it->lead->count;
+        it->lo = it->until[k] < it->lead->count ? it->until[k] : it->lead->count;
         it->changes = it->lead->changes;
     }
 }
@@ -3382,17 +3424,16 @@ ECS__FN bool ecs__iter_seek(ecs_iter *it, int blocks) {
    again, for the terms aligned with the lead (all of them in an aligned
    block). */
 ECS__FN bool ecs__iter_refresh(ecs_iter *it) {
-    uint32_t k, m, q;
+    uint32_t k, m;
     if (it->lead->changes != it->changes) ecs__iter_changed(it);
     it->key = it->world->epoch | (it->key & 1u);
     it->tick = it->world->tick;
     it->entities = it->lead->dense + it->lo;
-    for (k = 0; k < it->nterms; k++) {
+    for (k = 0; k < it->nterms; k++) { /* tested ones: again at the next match */
         const ecs_storage *s = it->st[k];
-        for (q = 0; it->probing && q < it->nprobe && it->probe[q] != k; q++) {}
-        if (!it->probing || q == it->nprobe)
-            it->base[k] = it->flags[k] & ECS_NOT ? 0 : ecs__base(s) + (uintptr_t)it->lo * s->size;
+        it->base[k] = it->flags[k] & ECS_NOT ? 0 : ecs__base(s) + (uintptr_t)it->lo * s->size;
     }
+    if (it->pst) it->pdata = ecs__base(it->pst);
     for (m = 0; m < it->nmark; m++)
         if (it->mark[m]) it->mark[m] = it->st[it->mterm[m]]->modified + it->lo;
     return true;
@@ -3413,7 +3454,7 @@ ECS__FN bool ecs_iter_chunk(ecs_iter *it, uint32_t k, uint32_t n) {
     if (it->mode == ECS__IT_DONE) return true;
     count = it->group ? it->world->groups[it->group - 1].len : it->lead->count;
     it->end = (uint32_t)(count * k / n);
-    it->lo = it->prow = (uint32_t)(count * (k + 1) / n);
+    it->lo = (uint32_t)(count * (k + 1) / n);
     return true;
 }
 
@@ -3428,7 +3469,7 @@ ECS__FN void ecs__iter_changed(ecs_iter *it) {
 #if ECS_DEBUG
     ecs_storage *s = it->lead;
     uint64_t n = s->changes - it->changes, k;
-    uint32_t pos = it->probing ? it->prow : it->lo + it->i; /* rows at or above it were handed out */
+    uint32_t pos = it->lo + it->i; /* rows at or above it were handed out or skipped */
     ecs_entity cur = it->cur;
     bool bad = n > ECS__CHANGE_RING;
     for (k = 0; !bad && k < n; k++) bad = s->changed_rows[(s->changes - 1 - k) % ECS__CHANGE_RING] < pos;
@@ -4679,7 +4720,7 @@ ECS__FN ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc 
     X(uint32_t, ecs__next_slot, (const ecs_world *w)) \
     X(ecs_entity, ecs_create_n, (ecs_world *w, uint32_t n, const ecs_component *comps, const void *const *values)) \
     X(bool, ecs_add_n, (ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps, const void *const *values)) \
-    X(bool, ecs__iter_probe, (ecs_iter *it, uint32_t r)) \
+    X(bool, ecs__iter_probe, (ecs_iter *it)) \
     X(bool, ecs_iter_next_block, (ecs_iter *it)) \
     X(bool, ecs__iter_fast, (ecs_iter *it)) \
     X(bool, ecs__iter_slow, (ecs_iter *it)) \

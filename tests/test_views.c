@@ -330,6 +330,41 @@ static void test_block_iteration_hands_out_arrays(void) {
     ecs_world_free(w);
 }
 
+/* Pos + Vel, NOT Frozen over storages in step: the Frozen rows cut the
+   walk into blocks of the rows between them, not blocks of one. */
+static void test_blocks_of_a_not_term_span_the_rows_between_its_entities(void) {
+    ecs_view_desc d;
+    ecs_iter it;
+    int i, rows = 0, blocks = 0, frozen_seen = 0;
+    uint32_t widest = 0;
+    setup();
+    for (i = 0; i < 100; i++) spawn((float)i, 1, 0, i % 10 == 0); /* 10 frozen, 9 rows between them */
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = pos;
+    d.terms[0].flags = ECS_WRITE;
+    d.terms[1].c = vel;
+    d.terms[2].c = frozen;
+    d.terms[2].flags = ECS_NOT;
+    for (it = ecs_view(w, &d); ecs_iter_next_block(&it); blocks++) {
+        Pos *p = ECS_BLOCK(&it, 0, Pos);
+        const Vel *v = ECS_BLOCK(&it, 1, Vel);
+        uint32_t j;
+        for (j = 0; j < it.count; j++) {
+            CHECK(ecs_get(w, it.entities[j], pos) == &p[j]);
+            CHECK(ecs_get(w, it.entities[j], vel) == &v[j]);
+            frozen_seen += ecs_has(w, it.entities[j], frozen);
+            p[j].y = 1;
+        }
+        widest = it.count > widest ? it.count : widest;
+        rows += (int)it.count;
+    }
+    CHECK(rows == 90 && frozen_seen == 0);
+    CHECK(blocks == 10 && widest == 9);
+    for (i = 0; i < 100; i++) /* each entity's own Pos was reached, the frozen ones' not */
+        CHECK((((const Pos *)ecs_storage_data(ecs_storage_of(w, pos)))[i].y == 1) == (i % 10 != 0));
+    ecs_world_free(w);
+}
+
 /* Walks Pos + Vel in blocks: every entity once, each field its own value
    (Pos.x and Vel.y both hold the entity's number). */
 static int blocks_hold_each_entitys_values(int n) {
@@ -453,6 +488,7 @@ int main(void) {
     RUN(test_entity_gaining_a_match_below_the_cursor_is_visited);
     RUN(test_forbidden_change_during_iteration_asserts_naming_storage_and_call);
     RUN(test_block_iteration_hands_out_arrays);
+    RUN(test_blocks_of_a_not_term_span_the_rows_between_its_entities);
     RUN(test_storages_found_in_step_are_rechecked_after_any_row_moves);
     RUN(test_field_size_and_index_are_checked);
     RUN(test_bad_view_descriptions_assert);
