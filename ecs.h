@@ -126,7 +126,9 @@
                                 free queue cannot grow    destroyed; the slot is
                                                           retired, not queued
       ecs_alive, ecs_has,       null or stale entity      false/NULL, no error
-      ecs_get, ecs_get_mut      unknown component         false/NULL, assert
+      ecs_get, ecs_get_mut      unknown component         false/NULL, assert (in
+                                                          release no error is
+                                                          recorded: no call)
       ECS_GET, ECS_GET_MUT      wrong sizeof(T)           NULL, assert (ECS_DEBUG)
       ecs_add, ECS_ADD,         null or stale entity      NULL/false, DEAD_ENTITY, assert
       ecs_add_n, ecs_create_n,  unknown component         NULL/false, assert
@@ -1411,10 +1413,14 @@ ECS__INLINE void *ecs__get(const ecs_world *w, const char *call, ecs_entity e, e
     const ecs_storage *s = ecs__storage(w, c);
     uintptr_t base = ecs__base(s); /* every load from s first: a loop keeps them in registers */
     uint32_t row = ecs__row(s, e);
-    if (s == &ecs__none || (ECS_DEBUG && size != (size_t)-1 && size != s->size)) {
+#if ECS_DEBUG /* release: no call, so a loop of gets keeps s in registers (an unknown c has no rows) */
+    if (s == &ecs__none || (size != (size_t)-1 && size != s->size)) {
         ecs__bad_access(w, call, e, c, size);
         return NULL;
     }
+#else
+    (void)call;
+#endif
     return row == ECS__NO_ROW ? NULL : ecs__value_at(s, base, row, size == (size_t)-1 ? s->size : size, mut);
 }
 
@@ -1499,7 +1505,9 @@ ECS__INLINE void *ecs_add(ecs_world *w, ecs_entity e, ecs_component c, const voi
 ECS__INLINE bool ecs_has(const ecs_world *w, ecs_entity e, ecs_component c) {
     const ecs_storage *s = ecs__storage(w, c);
     bool has = ecs__row(s, e) != ECS__NO_ROW;
+#if ECS_DEBUG /* release: no call (see ecs__get) */
     if (s == &ecs__none) ecs__bad_access(w, "ecs_has", e, c, (size_t)-1);
+#endif
     return has;
 }
 ECS__INLINE const void *ecs_get(const ecs_world *w, ecs_entity e, ecs_component c) {
