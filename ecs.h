@@ -2723,7 +2723,7 @@ static void ecs__remove_stripped(ecs_world *w, ecs_storage *s, ecs_entity e, uin
 
 /* ecs__strip when nothing is observed (no tracking, no hooks) and no hook
    or strip runs: nothing can fail, one pass over the storages. */
-static uint32_t ecs__strip_plain(ecs_world *w, ecs_entity e, const char *call) {
+ECS__IMPL_HOT uint32_t ecs__strip_plain(ecs_world *w, ecs_entity e, const char *call) {
     uint32_t c, n = 0, row, i = (uint32_t)e, nc = w->ncomponents;
     ecs_storage *const *storages = w->storages;
     for (c = 1; c <= nc; c++) {
