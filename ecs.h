@@ -1,4 +1,4 @@
-/* ecs.h - v0.1 - sparse-set Entity Component System in one C header
+/* ecs.h - v0.2 - sparse-set Entity Component System in one C header
 
    Do this:
       #define ECS_IMPLEMENTATION
@@ -204,6 +204,9 @@
       stale id (its entity was destroyed) never reaches the entity that
       reuses its slot. Freed slots are reused first-in first-out; a slot
       whose version reaches ECS_VERSION_MAX is retired instead of wrapping.
+      Any 64-bit value may be passed where an entity is expected: one that
+      was never handed out (an index past every slot, a version above
+      ECS_VERSION_MAX, a free slot's version) is treated like a stale id.
 
       ecs_entity ecs_create(ecs_world *w)
           A new entity with no components. Returns ECS_NULL when out of
@@ -240,10 +243,32 @@
       uint32_t ecs_component_max(const ecs_world *w)
 
       Each component type has its own sparse set: a paged sparse array
-      (sparse[index] = row; pages of ECS__PAGE_SIZE entries are allocated on
-      first use, so an entity with index 10,000,000 costs one page, not 10M
-      slots), a packed dense array of entity ids and a packed data array
-      parallel to it. Removing swaps the last row into the hole.
+      (sparse[index] = the entity's version and row in 8 bytes, so a lookup
+      checks the version with the same load; pages of 4096 entries are
+      allocated on first use, so an entity with index 10,000,000 costs one
+      page, not 10M entries), a packed dense array of entity ids and a
+      packed data array parallel to it. Removing swaps the last row into
+      the hole.
+
+      Layers (as in EnTT; the implementation's sections follow them):
+        1. storage primitives: push, pop (swap-remove), swap and permute
+           are the only code that touches sparse, dense, data, the
+           tracking ticks and the storage's change counter;
+        2. one insert path and one remove path per storage, which every
+           change goes through (add, add_n, bundles, create_bulk,
+           add_if_changed, remove, delete, strip, destroy, flush, sorts
+           use the primitives directly). Each runs one fixed order:
+             insert: validate and lock check -> reserve row, page, group
+                     room -> push and copy the value -> groups join ->
+                     on_insert (a bundle: once the whole bundle is in)
+             remove: validate and lock check -> reserve the tracking
+                     record -> on_remove (value still readable) -> groups
+                     leave -> record removal/deletion -> out gets the value
+                     -> pop -> groups that exclude c join
+           so that nothing can fail after the first change;
+        3. tracking (section 11), hooks (12) and groups (13), each attached
+           to those two paths. With nothing attached to a storage, add,
+           remove and delete take an inline path straight to the primitive.
       Read access for your own loops:
 
       ecs_storage *ecs_storage_of(const ecs_world *w, ecs_component c)   [inline]
@@ -324,11 +349,17 @@
       d.terms[0] = (ecs_term){pos, ECS_WRITE};
       d.terms[1] = (ecs_term){vel, 0};       // 0: required, read
       d.terms[2] = (ecs_term){frozen, ECS_NOT};
-      for (ecs_iter it = ecs_view(w, &d); ecs_iter_next(&it); ) {
-          Pos *p = ECS_FIELD(&it, 0, Pos);   // term 0's value for it.entity
+      ecs_iter it = ecs_view(w, &d);
+      ECS_EACH(&it) {                        // one entity per pass
+          Pos *p = ECS_FIELD(&it, 0, Pos);   // term 0's value for this entity
           const Vel *v = ECS_FIELD(&it, 1, Vel);
-          p->x += v->x;
+          p->x += v->x;                      // ecs_iter_entity(&it): the entity
       }
+      for (it = ecs_view(w, &d); ecs_iter_next_block(&it); ) {
+          Pos *p = ECS_BLOCK(&it, 0, Pos);   // arrays of it.count values
+          const Vel *v = ECS_BLOCK(&it, 1, Vel);
+          for (uint32_t j = 0; j < it.count; j++) p[j].x += v[j].x;
+      }                                      // it.entities[j]: the entities
 
       ecs_iter ecs_view(ecs_world *w, const ecs_view_desc *desc)
           Terms are read up to the first with c == 0 (at most ECS_MAX_TERMS).
@@ -342,17 +373,25 @@
           view yields nothing.
       ecs_iter ecs_view_of(ecs_world *w, uint32_t n, const ecs_component *comps)
           Shorthand: every term required.
+      ECS_EACH(&it) { ... }
+          The per-entity loop; break and continue work as in any loop.
       bool ecs_iter_next(ecs_iter *it)                            [inline]
-          The next matching entity in it.entity; false when done.
-      ECS_FIELD(&it, i, T) -> T *      ecs_field(&it, i) -> void *
-          Term i's value for it.entity; NULL for ECS_NOT terms and absent
-          optional/any terms. For tags: non-NULL, not to be dereferenced.
-      bool ecs_iter_next_block(ecs_iter *it)
-          The next block of it.count matching entities: it.entities[0..count)
-          and, per term, it.fields[i] = an array of count values (or NULL).
-          The fastest loop: the inner loop is a plain array loop.
+          Its function form: steps to the next entity; false when done.
+      ecs_entity ecs_iter_entity(const ecs_iter *it)              [inline]
+          The current entity (right even after the body changed storages).
+      ECS_FIELD(&it, k, T) -> T *      ecs_field(&it, k) -> void *
+          Term k's value for the current entity; NULL for absent
+          ECS_OPTIONAL/ECS_ANY terms. For tags: non-NULL, not to be
+          dereferenced. An ECS_NOT term has no value: ecs_field gives NULL,
+          ECS_FIELD too under ECS_DEBUG (in release, a meaningless pointer).
+      bool ecs_iter_next_block(ecs_iter *it)                      [inline]
+          The next block: it.count entities, it.entities[0..count).
+      ECS_BLOCK(&it, k, T) -> T *      ecs_block(&it, k) -> void *
+          Term k's values for the block: an array of it.count (absent
+          optional/any terms: blocks of one, NULL; ECS_NOT terms as for
+          ECS_FIELD).
       bool ecs_iter_chunk(ecs_iter *it, uint32_t k, uint32_t nchunks)
-          Before the first next: restricts the walk to the k-th of nchunks
+          Before the first step: restricts the walk to the k-th of nchunks
           equal slices of the lead storage, for job systems: thread k walks
           chunk k with its own iterator. Threads may read anything and write
           the values of the components they iterate; nothing structural.
@@ -360,23 +399,26 @@
           Calls fn once per match; returns how many.
 
       How it walks. The lead is the required term with the fewest entities
-      (desc.lead forces one). The walk goes over the lead's rows from the
-      last to the first and tests each entity against the other terms. Rows
-      where every other storage holds the same entity at the same row (the
-      storages were filled together) are found by comparing the dense arrays
-      a block at a time, so the loop reads memory sequentially and does no
-      lookup per entity; other entities cost one sparse lookup per term.
-      The world remembers (for the last 8 pairs) that two storages were
-      found in step, until a row of either moves by anything but an
-      append, so walking them again compares nothing.
-      Where the storages interleave, so that such blocks would be a few
-      rows long, ecs_iter_next tests row by row instead of setting up a
-      block per row. ecs_iter_next_block cannot hand out arrays for rows
-      that are not in step and yields them in short blocks, often of one
-      entity: over interleaved storages loop with ecs_iter_next, or put
-      the storages in step with ecs_sort_as or a group (section 13).
-      A view with no required term but ECS_ANY terms walks each ANY storage
-      in turn and skips entities an earlier one produced.
+      (desc.lead forces one). The walk goes down the lead's rows, from the
+      last, in runs. Where every other storage holds the same entities at
+      the same rows (storages filled together, a group, ecs_sort_as), the
+      run is aligned: one block of plain arrays, found by comparing the
+      dense arrays (the world remembers the last 8 pairs of storages found
+      in step until a row of either moves by anything but an append, so a
+      walk compares nothing the second time). Elsewhere a probe run of up
+      to 256 rows tests each row: one sparse lookup per term not in step
+      over the run, while the terms in step keep their arrays. ECS_EACH
+      steps through an aligned block with no call (the compiler keeps the
+      iterator in registers) and tests the rows of a probe run with one
+      term to test in its outer step. ecs_iter_next_block hands out an
+      aligned run whole, and a probe run one entity at a time, except that
+      when only an ECS_NOT term is tested the rows between the entities
+      that have it form one block. Both loop forms cost about the same
+      where storages interleave; where they are in step blocks are plain
+      array loops. bench/README.md has the figures.
+      A view whose terms cover a group (section 13) walks its rows as one
+      aligned block. A view with no required term but ECS_ANY terms walks
+      each ANY storage in turn and skips entities an earlier one produced.
 
       Rules of iteration:
         - Every entity is visited at most once, and every entity yielded
@@ -389,10 +431,10 @@
           during the loop are never visited.
         - Anything else structural (removing components of other entities,
           destroying them, sorting) goes through the command buffer and is
-          applied after the loop. Under ECS_DEBUG, the next ecs_iter_next
-          asserts when the walked storage lost another entity or was sorted,
-          naming the storage and the call. Release builds stay memory-safe
-          but may skip or repeat entities.
+          applied after the loop. Under ECS_DEBUG, the next step asserts
+          when the walked storage lost another entity or was sorted, naming
+          the storage and the call. Release builds stay memory-safe but may
+          skip or repeat entities.
         - A union view (only ECS_ANY terms) walks one ANY storage after the
           other, so an entity whose ANY components change during the loop,
           or one created in it, could be visited twice or not at all.
@@ -401,12 +443,18 @@
           component from the current entity while it has a later one
           asserts.)
         - Breaking out of a loop early is fine: an iterator holds no lock
-          and owns no memory.
-        - Field pointers follow the pointer-validity rules (section 15): an
-          add that grows a storage moves its data, so fetch fields again
-          after such a change instead of keeping them across it.
-        - Block loops (ecs_iter_next_block) must not change the storages of
-          their terms structurally while they use the arrays.
+          and owns no memory. ECS_WRITE terms are marked modified as each
+          entity is reached (blocks: when handed out), so the entities a
+          break skipped stay unmarked.
+        - Fields and blocks are pointers into the storages (section 15):
+          take them before a structural change in the body, not after it.
+          The next step fetches every array again, so the loop itself
+          survives such a change (ECS_EACH and ecs_iter_next compare the
+          world's epoch at each step).
+        - Block loops must not change the storages of their terms
+          structurally while they use the arrays.
+        - The iterator is a value (copying it copies the walk); its fields
+          other than count, entities and i are private.
 
    ---------------------------------------------------------------------------
    8. COMMAND BUFFER

@@ -46,9 +46,9 @@ typedef struct movement {
    workload). */
 
 /* Position += Velocity * dt for every entity with both that is not Frozen.
-   The block loop hands out whole arrays (it.fields[i][0..count)), so the
-   inner loop is a plain array loop: the fastest way through a view.
-   ECS_WRITE marks every Position it hands out as modified. */
+   The block loop hands out whole arrays (ECS_BLOCK, it.count values
+   each), so the inner loop is a plain array loop where the storages are
+   in step. ECS_WRITE marks every Position it hands out as modified. */
 static inline int movement_integrate(const ecs_system_ctx *ctx) {
     const movement *m = (const movement *)ctx->user;
     float dt = ECS_UNIQUE_GET(ctx->world, m->time, Time)->dt;
