@@ -15,12 +15,17 @@ B       := build
 WARN    := -Wall -Wextra -Wpedantic -Werror
 SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 NPROC   := $(shell nproc 2>/dev/null || echo 2)
+# (a sub-make, as in make test-minimal, shares its parent's jobs)
+ifeq ($(MAKELEVEL),0)
 MAKEFLAGS += -j$(NPROC)
+endif
 
 ifdef STB_DIR
 STB_CFLAGS := -I$(STB_DIR)
 else
-STB_CFLAGS := $(shell pkg-config --cflags stb 2>/dev/null)
+# pkg-config, or where Debian puts it when pkg-config is not installed
+STB_CFLAGS := $(shell pkg-config --cflags stb 2>/dev/null || \
+                { test -f /usr/include/stb/stb_ds.h && echo -I/usr/include/stb; })
 endif
 ifneq ($(filter clean,$(MAKECMDGOALS)),clean)
 ifneq ($(shell printf '\043include "stb_ds.h"\n' | $(CC) $(STB_CFLAGS) -E -x c - >/dev/null 2>&1 && echo ok),ok)
@@ -53,10 +58,25 @@ CLANG_T := $(TESTS:%=$(B)/clang-c11/%)
 PLAIN_T := $(TESTS:%=$(B)/plain/%)
 CPP_T   := $(B)/cpp/gxx $(B)/cpp/clangxx
 TWOTU_T := $(B)/twotu/impl-defines-stb $(B)/twotu/links-libstb
-HAVE_TCC      := $(shell command -v $(TCC) >/dev/null 2>&1 && echo yes)
-HAVE_VALGRIND := $(shell command -v valgrind >/dev/null 2>&1 && echo yes)
-TCC_T   := $(if $(HAVE_TCC),$(TESTS:%=$(B)/tcc/%))
 VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all
+
+# Beyond gcc, g++ and make (build-essential), make test uses clang, valgrind
+# and tcc (and mk/*.mk more tools) when they are installed. Without one, its
+# checks are left out and named in one line above the summary:
+#   skipped: clang not installed (apt-get install clang): ...
+# bash .ci/run installs every tool and fails on any skip; make test-minimal
+# (mk/minimal.mk) runs make test without them.
+have    = $(shell command -v $(firstword $(1)) >/dev/null 2>&1 && echo yes)
+skipped = --skipped '$(1) not installed (apt-get install $(2)): $(3)'
+HAVE_CLANG    := $(and $(call have,$(CLANG)),$(call have,$(CLANGXX)))
+HAVE_TCC      := $(call have,$(TCC))
+HAVE_VALGRIND := $(call have,valgrind)
+CLANG_T := $(if $(HAVE_CLANG),$(CLANG_T))
+CPP_T   := $(if $(HAVE_CLANG),$(CPP_T),$(B)/cpp/gxx)
+TCC_T   := $(if $(HAVE_TCC),$(TESTS:%=$(B)/tcc/%))
+TEST_SKIPS := $(if $(HAVE_CLANG),,$(call skipped,clang,clang,the clang and clang++ builds)) \
+              $(if $(HAVE_VALGRIND),,$(call skipped,valgrind,valgrind,the memcheck runs)) \
+              $(if $(HAVE_TCC),,$(call skipped,tcc,tcc,the tcc builds))
 
 TEST_CMDS := $(GCC_T) $(CLANG_T) $(CPP_T) $(TWOTU_T) $(TCC_T) \
              $(if $(HAVE_VALGRIND),$(PLAIN_T:%='$(VALGRIND) %')) \
@@ -64,11 +84,12 @@ TEST_CMDS := $(GCC_T) $(CLANG_T) $(CPP_T) $(TWOTU_T) $(TCC_T) \
 TEST_DEPS := $(GCC_T) $(CLANG_T) $(CPP_T) $(TWOTU_T) $(TCC_T) $(if $(HAVE_VALGRIND),$(PLAIN_T)) \
              $(B)/bench/bench-quick
 
-# mk/*.mk add their checks: TEST_DEPS += <files to build>, TEST_CMDS += <commands>
+# mk/*.mk add their checks: TEST_DEPS += <files to build>, TEST_CMDS += <commands>,
+# TEST_SKIPS += $(call skipped,...) for those they leave out
 -include $(wildcard mk/*.mk)
 
 test: $(TEST_DEPS)
-	@sh tests/run.sh $(TEST_CMDS)
+	@sh tests/run.sh $(TEST_SKIPS) $(TEST_CMDS)
 
 $(B)/gcc-c99/%: tests/%.c tests/test.h ecs.h | $(B)/gcc-c99
 	$(CC) -std=c99 $(WARN) -O1 $(SAN) $(CFLAGS_COMMON) $< -o $@ -lm -lpthread
