@@ -28,6 +28,9 @@
 #                                       -static, so winpthreads needs no DLL
 #   aarch64-linux-gnu-gcc -std=c11, UBSan  qemu-aarch64       (gcc-aarch64-linux-gnu, qemu-user)
 #   arm-linux-gnueabihf-gcc -std=c99, UBSan  qemu-arm         (gcc-arm-linux-gnueabihf, qemu-user)
+# and, with mingw-w64, ecs.h as a DLL (-DECS_SHARED): tests/test_symbols.sh
+# checks its export table and runs a program that links only ecs.dll
+# under wine.
 # UBSan on ARM catches misaligned accesses; ASan is left out there (it is
 # slow to build and LeakSanitizer does not run under qemu-user). mingw has no
 # sanitizers. The cross builds are -g0 (a quarter less compile time; UBSan
@@ -149,13 +152,16 @@ $(MX)/wineprefix.ready:
 	    { cat $(MX)/wineprefix.log; exit 1; }
 	@touch $@
 
+MX_DLL := 'STB_CFLAGS="$(STB_CFLAGS)" CONSUMER_CC=$(MX_MINGW_CC) RUN="$(MX_TIMEOUT) $(MX_WINE)" \
+            sh tests/test_symbols.sh $(MX)/mingw64-dll $(MX_MINGW_CC) -std=c99 $(WARN) -O1'
+
 mx_missing = 'echo "$(1): not installed ($(2)); bash .ci/run installs it"; false'
 MX_DEPS := $(if $(MX_HAVE_M32),$(MX_M32_T)) \
            $(if $(MX_HAVE_MINGW),$(MX_MINGW_T) $(MX)/wineprefix.ready) \
            $(if $(MX_HAVE_A64),$(MX_A64_T)) \
            $(if $(MX_HAVE_ARMHF),$(MX_ARMHF_T))
 MX_CMDS := $(if $(MX_HAVE_M32),$(MX_M32_T),$(call mx_missing,gcc -m32,gcc-12-multilib)) \
-           $(if $(MX_HAVE_MINGW),$(MX_MINGW_T:%='$(MX_TIMEOUT) $(MX_WINE) %'),\
+           $(if $(MX_HAVE_MINGW),$(MX_MINGW_T:%='$(MX_TIMEOUT) $(MX_WINE) %') $(MX_DLL),\
                 $(call mx_missing,mingw-w64/wine,gcc-mingw-w64-x86-64 wine)) \
            $(if $(MX_HAVE_A64),$(MX_A64_T:%='$(MX_TIMEOUT) $(MX_QEMU_A64) -L $(MX_A64_ROOT) %'),\
                 $(call mx_missing,aarch64,gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)) \
