@@ -35,15 +35,16 @@ endif
 CFLAGS_COMMON := $(STB_CFLAGS) -I. -g
 
 # ---- examples -------------------------------------------------------------
-EXAMPLES := quickstart hierarchy movement
+EXAMPLES := quickstart hierarchy movement parallel
 run: $(EXAMPLES:%=$(B)/ex/%)
 	@for e in $(EXAMPLES); do echo "== examples/$$e.c"; ./$(B)/ex/$$e || exit 1; echo; done
 $(B)/ex/%: examples/%.c ecs.h | $(B)/ex
-	$(CC) -std=c99 $(WARN) -O2 $(CFLAGS_COMMON) $< -o $@ -lm
+	$(CC) -std=c99 $(WARN) -O2 $(CFLAGS_COMMON) $< -o $@ -lm -lpthread
 # the examples' headers, included by their programs and by their tests
 EX_TEST_DIRS := gcc-c99 clang-c11 plain tcc
 $(B)/ex/hierarchy $(EX_TEST_DIRS:%=$(B)/%/test_hierarchy): examples/hierarchy.h
 $(B)/ex/movement $(EX_TEST_DIRS:%=$(B)/%/test_movement): examples/movement.h
+$(B)/ex/parallel $(EX_TEST_DIRS:%=$(B)/%/test_parallel): examples/movement.h examples/pool.h
 # what the two model tests share
 $(foreach t,test_views_model test_groups_model,$(EX_TEST_DIRS:%=$(B)/%/$(t))): tests/model.h
 
