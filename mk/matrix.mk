@@ -51,6 +51,7 @@ $(MX)/clang-c99/%.ok: tests/%.c tests/test.h ecs.h
 	$(CLANG) -std=c99 $(WARN) -fsyntax-only $(CFLAGS_COMMON) $< && touch $@
 $(MX)/gcc-c11/test_hierarchy.ok $(MX)/clang-c99/test_hierarchy.ok: examples/hierarchy.h
 $(MX)/gcc-c11/test_movement.ok $(MX)/clang-c99/test_movement.ok: examples/movement.h
+$(MX)/gcc-c11/test_parallel.ok $(MX)/clang-c99/test_parallel.ok: examples/movement.h examples/pool.h
 
 # one stamp per compiler and mode, so each counts as one check
 $(MX)/gcc-c11.ok: $(TESTS:%=$(MX)/gcc-c11/%.ok)
@@ -72,11 +73,13 @@ $(MX)/ndebug/quickstart: examples/quickstart.c ecs.h
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(WARN) -O2 -DNDEBUG $(CFLAGS_COMMON) $< -o $@ -lm
 $(MX)/ndebug.ok: examples/quickstart.c examples/hierarchy.c examples/hierarchy.h \
-                 examples/movement.c examples/movement.h tests/cpp_test.cpp tests/test.h ecs.h
+                 examples/movement.c examples/movement.h examples/parallel.c examples/pool.h \
+                 tests/cpp_test.cpp tests/test.h ecs.h
 	@mkdir -p $(@D)
 	$(CLANG) -std=c99 $(WARN) -DNDEBUG -fsyntax-only $(CFLAGS_COMMON) examples/quickstart.c
 	$(CLANG) -std=c99 $(WARN) -DNDEBUG -fsyntax-only $(CFLAGS_COMMON) examples/hierarchy.c
 	$(CLANG) -std=c99 $(WARN) -DNDEBUG -fsyntax-only $(CFLAGS_COMMON) examples/movement.c
+	$(CLANG) -std=c99 $(WARN) -DNDEBUG -fsyntax-only $(CFLAGS_COMMON) examples/parallel.c
 	$(CLANGXX) -std=c++17 $(WARN) -DNDEBUG -fsyntax-only $(CFLAGS_COMMON) tests/cpp_test.cpp
 	@echo 'clang -std=c99 / clang++ -std=c++17 -DNDEBUG -fsyntax-only: examples, cpp_test' > $@
 
@@ -131,6 +134,7 @@ MX_ARMHF_T := $(TESTS:%=$(MX)/armhf/%)
 MX_ALL_T   := $(MX_M32_T) $(MX_MINGW_T) $(MX_A64_T) $(MX_ARMHF_T)
 $(filter %/test_hierarchy %/test_hierarchy.exe,$(MX_ALL_T)): examples/hierarchy.h
 $(filter %/test_movement %/test_movement.exe,$(MX_ALL_T)): examples/movement.h
+$(filter %/test_parallel %/test_parallel.exe,$(MX_ALL_T)): examples/movement.h examples/pool.h
 
 $(MX)/m32/%: tests/%.c tests/test.h ecs.h
 	@mkdir -p $(@D)
