@@ -1,8 +1,13 @@
 # ecs.h - build, run and test.
 #   make run          build and run the examples
 #   make test         build every test and run it (last line: "N passed, N failed")
-#   make bench        the benchmark table (-O2; BENCH_CFLAGS="-O3 -march=native" to change)
+#   make bench        the benchmark table (-O2; BENCH_CFLAGS="-O3 -march=native" to change),
+#                     also written to build/bench/results.csv
+#   make bench-plot   bench/results.svg from that CSV (gnuplot), for bench/README.md
 #   make bench-quick  the benchmark at a small N (also part of make test)
+#   make install      ecs.h and ecs.pc (PREFIX=/usr/local, DESTDIR; mk/integration.mk)
+#   make test-matrix  more platforms (mk/matrix.mk); make test-minimal: make test
+#                     without the optional tools (mk/minimal.mk)
 #   make clean
 # stb_ds.h is found with pkg-config (Debian/Ubuntu: libstb-dev), or STB_DIR=/path.
 
@@ -75,13 +80,16 @@ HAVE_VALGRIND := $(call have,valgrind)
 CLANG_T := $(if $(HAVE_CLANG),$(CLANG_T))
 CPP_T   := $(if $(HAVE_CLANG),$(CPP_T),$(B)/cpp/gxx)
 TCC_T   := $(if $(HAVE_TCC),$(TESTS:%=$(B)/tcc/%))
+HAVE_GNUPLOT  := $(call have,gnuplot)
 TEST_SKIPS := $(if $(HAVE_CLANG),,$(call skipped,clang,clang,the clang and clang++ builds)) \
               $(if $(HAVE_VALGRIND),,$(call skipped,valgrind,valgrind,the memcheck runs)) \
-              $(if $(HAVE_TCC),,$(call skipped,tcc,tcc,the tcc builds))
+              $(if $(HAVE_TCC),,$(call skipped,tcc,tcc,the tcc builds)) \
+              $(if $(HAVE_GNUPLOT),,$(call skipped,gnuplot,gnuplot-nox,the bench plot))
 
 TEST_CMDS := $(GCC_T) $(CLANG_T) $(CPP_T) $(TWOTU_T) $(TCC_T) \
              $(if $(HAVE_VALGRIND),$(PLAIN_T:%='$(VALGRIND) %')) \
-             '$(B)/bench/bench-quick --quick'
+             '$(B)/bench/bench-quick --quick' \
+             $(if $(HAVE_GNUPLOT),'sh tests/test_plot.sh $(B)/bench/bench-quick $(B)/plot')
 TEST_DEPS := $(GCC_T) $(CLANG_T) $(CPP_T) $(TWOTU_T) $(TCC_T) $(if $(HAVE_VALGRIND),$(PLAIN_T)) \
              $(B)/bench/bench-quick
 
@@ -117,6 +125,11 @@ $(B)/twotu/links-libstb: tests/twotu_impl.c tests/twotu_user.c tests/twotu.h ecs
 # bench/README.md explains. make bench-quick runs it at N = 1000, built like
 # the tests (-O1, ASan/UBSan): it only checks that every workload runs and its
 # checksum matches (exit status 1 if not), so make test runs it too.
+# make bench also writes the table as CSV ($(B)/bench/results.csv); make
+# bench-plot draws it with bench/plot.gp into bench/results.svg (the picture
+# in bench/README.md) and copies the CSV beside it: commit both. make test
+# checks the CSV and the drawing on two quick runs (tests/test_plot.sh;
+# skipped without gnuplot).
 # On Intel CPUs with the JCC erratum microcode (Skylake-derived, like the
 # Xeons these numbers come from), a tight loop whose branch crosses a 32-byte
 # boundary runs up to 2x slower: identical loops on the ecs.h and raw sides
@@ -124,16 +137,21 @@ $(B)/twotu/links-libstb: tests/twotu_impl.c tests/twotu_user.c tests/twotu.h ecs
 # mitigation aligns such branches for both sides; it is used when available.
 JCC_FLAG := $(shell echo 'int main(void){return 0;}' | $(CC) -x c -Wa,-mbranches-within-32B-boundaries -o /dev/null - >/dev/null 2>&1 && echo -Wa,-mbranches-within-32B-boundaries)
 BENCH_CFLAGS ?= -O2 $(JCC_FLAG)
-$(B)/bench/bench: bench/bench.c ecs.h examples/hierarchy.h $(B)/bench/cflags | $(B)/bench
+BENCH_HEADERS := ecs.h examples/hierarchy.h examples/movement.h examples/pool.h
+$(B)/bench/bench: bench/bench.c $(BENCH_HEADERS) $(B)/bench/cflags | $(B)/bench
 	$(CC) -std=c99 $(WARN) $(BENCH_CFLAGS) $(CFLAGS_COMMON) \
-	    -DBENCH_BUILD='"$(CC) -std=c99 $(BENCH_CFLAGS)"' $< -o $@ -lm
+	    -DBENCH_BUILD='"$(CC) -std=c99 $(BENCH_CFLAGS)"' $< -o $@ -lm -lpthread
 $(B)/bench/cflags: FORCE | $(B)/bench
 	@echo '$(CC) $(BENCH_CFLAGS)' | cmp -s - $@ || echo '$(CC) $(BENCH_CFLAGS)' > $@
-$(B)/bench/bench-quick: bench/bench.c ecs.h examples/hierarchy.h | $(B)/bench
+$(B)/bench/bench-quick: bench/bench.c $(BENCH_HEADERS) | $(B)/bench
 	$(CC) -std=c99 $(WARN) -O1 $(SAN) $(CFLAGS_COMMON) \
-	    -DBENCH_BUILD='"$(CC) -std=c99 -O1 -fsanitize=address,undefined"' $< -o $@ -lm
+	    -DBENCH_BUILD='"$(CC) -std=c99 -O1 -fsanitize=address,undefined"' $< -o $@ -lm -lpthread
 bench: $(B)/bench/bench
-	./$(B)/bench/bench
+	./$(B)/bench/bench --csv $(B)/bench/results.csv
+bench-plot:
+	@test -f $(B)/bench/results.csv || $(MAKE) bench
+	gnuplot -e "csv='$(B)/bench/results.csv'; svg='bench/results.svg'" bench/plot.gp
+	cp $(B)/bench/results.csv bench/results.csv
 bench-quick: $(B)/bench/bench-quick
 	./$(B)/bench/bench-quick --quick
 FORCE:
@@ -146,5 +164,5 @@ $(B)/ex $(B)/gcc-c99 $(B)/clang-c11 $(B)/plain $(B)/tcc $(B)/cpp $(B)/twotu $(B)
 clean:
 	rm -rf $(B)
 
-.PHONY: run test clean bench bench-quick FORCE
+.PHONY: run test clean bench bench-plot bench-quick FORCE
 .SECONDARY:
