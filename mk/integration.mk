@@ -18,8 +18,12 @@
 #                           linked with only the .so runs
 #   tests/test_install.sh   make install with PREFIX, and with DESTDIR; the
 #                           program built with pkg-config --cflags --libs ecs
-#   tests/test_cmake.sh     add_subdirectory, FetchContent, and find_package
+#   tests/test_cmake.sh     add_subdirectory (also with stb_ds.h vendored
+#                           next to ecs.h), FetchContent, and find_package
 #                           after cmake --install (CMakeLists.txt)
+#   ECS_STB_DS_INCLUDE      the program built with
+#                           -DECS_STB_DS_INCLUDE='<stb/stb_ds.h>' and no -I for
+#                           stb (MSYS2 installs it so; so does Debian)
 # make test-matrix adds tests/test_symbols.sh with mingw-w64: ecs.dll, its
 # program run under wine (mk/matrix.mk). pkg-config and cmake are optional
 # tools: without them, their checks are skipped (Makefile, TEST_SKIPS).
@@ -63,6 +67,12 @@ TEST_CMDS += '$(SYMBOLS) $(INT)/symbols-gcc $(CC) -std=c99 $(WARN) -O1' \
              $(if $(HAVE_CLANG),'$(SYMBOLS) $(INT)/symbols-clangxx $(CLANGXX) -std=c++17 $(WARN) -O1') \
              'MAKE=$(MAKE) sh tests/test_install.sh $(INT)/install' \
              $(if $(HAVE_CMAKE),'sh tests/test_cmake.sh $(INT)/cmake')
+ifneq ($(wildcard /usr/include/stb/stb_ds.h),)
+$(INT)/stb-include/quickstart: tests/consumer/quickstart.c ecs.h | $(INT)/stb-include/
+	$(CC) -std=c99 $(WARN) -O1 '-DECS_STB_DS_INCLUDE=<stb/stb_ds.h>' -I. $< -o $@
+TEST_DEPS += $(INT)/stb-include/quickstart
+TEST_CMDS += $(INT)/stb-include/quickstart
+endif
 TEST_SKIPS += $(if $(HAVE_PKG_CONFIG),,$(call skipped,pkg-config,pkg-config,the ecs.pc check)) \
               $(if $(HAVE_CMAKE),,$(call skipped,cmake,cmake,the CMake consumers))
 

@@ -7,6 +7,9 @@
 # Each way configures tests/consumer/CMakeLists.txt in DIR/<way>, builds it
 # and runs the programs (tests/consumer/quickstart.c):
 #   subdirectory  add_subdirectory(<this tree>): ecs::ecs
+#   vendored      the same with a copy of the tree that has stb_ds.h next to
+#                 ecs.h, pkg-config disabled and the system's stb_ds.h
+#                 directory ignored: CMakeLists.txt finds the vendored one
 #   fetchcontent  FetchContent_Declare(ecs URL <a tarball of this tree>)
 #                 with ECS_BUILD_STATIC=ON: ecs::ecs and ecs::ecs_static
 #   find_package  this tree configured with ECS_BUILD_STATIC=ON, built and
@@ -51,8 +54,9 @@ step() {
 consumer() {
     way=$1 exes=$2
     shift 2
-    b=$dir/$way
-    step "$way: configure" "$b.configure.log" "$cmake" -S "$root/tests/consumer" -B "$b" -DHOW="$way" "$@" &&
+    b=$dir/$way how=$way
+    [ "$way" = vendored ] && how=subdirectory
+    step "$way: configure" "$b.configure.log" "$cmake" -S "$root/tests/consumer" -B "$b" -DHOW="$how" "$@" &&
         step "$way: build" "$b.build.log" "$cmake" --build "$b" || return
     for exe in $exes; do
         if "$b/$exe" > "$b.$exe.log" 2>&1; then
@@ -65,10 +69,25 @@ consumer() {
 }
 
 consumer subdirectory header_only -DECS_SOURCE_DIR="$root"
+stb_dir=$(sed -n 's/^ECS_STB_DIR:PATH=//p' "$dir/subdirectory/CMakeCache.txt" 2>/dev/null)
 
 # what a release tarball (or a GitHub archive) of this tree holds
 tar -C "$root" --exclude=./build --exclude=./.git -czf "$dir/ecs-src.tar.gz" . &&
     consumer fetchcontent "header_only with_library" -DECS_URL="$dir/ecs-src.tar.gz"
+
+if [ -f "$stb_dir/stb_ds.h" ] && mkdir -p "$dir/vendored-src" && tar -xzf "$dir/ecs-src.tar.gz" -C "$dir/vendored-src" &&
+   cp "$stb_dir/stb_ds.h" "$dir/vendored-src/"; then
+    consumer vendored header_only -DECS_SOURCE_DIR="$dir/vendored-src" \
+        -DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=ON -DCMAKE_IGNORE_PATH="$stb_dir"
+    found=$(sed -n 's/^ECS_STB_DIR:PATH=//p' "$dir/vendored/CMakeCache.txt" 2>/dev/null)
+    if [ "$found" = "$dir/vendored-src" ]; then
+        ok "vendored: ECS_STB_DIR is the directory of ecs.h"
+    else
+        bad "vendored: ECS_STB_DIR is '$found', not $dir/vendored-src"
+    fi
+else
+    bad "vendored: no stb_ds.h found by the subdirectory build to copy ('$stb_dir')"
+fi
 
 b=$dir/ecs-build
 if step "install: configure this tree (ECS_BUILD_STATIC=ON)" "$b.configure.log" \
