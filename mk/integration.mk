@@ -16,8 +16,9 @@
 #                           and clang++ -std=c++17 exports every function
 #                           ecs.h declares or defines inline, and a program
 #                           linked with only the .so runs
-#   tests/test_install.sh   make install with PREFIX, and with DESTDIR; the
-#                           program built with pkg-config --cflags --libs ecs
+#   tests/test_install.sh   make install with PREFIX, with DESTDIR, with
+#                           STB_DIR; the program built with
+#                           pkg-config --cflags --libs ecs
 #   tests/test_cmake.sh     add_subdirectory (also with stb_ds.h vendored
 #                           next to ecs.h), FetchContent, and find_package
 #                           after cmake --install (CMakeLists.txt)
@@ -65,7 +66,7 @@ SYMBOLS := STB_CFLAGS="$(STB_CFLAGS)" sh tests/test_symbols.sh
 TEST_CMDS += '$(SYMBOLS) $(INT)/symbols-gcc $(CC) -std=c99 $(WARN) -O1' \
              '$(SYMBOLS) $(INT)/symbols-gxx $(CXX) -std=c++11 $(WARN) -O1' \
              $(if $(HAVE_CLANG),'$(SYMBOLS) $(INT)/symbols-clangxx $(CLANGXX) -std=c++17 $(WARN) -O1') \
-             'MAKE=$(MAKE) sh tests/test_install.sh $(INT)/install' \
+             'MAKE=$(MAKE) STB_CFLAGS="$(STB_CFLAGS)" sh tests/test_install.sh $(INT)/install' \
              $(if $(HAVE_CMAKE),'sh tests/test_cmake.sh $(INT)/cmake')
 ifneq ($(wildcard /usr/include/stb/stb_ds.h),)
 $(INT)/stb-include/quickstart: tests/consumer/quickstart.c ecs.h | $(INT)/stb-include/

@@ -13,8 +13,12 @@
 #      under DIR/stage/opt/ecs, and ecs.pc says prefix=/opt/ecs: the staging
 #      directory does not leak into it.
 #   3. make uninstall, with the same variables, removes them again.
-# Environment: MAKE (default make), CC (default cc). Prints "ok"/"FAIL" per
-# check and "RESULT <passed> <failed>".
+#   4. make install STB_DIR=<the directory of the stb_ds.h that the
+#      compiler finds with STB_CFLAGS> writes
+#      that directory into ecs.pc's Cflags instead of requiring stb.pc, and
+#      (with pkg-config) the program builds with those flags.
+# Environment: MAKE (default make), CC (default cc), STB_CFLAGS (the
+# Makefile's). Prints "ok"/"FAIL" per check and "RESULT <passed> <failed>".
 set -u
 [ $# -eq 1 ] || { echo "usage: $0 DIR" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,6 +55,20 @@ uninstalled() {
     fi
 }
 
+# with_pkg_config: builds and runs the program with pkg-config's flags for ecs
+with_pkg_config() {
+    flags=$(pkg-config --cflags --libs ecs 2>&1)
+    # shellcheck disable=SC2086 # flags is a list
+    if ${CC:-cc} -std=c99 -Wall -Wextra -Wpedantic -Werror -O1 -DEXPECT_VERSION="\"$version\"" \
+           "$root/tests/consumer/quickstart.c" $flags -o "$dir/quickstart" > "$dir/cc.log" 2>&1 &&
+       "$dir/quickstart" > "$dir/run.log" 2>&1; then
+        ok "cc quickstart.c \$(pkg-config --cflags --libs ecs) [$flags]: $(cat "$dir/run.log")"
+    else
+        bad "cc quickstart.c \$(pkg-config --cflags --libs ecs) [$flags]:"
+        cat "$dir/cc.log" "$dir/run.log" 2>/dev/null | head -n 20 | sed 's/^/       /'
+    fi
+}
+
 # 1. a user's install
 p=$dir/prefix
 if $make -C "$root" --no-print-directory install PREFIX="$p" > "$dir/install.log" 2>&1; then
@@ -63,16 +81,7 @@ if $make -C "$root" --no-print-directory install PREFIX="$p" > "$dir/install.log
         else
             bad "pkg-config --modversion ecs: $got (the header says $version)"
         fi
-        flags=$(pkg-config --cflags --libs ecs 2>&1)
-        # shellcheck disable=SC2086 # flags is a list
-        if ${CC:-cc} -std=c99 -Wall -Wextra -Wpedantic -Werror -O1 -DEXPECT_VERSION="\"$version\"" \
-               "$root/tests/consumer/quickstart.c" $flags -o "$dir/quickstart" > "$dir/cc.log" 2>&1 &&
-           "$dir/quickstart" > "$dir/run.log" 2>&1; then
-            ok "cc quickstart.c \$(pkg-config --cflags --libs ecs) [$flags]: $(cat "$dir/run.log")"
-        else
-            bad "cc quickstart.c \$(pkg-config --cflags --libs ecs) [$flags]:"
-            cat "$dir/cc.log" "$dir/run.log" 2>/dev/null | head -n 20 | sed 's/^/       /'
-        fi
+        with_pkg_config
     fi
     uninstalled "PREFIX=$p" "$p" PREFIX="$p"
 else
@@ -88,6 +97,25 @@ if $make -C "$root" --no-print-directory install DESTDIR="$s" PREFIX=/opt/ecs > 
 else
     bad "make install DESTDIR=$s PREFIX=/opt/ecs:"
     sed 's/^/       /' "$dir/stage.log"
+fi
+# 4. stb_ds.h named with STB_DIR
+# shellcheck disable=SC2086 # STB_CFLAGS is a list
+stb_h=$(printf '#include "stb_ds.h"\n' | ${CC:-cc} ${STB_CFLAGS:-} -M -x c - 2>/dev/null | tr ' \\' '\n\n' |
+        grep '/stb_ds\.h$' | head -n 1)
+stb_dir=$(dirname "${stb_h:-none}")
+p=$dir/stb-dir
+if [ ! -f "$stb_dir/stb_ds.h" ]; then
+    bad "STB_DIR: the compiler does not find stb_ds.h with STB_CFLAGS='${STB_CFLAGS:-}'"
+elif $make -C "$root" --no-print-directory install PREFIX="$p" STB_DIR="$stb_dir" > "$dir/stb-dir.log" 2>&1 &&
+     grep -qx "Cflags: -I\${includedir} -I$stb_dir" "$p/share/pkgconfig/ecs.pc" &&
+     grep -qx "Requires: " "$p/share/pkgconfig/ecs.pc"; then
+    ok "make install STB_DIR=$stb_dir: ecs.pc's Cflags name it, no Requires"
+    if command -v pkg-config > /dev/null 2>&1; then
+        PKG_CONFIG_PATH="$p/share/pkgconfig" with_pkg_config
+    fi
+else
+    bad "make install STB_DIR=$stb_dir:"
+    cat "$dir/stb-dir.log" "$p/share/pkgconfig/ecs.pc" 2>/dev/null | sed 's/^/       /'
 fi
 echo "RESULT $pass $fail"
 [ "$fail" -eq 0 ]
