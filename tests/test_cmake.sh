@@ -19,6 +19,8 @@
 #                 holds include/ecs.h and share/pkgconfig/ecs.pc, and
 #                 find_package refuses the next minor version and, before
 #                 1.0, the previous one (SameMinorVersion).
+#   find_package_header_only  the same with the default configuration (no
+#                 library; the package files in share/, not lib/): ecs::ecs
 # Environment: CC (the consumer's C compiler), CMAKE (default cmake).
 # Prints "ok"/"FAIL" per check and "RESULT <passed> <failed>".
 set -u
@@ -49,13 +51,12 @@ step() {
     fi
 }
 
-# consumer WAY "PROGRAMS" [cmake -D options...]: configure and build
-# tests/consumer, and run the programs it must have built
+# consumer WAY HOW "PROGRAMS" [cmake -D options...]: configure tests/consumer
+# with -DHOW=HOW in DIR/WAY, build it, and run the programs it must have built
 consumer() {
-    way=$1 exes=$2
-    shift 2
-    b=$dir/$way how=$way
-    [ "$way" = vendored ] && how=subdirectory
+    way=$1 how=$2 exes=$3
+    shift 3
+    b=$dir/$way
     step "$way: configure" "$b.configure.log" "$cmake" -S "$root/tests/consumer" -B "$b" -DHOW="$how" "$@" &&
         step "$way: build" "$b.build.log" "$cmake" --build "$b" || return
     for exe in $exes; do
@@ -68,16 +69,16 @@ consumer() {
     done
 }
 
-consumer subdirectory header_only -DECS_SOURCE_DIR="$root"
+consumer subdirectory subdirectory header_only -DECS_SOURCE_DIR="$root"
 stb_dir=$(sed -n 's/^ECS_STB_DIR:PATH=//p' "$dir/subdirectory/CMakeCache.txt" 2>/dev/null)
 
 # what a release tarball (or a GitHub archive) of this tree holds
 tar -C "$root" --exclude=./build --exclude=./.git -czf "$dir/ecs-src.tar.gz" . &&
-    consumer fetchcontent "header_only with_library" -DECS_URL="$dir/ecs-src.tar.gz"
+    consumer fetchcontent fetchcontent "header_only with_library" -DECS_URL="$dir/ecs-src.tar.gz"
 
 if [ -f "$stb_dir/stb_ds.h" ] && mkdir -p "$dir/vendored-src" && tar -xzf "$dir/ecs-src.tar.gz" -C "$dir/vendored-src" &&
    cp "$stb_dir/stb_ds.h" "$dir/vendored-src/"; then
-    consumer vendored header_only -DECS_SOURCE_DIR="$dir/vendored-src" \
+    consumer vendored subdirectory header_only -DECS_SOURCE_DIR="$dir/vendored-src" \
         -DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=ON -DCMAKE_IGNORE_PATH="$stb_dir"
     found=$(sed -n 's/^ECS_STB_DIR:PATH=//p' "$dir/vendored/CMakeCache.txt" 2>/dev/null)
     if [ "$found" = "$dir/vendored-src" ]; then
@@ -101,7 +102,7 @@ if step "install: configure this tree (ECS_BUILD_STATIC=ON)" "$b.configure.log" 
         bad "install: include/ecs.h or share/pkgconfig/ecs.pc missing or wrong:"
         find "$dir/prefix" | sed 's/^/       /'
     fi
-    consumer find_package "header_only with_library" -DECS_WANT="$major.$minor" -DCMAKE_PREFIX_PATH="$dir/prefix"
+    consumer find_package find_package "header_only with_library" -DECS_WANT="$major.$minor" -DCMAKE_PREFIX_PATH="$dir/prefix"
     # versions it must refuse
     refuse="$major.$((minor + 1))"
     [ "$major" -eq 0 ] && [ "$minor" -gt 0 ] && refuse="$refuse $major.$((minor - 1))"
@@ -116,6 +117,20 @@ if step "install: configure this tree (ECS_BUILD_STATIC=ON)" "$b.configure.log" 
             tail -n 15 "$dir/refuse-$want.log" | sed 's/^/       /'
         fi
     done
+fi
+
+b=$dir/ecs-build-header-only
+if step "install, header only: configure this tree" "$b.configure.log" \
+        "$cmake" -S "$root" -B "$b" -DCMAKE_INSTALL_PREFIX="$dir/prefix-header-only" &&
+   step "install, header only: cmake --install" "$b.install.log" "$cmake" --install "$b"; then
+    if [ -f "$dir/prefix-header-only/share/cmake/ecs/ecsConfig.cmake" ] && [ ! -d "$dir/prefix-header-only/lib" ]; then
+        ok "install, header only: the package in share/cmake/ecs, nothing in lib/"
+    else
+        bad "install, header only: files:"
+        find "$dir/prefix-header-only" -type f | sed 's/^/       /'
+    fi
+    consumer find_package_header_only find_package header_only -DECS_WANT="$major.$minor" \
+        -DCMAKE_PREFIX_PATH="$dir/prefix-header-only"
 fi
 echo "RESULT $pass $fail"
 [ "$fail" -eq 0 ]
