@@ -33,7 +33,8 @@ set logscale x
 set logscale y
 set format x "%.0s%c"
 set grid xtics ytics lc "#dddddd"
-set offsets 0, 0, graph 0.1, graph 0.1
+set autoscale xfix
+set offsets graph 0.08, graph 0.08, graph 0.1, graph 0.1
 set xlabel "N" offset 0, 0.5
 set ylabel "ns / entity" offset 1.5, 0
 unset key
