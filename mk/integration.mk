@@ -22,6 +22,8 @@
 #   tests/test_cmake.sh     add_subdirectory (also with stb_ds.h vendored
 #                           next to ecs.h), FetchContent, and find_package
 #                           after cmake --install (CMakeLists.txt)
+#   make shared             the README's lines: the program built with
+#                           -DECS_SHARED -lecs against $(B)/shared/libecs.so
 #   ECS_STB_DS_INCLUDE      the program built with
 #                           -DECS_STB_DS_INCLUDE='<stb/stb_ds.h>' and no -I for
 #                           stb (MSYS2 installs it so; so does Debian)
@@ -68,6 +70,10 @@ TEST_CMDS += '$(SYMBOLS) $(INT)/symbols-gcc $(CC) -std=c99 $(WARN) -O1' \
              $(if $(HAVE_CLANG),'$(SYMBOLS) $(INT)/symbols-clangxx $(CLANGXX) -std=c++17 $(WARN) -O1') \
              'MAKE=$(MAKE) STB_CFLAGS="$(STB_CFLAGS)" sh tests/test_install.sh $(INT)/install' \
              $(if $(HAVE_CMAKE),'sh tests/test_cmake.sh $(INT)/cmake')
+$(INT)/shared-user/quickstart: tests/consumer/quickstart.c $(B)/shared/libecs.so | $(INT)/shared-user/
+	$(CC) -std=c99 $(WARN) -DECS_SHARED -DCONSUMER_LINKS_ECS -I. $< -o $@ -L$(B)/shared -lecs
+TEST_DEPS += $(INT)/shared-user/quickstart
+TEST_CMDS += 'LD_LIBRARY_PATH=$(B)/shared $(INT)/shared-user/quickstart'
 ifneq ($(wildcard /usr/include/stb/stb_ds.h),)
 $(INT)/stb-include/quickstart: tests/consumer/quickstart.c ecs.h | $(INT)/stb-include/
 	$(CC) -std=c99 $(WARN) -O1 '-DECS_STB_DS_INCLUDE=<stb/stb_ds.h>' -I. $< -o $@
