@@ -1,8 +1,13 @@
 # ecs.h - build, run and test.
 #   make run          build and run the examples
 #   make test         build every test and run it (last line: "N passed, N failed")
-#   make bench        the benchmark table (-O2; BENCH_CFLAGS="-O3 -march=native" to change)
+#   make bench        the benchmark table (-O2; BENCH_CFLAGS="-O3 -march=native" to change),
+#                     also written to build/bench/results.csv
+#   make bench-plot   bench/results.svg from that CSV (gnuplot), for bench/README.md
 #   make bench-quick  the benchmark at a small N (also part of make test)
+#   make install      ecs.h and ecs.pc (PREFIX=/usr/local, DESTDIR; mk/integration.mk)
+#   make test-matrix  more platforms (mk/matrix.mk); make test-minimal: make test
+#                     without the optional tools (mk/minimal.mk)
 #   make clean
 # stb_ds.h is found with pkg-config (Debian/Ubuntu: libstb-dev), or STB_DIR=/path.
 
@@ -15,12 +20,17 @@ B       := build
 WARN    := -Wall -Wextra -Wpedantic -Werror
 SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 NPROC   := $(shell nproc 2>/dev/null || echo 2)
+# (a sub-make, as in make test-minimal, shares its parent's jobs)
+ifeq ($(MAKELEVEL),0)
 MAKEFLAGS += -j$(NPROC)
+endif
 
 ifdef STB_DIR
 STB_CFLAGS := -I$(STB_DIR)
 else
-STB_CFLAGS := $(shell pkg-config --cflags stb 2>/dev/null)
+# pkg-config, or where Debian puts it when pkg-config is not installed
+STB_CFLAGS := $(shell pkg-config --cflags stb 2>/dev/null || \
+                { test -f /usr/include/stb/stb_ds.h && echo -I/usr/include/stb; })
 endif
 ifneq ($(filter clean,$(MAKECMDGOALS)),clean)
 ifneq ($(shell printf '\043include "stb_ds.h"\n' | $(CC) $(STB_CFLAGS) -E -x c - >/dev/null 2>&1 && echo ok),ok)
@@ -30,15 +40,16 @@ endif
 CFLAGS_COMMON := $(STB_CFLAGS) -I. -g
 
 # ---- examples -------------------------------------------------------------
-EXAMPLES := quickstart hierarchy movement
+EXAMPLES := quickstart hierarchy movement parallel
 run: $(EXAMPLES:%=$(B)/ex/%)
 	@for e in $(EXAMPLES); do echo "== examples/$$e.c"; ./$(B)/ex/$$e || exit 1; echo; done
 $(B)/ex/%: examples/%.c ecs.h | $(B)/ex
-	$(CC) -std=c99 $(WARN) -O2 $(CFLAGS_COMMON) $< -o $@ -lm
+	$(CC) -std=c99 $(WARN) -O2 $(CFLAGS_COMMON) $< -o $@ -lm -lpthread
 # the examples' headers, included by their programs and by their tests
 EX_TEST_DIRS := gcc-c99 clang-c11 plain tcc
 $(B)/ex/hierarchy $(EX_TEST_DIRS:%=$(B)/%/test_hierarchy): examples/hierarchy.h
 $(B)/ex/movement $(EX_TEST_DIRS:%=$(B)/%/test_movement): examples/movement.h
+$(B)/ex/parallel $(EX_TEST_DIRS:%=$(B)/%/test_parallel): examples/movement.h examples/pool.h
 # what the two model tests share
 $(foreach t,test_views_model test_groups_model,$(EX_TEST_DIRS:%=$(B)/%/$(t))): tests/model.h
 
@@ -53,22 +64,41 @@ CLANG_T := $(TESTS:%=$(B)/clang-c11/%)
 PLAIN_T := $(TESTS:%=$(B)/plain/%)
 CPP_T   := $(B)/cpp/gxx $(B)/cpp/clangxx
 TWOTU_T := $(B)/twotu/impl-defines-stb $(B)/twotu/links-libstb
-HAVE_TCC      := $(shell command -v $(TCC) >/dev/null 2>&1 && echo yes)
-HAVE_VALGRIND := $(shell command -v valgrind >/dev/null 2>&1 && echo yes)
-TCC_T   := $(if $(HAVE_TCC),$(TESTS:%=$(B)/tcc/%))
 VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all
+
+# Beyond gcc, g++ and make (build-essential), make test uses clang, valgrind
+# and tcc (and mk/*.mk more tools) when they are installed. Without one, its
+# checks are left out and named in one line above the summary:
+#   skipped: clang not installed (apt-get install clang): ...
+# bash .ci/run installs every tool and fails on any skip; make test-minimal
+# (mk/minimal.mk) runs make test without them.
+have    = $(shell command -v $(firstword $(1)) >/dev/null 2>&1 && echo yes)
+skipped = --skipped '$(1) not installed (apt-get install $(2)): $(3)'
+HAVE_CLANG    := $(and $(call have,$(CLANG)),$(call have,$(CLANGXX)))
+HAVE_TCC      := $(call have,$(TCC))
+HAVE_VALGRIND := $(call have,valgrind)
+CLANG_T := $(if $(HAVE_CLANG),$(CLANG_T))
+CPP_T   := $(if $(HAVE_CLANG),$(CPP_T),$(B)/cpp/gxx)
+TCC_T   := $(if $(HAVE_TCC),$(TESTS:%=$(B)/tcc/%))
+HAVE_GNUPLOT  := $(call have,gnuplot)
+TEST_SKIPS := $(if $(HAVE_CLANG),,$(call skipped,clang,clang,the clang and clang++ builds)) \
+              $(if $(HAVE_VALGRIND),,$(call skipped,valgrind,valgrind,the memcheck runs)) \
+              $(if $(HAVE_TCC),,$(call skipped,tcc,tcc,the tcc builds)) \
+              $(if $(HAVE_GNUPLOT),,$(call skipped,gnuplot,gnuplot-nox,the bench plot))
 
 TEST_CMDS := $(GCC_T) $(CLANG_T) $(CPP_T) $(TWOTU_T) $(TCC_T) \
              $(if $(HAVE_VALGRIND),$(PLAIN_T:%='$(VALGRIND) %')) \
-             '$(B)/bench/bench-quick --quick'
+             '$(B)/bench/bench-quick --quick' \
+             $(if $(HAVE_GNUPLOT),'sh tests/test_plot.sh $(B)/bench/bench-quick $(B)/plot')
 TEST_DEPS := $(GCC_T) $(CLANG_T) $(CPP_T) $(TWOTU_T) $(TCC_T) $(if $(HAVE_VALGRIND),$(PLAIN_T)) \
              $(B)/bench/bench-quick
 
-# mk/*.mk add their checks: TEST_DEPS += <files to build>, TEST_CMDS += <commands>
+# mk/*.mk add their checks: TEST_DEPS += <files to build>, TEST_CMDS += <commands>,
+# TEST_SKIPS += $(call skipped,...) for those they leave out
 -include $(wildcard mk/*.mk)
 
 test: $(TEST_DEPS)
-	@sh tests/run.sh $(TEST_CMDS)
+	@sh tests/run.sh $(TEST_SKIPS) $(TEST_CMDS)
 
 $(B)/gcc-c99/%: tests/%.c tests/test.h ecs.h | $(B)/gcc-c99
 	$(CC) -std=c99 $(WARN) -O1 $(SAN) $(CFLAGS_COMMON) $< -o $@ -lm -lpthread
@@ -95,6 +125,11 @@ $(B)/twotu/links-libstb: tests/twotu_impl.c tests/twotu_user.c tests/twotu.h ecs
 # bench/README.md explains. make bench-quick runs it at N = 1000, built like
 # the tests (-O1, ASan/UBSan): it only checks that every workload runs and its
 # checksum matches (exit status 1 if not), so make test runs it too.
+# make bench also writes the table as CSV ($(B)/bench/results.csv); make
+# bench-plot draws it with bench/plot.gp into bench/results.svg (the picture
+# in bench/README.md) and copies the CSV beside it: commit both. make test
+# checks the CSV and the drawing on two quick runs (tests/test_plot.sh;
+# skipped without gnuplot).
 # On Intel CPUs with the JCC erratum microcode (Skylake-derived, like the
 # Xeons these numbers come from), a tight loop whose branch crosses a 32-byte
 # boundary runs up to 2x slower: identical loops on the ecs.h and raw sides
@@ -102,23 +137,28 @@ $(B)/twotu/links-libstb: tests/twotu_impl.c tests/twotu_user.c tests/twotu.h ecs
 # mitigation aligns such branches for both sides; it is used when available.
 JCC_FLAG := $(shell echo 'int main(void){return 0;}' | $(CC) -x c -Wa,-mbranches-within-32B-boundaries -o /dev/null - >/dev/null 2>&1 && echo -Wa,-mbranches-within-32B-boundaries)
 BENCH_CFLAGS ?= -O2 $(JCC_FLAG)
-$(B)/bench/bench: bench/bench.c ecs.h examples/hierarchy.h $(B)/bench/cflags | $(B)/bench
+BENCH_HEADERS := ecs.h examples/hierarchy.h examples/movement.h examples/pool.h
+$(B)/bench/bench: bench/bench.c $(BENCH_HEADERS) $(B)/bench/cflags | $(B)/bench
 	$(CC) -std=c99 $(WARN) $(BENCH_CFLAGS) $(CFLAGS_COMMON) \
-	    -DBENCH_BUILD='"$(CC) -std=c99 $(BENCH_CFLAGS)"' $< -o $@ -lm
+	    -DBENCH_BUILD='"$(CC) -std=c99 $(BENCH_CFLAGS)"' $< -o $@ -lm -lpthread
 $(B)/bench/cflags: FORCE | $(B)/bench
 	@echo '$(CC) $(BENCH_CFLAGS)' | cmp -s - $@ || echo '$(CC) $(BENCH_CFLAGS)' > $@
-$(B)/bench/bench-quick: bench/bench.c ecs.h examples/hierarchy.h | $(B)/bench
+$(B)/bench/bench-quick: bench/bench.c $(BENCH_HEADERS) | $(B)/bench
 	$(CC) -std=c99 $(WARN) -O1 $(SAN) $(CFLAGS_COMMON) \
-	    -DBENCH_BUILD='"$(CC) -std=c99 -O1 -fsanitize=address,undefined"' $< -o $@ -lm
+	    -DBENCH_BUILD='"$(CC) -std=c99 -O1 -fsanitize=address,undefined"' $< -o $@ -lm -lpthread
 bench: $(B)/bench/bench
-	./$(B)/bench/bench
+	./$(B)/bench/bench --csv $(B)/bench/results.csv
+bench-plot:
+	@test -f $(B)/bench/results.csv || $(MAKE) bench
+	gnuplot -e "csv='$(B)/bench/results.csv'; svg='bench/results.svg'" bench/plot.gp
+	cp $(B)/bench/results.csv bench/results.csv
 bench-quick: $(B)/bench/bench-quick
 	./$(B)/bench/bench-quick --quick
 # instructions per entity of every row, counted by callgrind (bench/callgrind.sh);
 # BENCH_N=1000000 to change N, BENCH_ONLY=text for some rows
-$(B)/bench/bench-callgrind: bench/bench.c ecs.h examples/hierarchy.h | $(B)/bench
+$(B)/bench/bench-callgrind: bench/bench.c $(BENCH_HEADERS) | $(B)/bench
 	$(CC) -std=c99 $(WARN) -O2 -DNDEBUG -DBENCH_CALLGRIND $(CFLAGS_COMMON) \
-	    -DBENCH_BUILD='"$(CC) -std=c99 -O2 -DNDEBUG (callgrind)"' $< -o $@ -lm
+	    -DBENCH_BUILD='"$(CC) -std=c99 -O2 -DNDEBUG (callgrind)"' $< -o $@ -lm -lpthread
 bench-callgrind: $(B)/bench/bench-callgrind
 	sh bench/callgrind.sh ./$(B)/bench/bench-callgrind $(or $(BENCH_N),100000) "$(BENCH_ONLY)"
 FORCE:
@@ -131,5 +171,5 @@ $(B)/ex $(B)/gcc-c99 $(B)/clang-c11 $(B)/plain $(B)/tcc $(B)/cpp $(B)/twotu $(B)
 clean:
 	rm -rf $(B)
 
-.PHONY: run test clean bench bench-quick bench-callgrind FORCE
+.PHONY: run test clean bench bench-plot bench-quick bench-callgrind FORCE
 .SECONDARY:

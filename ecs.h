@@ -799,7 +799,7 @@
    and debuggers see every documented function. Where those semantics are
    missing (ECS_STATIC, tcc, gnu89 inline, MSVC's C) they are static
    inline, and only the out-of-line functions have symbols. */
-#if defined(ECS_STATIC) || defined(__TINYC__) || defined(__GNUC_GNU_INLINE__) || \
+#if defined(ECS_STATIC) || defined(__TINYC__) || (defined(__GNUC_GNU_INLINE__) && !defined(__cplusplus)) || \
     (defined(_MSC_VER) && !defined(__cplusplus))
 #define ECS__EXTERN_INLINE 0
 #if defined(_MSC_VER) && !defined(__cplusplus)
@@ -807,6 +807,9 @@
 #else
 #define ECS__INLINE static inline
 #endif
+#elif defined(ECS_SHARED) && !defined(_WIN32) && (defined(__GNUC__) || defined(__clang__))
+#define ECS__EXTERN_INLINE 1 /* exported from the shared library even under -fvisibility=hidden */
+#define ECS__INLINE inline __attribute__((visibility("default")))
 #else
 #define ECS__EXTERN_INLINE 1
 #define ECS__INLINE inline

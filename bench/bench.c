@@ -6,13 +6,15 @@
    warm-up run, and their ratio; then the memory per entity. How to read it:
    bench/README.md.
 
-       bench [--quick] [--cold] [--n N] [--reps R] [--only TEXT]
+       bench [--quick] [--cold] [--n N] [--reps R] [--only TEXT] [--csv FILE]
 
    --quick (or BENCH_QUICK=1 in the environment): N = 1000, 3 repetitions,
    to check that every workload runs and its checksum matches (make test
    runs it). --cold: every run gets fresh pages from the OS (see
    bench_memory_policy). --n: one N only; --reps: repetitions; --only: the
    rows whose name contains TEXT (handy under valgrind --tool=callgrind).
+   --csv: also write the rows to FILE as CSV, one line per row and N (make
+   bench writes build/bench/results.csv; make bench-plot draws it).
 
    Every workload returns a checksum of the work it did (entities handled,
    sum of the values read or stored), computed by the code under test; it
@@ -53,6 +55,14 @@
 #define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 #include "../examples/hierarchy.h" /* Parent/Child, for the transform workload */
+/* the movement workload, serial and on a thread pool; its Position and
+   Velocity are its own, renamed here so as not to clash with the ones below */
+#define Position movement_Position
+#define Velocity movement_Velocity
+#include "../examples/movement.h"
+#undef Position
+#undef Velocity
+#include "../examples/pool.h"
 
 #ifndef BENCH_BUILD /* the Makefile passes the compile command */
 #define BENCH_BUILD "(built outside the Makefile; flags unknown)"
@@ -1030,6 +1040,64 @@ static bench_sum raw_tree_transforms(bench_run *r) {
 }
 
 /* ------------------------------------------------------------------------- */
+/* Many cores: the movement workload on a thread pool                        */
+/* ------------------------------------------------------------------------- */
+
+/* j) One frame of examples/movement.h's workload (integrate, bounce,
+   expire, report) over N entities, spawned untimed and moved one untimed
+   frame first, so the timed frame is one of a running game, not the first.
+   parallel: as in examples/parallel.c, a pool with one thread per core is
+   the world's parallel_for and runs integrate, bounce and report in 4
+   slices per thread. Its baseline is the same frame run serially (ratio =
+   parallel / serial: the speedup is 1 / ratio), and its checksum must be
+   the serial one: the worlds are the same to the bit. The checksum is the
+   entities alive and the sum of every Position and Velocity in 1/64
+   units, plus the frame's Stats. */
+static pool *bench_pool; /* the first parallel run makes it; it lives until exit */
+
+static bench_sum bench_frame(bench_run *r, int parallel) {
+    movement m;
+    ecs_desc desc;
+    ecs_world *w;
+    bench_sum s = {0, 0};
+    uint32_t i, n;
+    int rc;
+    memset(&desc, 0, sizeof desc);
+    if (parallel) {
+        if (!bench_pool && !(bench_pool = pool_new(0))) bench_die("pool_new failed");
+        desc.parallel_for = pool_for;
+        desc.parallel_user = bench_pool;
+    }
+    w = ecs_world_new(&desc);
+    if (!w || !movement_init(&m, w, 64, 16) || !movement_spawn(&m, r->n, 2026)) bench_die("movement: out of memory");
+    if (parallel) {
+        m.parallel_for = pool_for;
+        m.parallel_user = bench_pool;
+        m.slices = 4 * pool_threads(bench_pool);
+    }
+    if (movement_frame(&m) != 0) bench_die(ecs_last_error_msg(w));
+    bench_start(r);
+    rc = movement_frame(&m);
+    bench_stop(r);
+    if (rc != 0) bench_die(ecs_last_error_msg(w));
+    {
+        const movement_Position *p = (const movement_Position *)ecs_storage_data(ecs_storage_of(w, m.position));
+        const movement_Velocity *v = (const movement_Velocity *)ecs_storage_data(ecs_storage_of(w, m.velocity));
+        const Stats *st = ECS_UNIQUE_GET(w, m.stats, Stats);
+        s.count = ecs_count(w);
+        for (i = 0, n = ecs_storage_count(ecs_storage_of(w, m.position)); i < n; i++)
+            s.sum += (uint64_t)(int64_t)(p[i].x * 64) + (uint64_t)(int64_t)(p[i].y * 64);
+        for (i = 0, n = ecs_storage_count(ecs_storage_of(w, m.velocity)); i < n; i++)
+            s.sum += (uint64_t)(int64_t)(v[i].x * 64) + (uint64_t)(int64_t)(v[i].y * 64);
+        s.sum += (uint64_t)st->moved + st->bounced + st->expired;
+    }
+    ecs_world_free(w);
+    return s;
+}
+static bench_sum ecs_frame_serial(bench_run *r) { return bench_frame(r, 0); }
+static bench_sum ecs_frame_parallel(bench_run *r) { return bench_frame(r, 1); }
+
+/* ------------------------------------------------------------------------- */
 /* The table                                                                 */
 /* ------------------------------------------------------------------------- */
 
@@ -1043,7 +1111,7 @@ typedef struct bench_baseline {
 
 enum {
     RAW_CREATE, RAW_GET, RAW_ADD_REMOVE, RAW_ITER1, RAW_ITER2, RAW_HALF, RAW_FROZEN, RAW_ITER3, RAW_TREE,
-    ECS_ITER2_EACH, ECS_ITER2_BLOCK, ECS_ADD_REMOVE, ECS_CREATE, ECS_DESTROY,
+    ECS_ITER2_EACH, ECS_ITER2_BLOCK, ECS_ADD_REMOVE, ECS_CREATE, ECS_DESTROY, ECS_FRAME,
     NBASELINES, NO_TARGET = -1
 };
 
@@ -1062,6 +1130,7 @@ static const bench_baseline BASELINES[NBASELINES] = {
     {"ecs add+rm", ecs_add_remove},
     {"ecs create", ecs_create_add}, /* the ungrouped rows, for the grouped ones */
     {"ecs destroy", ecs_destroy_all},
+    {"ecs 1 core", ecs_frame_serial}, /* the serial frame, for the parallel one */
 };
 
 typedef struct bench_row {
@@ -1104,6 +1173,7 @@ static const bench_row ROWS[] = {
     {"iterate 3, blocks", ecs_iter3_block, RAW_ITER3, RAW_ITER3, 2.0},
     {"iterate 3, group blocks", ecs_iter3_group, RAW_ITER3, RAW_ITER3, 2.0},
     {"hierarchy transforms, 4-ary", ecs_tree_transforms, RAW_TREE, NO_TARGET, 0},
+    {"movement frame, all cores", ecs_frame_parallel, ECS_FRAME, NO_TARGET, 0},
 };
 #define NROWS (sizeof ROWS / sizeof ROWS[0])
 
@@ -1289,6 +1359,8 @@ static void bench_print_header(const uint32_t *ns, int nn, int reps_override, co
 #endif
     printf("ECS_DEBUG=%d (typed macros check sizeof(T); -DNDEBUG turns it off)\n", ECS_DEBUG);
     printf("memory:   %s\n", policy);
+    printf("cores:    %u (\"movement frame, all cores\" runs on a pool of that many threads)\n",
+           (unsigned)pool_cores());
 #if defined(__SANITIZE_ADDRESS__)
     printf("sanitizers on: the times below say nothing about speed\n");
 #elif defined(__has_feature)
@@ -1314,6 +1386,7 @@ int main(int argc, char **argv) {
     static const uint32_t quick_ns[] = {1000};
     const char *env = getenv("BENCH_QUICK");
     const char *only = NULL;
+    FILE *csv = NULL;
     const uint32_t *ns = full_ns;
     uint32_t one_n;
     int nn = 4, reps_override = 0, cold = 0, quick = env && *env && strcmp(env, "0") != 0;
@@ -1333,8 +1406,13 @@ int main(int argc, char **argv) {
             reps_override = atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
             only = argv[++i];
+        } else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
+            if (!(csv = fopen(argv[++i], "w"))) bench_die("--csv: cannot open the file for writing");
+            fprintf(csv, "row,workload,n,ecs_min_ns,ecs_med_ns,baseline,baseline_min_ns,baseline_med_ns,"
+                         "ratio_min,ratio_med,runs\n");
         } else {
-            fprintf(stderr, "usage: %s [--quick] [--cold] [--n N] [--reps R] [--only TEXT]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--cold] [--n N] [--reps R] [--only TEXT] [--csv FILE]\n",
+                    argv[0]);
             return 2;
         }
     }
@@ -1383,6 +1461,10 @@ int main(int argc, char **argv) {
                 }
             }
             printf("\n");
+            if (csv) /* the row as printed; names are quoted (they contain commas) */
+                fprintf(csv, "%u,\"%s\",%lu,%.4f,%.4f,\"%s\",%.4f,%.4f,%.4f,%.4f,%d\n", (unsigned)row, rw->name,
+                        (unsigned long)n, e.min, e.med, BASELINES[rw->raw].name, raw->min, raw->med,
+                        e.min / raw->min, e.med / raw->med, e.reps);
             if (e.sum.count != raw->sum.count || e.sum.sum != raw->sum.sum) {
                 fprintf(stderr,
                         "ERROR: %s at N=%lu: checksum %llu entities / sum %llu, but %s gives "
@@ -1406,6 +1488,10 @@ int main(int argc, char **argv) {
                judged, misses ? " (MISS rows above)" : "");
     else
         printf("targets are judged at N = %lu, not run here\n", (unsigned long)TARGET_N);
+    if (csv && fclose(csv) != 0) {
+        fprintf(stderr, "ERROR: --csv: writing the file failed\n");
+        bench_failed = 1;
+    }
     if (bench_failed) printf("FAILED: a checksum did not match (see the errors above)\n");
     return bench_failed ? 1 : 0;
 }

@@ -14,7 +14,13 @@
 
    Every number here is a multiple of 1/64 well inside float's 24 bits
    (velocities in 1/16 units, dt = 1/4, positions below 128), so the float
-   arithmetic is exact and a test can check positions with ==. */
+   arithmetic is exact and a test can check positions with ==.
+
+   On several cores: integrate, bounce and report can split their loops
+   into slices (ecs_iter_chunk) and hand them to a thread pool; set
+   movement.parallel_for (examples/parallel.c). Each slice walks its own
+   entities and writes only their values, so the result is the serial one
+   to the bit. expire stays serial: the command buffer is one per world. */
 #ifndef MOVEMENT_H
 #define MOVEMENT_H
 
@@ -38,7 +44,55 @@ typedef struct movement {
     ecs_world *w;
     ecs_component position, velocity, lifetime, frozen; /* components; frozen is a tag */
     ecs_component time, bounds, stats;                  /* uniques */
+    /* Where the loops of integrate, bounce and report run: parallel_for
+       (an ecs_parallel_fn, e.g. pool_for of examples/pool.h, with
+       parallel_user) runs `slices` slices of each; NULL (movement_init's
+       default): the whole loop on the calling thread. */
+    ecs_parallel_fn parallel_for;
+    void *parallel_user;
+    uint32_t slices; /* 1 to MOVEMENT_MAX_SLICES */
 } movement;
+
+#define MOVEMENT_MAX_SLICES 64
+
+/* --- loops in slices ------------------------------------------------------
+   A system's loop written as slice(ctx, k, n): walk the k-th of n slices
+   of the view (ecs_iter_chunk when n > 1) and return a count. */
+typedef uint32_t (*movement__slice_fn)(const ecs_system_ctx *ctx, uint32_t k, uint32_t n);
+
+typedef struct movement__slices {
+    const ecs_system_ctx *ctx;
+    movement__slice_fn slice;
+    uint32_t n;
+    uint32_t counts[MOVEMENT_MAX_SLICES]; /* each slice writes its own */
+} movement__slices;
+
+static inline void movement__run_slice(void *arg, uint32_t k) {
+    movement__slices *s = (movement__slices *)arg;
+    s->counts[k] = s->slice(s->ctx, k, s->n);
+}
+
+/* Runs every slice of a loop, through m->parallel_for if set; returns the
+   sum of their counts. */
+static inline uint32_t movement__sliced(const ecs_system_ctx *ctx, movement__slice_fn slice) {
+    const movement *m = (const movement *)ctx->user;
+    movement__slices s;
+    uint32_t k, sum = 0;
+    s.ctx = ctx;
+    s.slice = slice;
+    s.n = !m->parallel_for || m->slices < 2 ? 1 : m->slices > MOVEMENT_MAX_SLICES ? MOVEMENT_MAX_SLICES : m->slices;
+    if (s.n > 1)
+        m->parallel_for(movement__run_slice, &s, s.n, m->parallel_user);
+    else
+        movement__run_slice(&s, 0);
+    for (k = 0; k < s.n; k++) sum += s.counts[k];
+    return sum;
+}
+
+/* it restricted to slice k of n; false if it cannot be split */
+static inline bool movement__slice_of(ecs_iter *it, uint32_t k, uint32_t n) {
+    return n < 2 || ecs_iter_chunk(it, k, n);
+}
 
 /* --- the systems ----------------------------------------------------------
    A system is a function of its ecs_system_ctx; ctx->user is the movement
@@ -49,7 +103,7 @@ typedef struct movement {
    The block loop hands out whole arrays (ECS_BLOCK, it.count values
    each), so the inner loop is a plain array loop where the storages are
    in step. ECS_WRITE marks every Position it hands out as modified. */
-static inline int movement_integrate(const ecs_system_ctx *ctx) {
+static inline uint32_t movement__integrate_slice(const ecs_system_ctx *ctx, uint32_t k, uint32_t n) {
     const movement *m = (const movement *)ctx->user;
     float dt = ECS_UNIQUE_GET(ctx->world, m->time, Time)->dt;
     ecs_view_desc d;
@@ -60,7 +114,9 @@ static inline int movement_integrate(const ecs_system_ctx *ctx) {
     d.terms[1].c = m->velocity;
     d.terms[2].c = m->frozen;
     d.terms[2].flags = ECS_NOT;
-    for (it = ecs_view(ctx->world, &d); ecs_iter_next_block(&it);) {
+    it = ecs_view(ctx->world, &d);
+    if (!movement__slice_of(&it, k, n)) return 0;
+    while (ecs_iter_next_block(&it)) {
         Position *p = ECS_BLOCK(&it, 0, Position);
         const Velocity *v = ECS_BLOCK(&it, 1, Velocity);
         uint32_t i;
@@ -69,6 +125,10 @@ static inline int movement_integrate(const ecs_system_ctx *ctx) {
             p[i].y += v[i].y * dt;
         }
     }
+    return 0;
+}
+static inline int movement_integrate(const ecs_system_ctx *ctx) {
+    movement__sliced(ctx, movement__integrate_slice);
     return 0;
 }
 
@@ -82,8 +142,9 @@ static inline bool movement__reflect(float *x, float *v, float max) {
 
 /* Reflects every moving entity that left the box. The view only reads;
    the few that bounce are written through ECS_GET_MUT, so only they count
-   as modified - which is what report's "bounced" counts. */
-static inline int movement_bounce(const ecs_system_ctx *ctx) {
+   as modified - which is what report's "bounced" counts. (In slices, each
+   writes only the entities of its own slice.) */
+static inline uint32_t movement__bounce_slice(const ecs_system_ctx *ctx, uint32_t k, uint32_t n) {
     const movement *m = (const movement *)ctx->user;
     const Bounds *b = ECS_UNIQUE_GET(ctx->world, m->bounds, Bounds);
     ecs_view_desc d;
@@ -93,7 +154,9 @@ static inline int movement_bounce(const ecs_system_ctx *ctx) {
     d.terms[1].c = m->velocity;
     d.terms[2].c = m->frozen;
     d.terms[2].flags = ECS_NOT;
-    for (it = ecs_view(ctx->world, &d); ecs_iter_next(&it);) {
+    it = ecs_view(ctx->world, &d);
+    if (!movement__slice_of(&it, k, n)) return 0;
+    while (ecs_iter_next(&it)) {
         Position p = *ECS_FIELD(&it, 0, const Position);
         Velocity v = *ECS_FIELD(&it, 1, const Velocity);
         bool hit_x = movement__reflect(&p.x, &v.x, b->w);
@@ -103,6 +166,10 @@ static inline int movement_bounce(const ecs_system_ctx *ctx) {
             *ECS_GET_MUT(ctx->world, ecs_iter_entity(&it), m->velocity, Velocity) = v;
         }
     }
+    return 0;
+}
+static inline int movement_bounce(const ecs_system_ctx *ctx) {
+    movement__sliced(ctx, movement__bounce_slice);
     return 0;
 }
 
@@ -127,11 +194,25 @@ static inline int movement_expire(const ecs_system_ctx *ctx) {
     return 0;
 }
 
-/* How many entities a filtered view yields. */
-static inline uint32_t movement__count(ecs_iter it) {
-    uint32_t n = 0;
-    while (ecs_iter_next(&it)) n++;
-    return n;
+/* How many entities of slice k of n have c modified in the system's window. */
+static inline uint32_t movement__count_modified(const ecs_system_ctx *ctx, ecs_component c, uint32_t k,
+                                                uint32_t n) {
+    ecs_view_desc d;
+    ecs_iter it;
+    uint32_t count = 0;
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = c;
+    d.terms[0].flags = ECS_MODIFIED;
+    it = ecs_system_view(ctx, &d);
+    if (!movement__slice_of(&it, k, n)) return 0;
+    while (ecs_iter_next(&it)) count++;
+    return count;
+}
+static inline uint32_t movement__moved_slice(const ecs_system_ctx *ctx, uint32_t k, uint32_t n) {
+    return movement__count_modified(ctx, ((const movement *)ctx->user)->position, k, n);
+}
+static inline uint32_t movement__bounced_slice(const ecs_system_ctx *ctx, uint32_t k, uint32_t n) {
+    return movement__count_modified(ctx, ((const movement *)ctx->user)->velocity, k, n);
 }
 
 /* Modification tracking: which Positions and Velocities changed since this
@@ -142,13 +223,8 @@ static inline uint32_t movement__count(ecs_iter it) {
 static inline int movement_report(const ecs_system_ctx *ctx) {
     const movement *m = (const movement *)ctx->user;
     Stats *s = ECS_UNIQUE_GET_MUT(ctx->world, m->stats, Stats);
-    ecs_view_desc d;
-    memset(&d, 0, sizeof d);
-    d.terms[0].c = m->position;
-    d.terms[0].flags = ECS_MODIFIED;
-    s->moved = movement__count(ecs_system_view(ctx, &d));
-    d.terms[0].c = m->velocity;
-    s->bounced = movement__count(ecs_system_view(ctx, &d));
+    s->moved = movement__sliced(ctx, movement__moved_slice);
+    s->bounced = movement__sliced(ctx, movement__bounced_slice);
     return 0;
 }
 
@@ -164,6 +240,9 @@ static inline bool movement_init(movement *m, ecs_world *w, float width, float h
     static const char *const frame[4] = {"integrate", "bounce", "expire", "report"};
     int i;
     m->w = w;
+    m->parallel_for = NULL; /* every loop on the calling thread */
+    m->parallel_user = NULL;
+    m->slices = 1;
     m->position = ECS_COMPONENT(w, Position);
     m->velocity = ECS_COMPONENT(w, Velocity);
     m->lifetime = ECS_COMPONENT(w, Lifetime);
@@ -240,5 +319,29 @@ static inline bool movement_spawn(movement *m, uint32_t count, uint32_t seed) {
 
 /* One frame: the whole workload. 0, or what a failing system returned. */
 static inline int movement_frame(movement *m) { return ecs_workload_run(m->w, "frame"); }
+
+/* True if a and b hold the same world, to the bit: as many entities alive,
+   the same rows of Position, Velocity and Lifetime in the same order (the
+   same entities, the same values), and the same Stats. A run in slices
+   must give exactly what the serial run gives (examples/parallel.c,
+   tests/test_parallel.c). */
+static inline bool movement_equal(const movement *a, const movement *b) {
+    const ecs_component ca[3] = {a->position, a->velocity, a->lifetime};
+    const ecs_component cb[3] = {b->position, b->velocity, b->lifetime};
+    int i;
+    if (ecs_count(a->w) != ecs_count(b->w) ||
+        memcmp(ECS_UNIQUE_GET(a->w, a->stats, Stats), ECS_UNIQUE_GET(b->w, b->stats, Stats), sizeof(Stats)) != 0)
+        return false;
+    for (i = 0; i < 3; i++) {
+        const ecs_storage *sa = ecs_storage_of(a->w, ca[i]), *sb = ecs_storage_of(b->w, cb[i]);
+        uint32_t n = ecs_storage_count(sa);
+        size_t size = ecs_component_size(a->w, ca[i]);
+        if (n != ecs_storage_count(sb) || size != ecs_component_size(b->w, cb[i]) ||
+            (n && (memcmp(ecs_storage_entities(sa), ecs_storage_entities(sb), n * sizeof(ecs_entity)) != 0 ||
+                   memcmp(ecs_storage_data(sa), ecs_storage_data(sb), n * size) != 0)))
+            return false;
+    }
+    return true;
+}
 
 #endif /* MOVEMENT_H */
