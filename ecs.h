@@ -6,7 +6,7 @@
    implementation. Every other file just includes "ecs.h".
 
    ecs.h uses stb_ds.h (Debian: libstb-dev, `pkg-config --cflags --libs stb`)
-   for its name index. Exactly one translation unit of your program must
+   for the hash function of its name indexes. Exactly one translation unit of your program must
    contain the stb_ds implementation: either link `-lstb`, or define
    ECS_STB_DS_IMPLEMENTATION next to ECS_IMPLEMENTATION, or define
    STB_DS_IMPLEMENTATION in a file of your own. ecs.h never defines it by
@@ -184,11 +184,9 @@
           Frees the world and everything in it. NULL is ignored.
 
       All memory of a world comes from desc->allocator (alloc/free with a
-      user context) or, if that is zeroed, from ECS_MALLOC/ECS_FREE. The
-      one exception is the component-name index, an stb_ds string hash map
-      that allocates through STBDS_REALLOC and is only touched when a
-      component is registered. stb_ds has no failure path: if that
-      allocation fails, the program crashes inside stb_ds.
+      user context) or, if that is zeroed, from ECS_MALLOC/ECS_FREE, and
+      every allocation failure is reported (section 2). stb_ds provides
+      the hash function of the name indexes; it allocates nothing for ecs.h.
 
       A world is not thread-safe for writes. Any number of threads may read
       it (get, has, alive, read-only views) while nobody writes it. (A call
@@ -1256,6 +1254,13 @@ typedef struct ecs__instep {
 } ecs__instep;
 #define ECS__INSTEP 8
 
+/* A name index (components, systems, workloads): open addressing over
+   item numbers + 1 (0: empty); the names live with the items. */
+typedef struct ecs__names {
+    uint32_t *slot;
+    uint32_t cap, n;
+} ecs__names;
+
 struct ecs_world {
     ecs_storage **storages;   /* storages[c] for c in 1..ncomponents; [0] is &ecs__none */
     uint32_t ncomponents, storages_cap;
@@ -1275,7 +1280,7 @@ struct ecs_world {
     ecs__changes created, destroyed;
     bool track_entities;
     struct ecs__busy *busy;   /* entities in a hook or being stripped (a stack) */
-    void *names;              /* stb_ds string map: name -> component */
+    ecs__names names;         /* name -> component */
     unsigned char *cmds;      /* command buffer: records of ecs__cmd + value */
     uint32_t cmds_head, cmds_len, cmds_cap;
     bool flushing;
@@ -1283,7 +1288,7 @@ struct ecs_world {
     uint32_t instep_next;
     struct ecs__group *groups; /* groups[g - 1] */
     uint32_t ngroups, groups_cap;
-    void *systems, *workloads; /* stb_ds string maps: name -> index */
+    ecs__names systems, workloads; /* name -> index in sys[] / wl[] */
     struct ecs__system *sys;
     uint32_t nsys, sys_cap;
     struct ecs__workload *wl;
@@ -2000,6 +2005,50 @@ static bool ecs__grow(ecs_world *w, void **arr, uint32_t *cap, uint32_t need, ui
     return true;
 }
 
+/* Name indexes. Memory from the world's allocator; a lookup writes
+   nothing, so threads may look names up at once. */
+enum { ECS__NAMES_COMPONENT, ECS__NAMES_SYSTEM, ECS__NAMES_WORKLOAD };
+#define ECS__NOT_FOUND 0xffffffffu
+static const char *ecs__name_of(const ecs_world *w, int kind, uint32_t item);
+
+static uint32_t ecs__names_find(const ecs_world *w, const ecs__names *ix, int kind, const char *name) {
+    uint32_t m = ix->cap - 1, k;
+    if (!ix->cap || !name) return ECS__NOT_FOUND;
+    for (k = (uint32_t)stbds_hash_string((char *)name, 0) & m; ix->slot[k]; k = (k + 1) & m)
+        if (!strcmp(ecs__name_of(w, kind, ix->slot[k] - 1), name)) return ix->slot[k] - 1;
+    return ECS__NOT_FOUND;
+}
+
+static void ecs__names_put(ecs__names *ix, const char *name, uint32_t item) { /* room reserved */
+    uint32_t m = ix->cap - 1, k;
+    for (k = (uint32_t)stbds_hash_string((char *)name, 0) & m; ix->slot[k]; k = (k + 1) & m) {}
+    ix->slot[k] = item + 1;
+    ix->n++;
+}
+
+/* Room for one more name (at most half the slots used); false when out of
+   memory, the index unchanged. */
+static bool ecs__names_reserve(ecs_world *w, ecs__names *ix, int kind) {
+    ecs__names grown;
+    uint32_t k;
+    if ((uint64_t)ix->n * 2 + 2 <= ix->cap) return true;
+    if (ix->cap >= 0x80000000u) return false;
+    grown.cap = ix->cap ? ix->cap * 2 : 16;
+    grown.n = 0;
+    if (!(grown.slot = (uint32_t *)ecs__alloc_n(w, grown.cap, sizeof *grown.slot))) return false;
+    memset(grown.slot, 0, (size_t)grown.cap * sizeof *grown.slot);
+    for (k = 0; k < ix->cap; k++)
+        if (ix->slot[k]) ecs__names_put(&grown, ecs__name_of(w, kind, ix->slot[k] - 1), ix->slot[k] - 1);
+    ecs__free(w, ix->slot, (size_t)ix->cap * sizeof *ix->slot);
+    *ix = grown;
+    return true;
+}
+
+static void ecs__names_free(ecs_world *w, ecs__names *ix) {
+    ecs__free(w, ix->slot, (size_t)ix->cap * sizeof *ix->slot);
+    memset(ix, 0, sizeof *ix);
+}
+
 /* Makes room for `extra` more entries in a change list (values of vsize
    bytes each for deletions); both arrays grow, or neither. */
 static bool ecs__changes_reserve(ecs_world *w, ecs__changes *l, uint32_t extra, uint32_t vsize) {
@@ -2113,11 +2162,6 @@ ECS__FN void ecs_clear_error(ecs_world *w) {
 /* World                                                                     */
 /* ------------------------------------------------------------------------- */
 
-typedef struct ecs__name {
-    char *key;
-    ecs_component value;
-} ecs__name;
-
 /* A group (section Groups): rows 0..len-1 of its owned storages. */
 typedef struct ecs__group {
     uint32_t len;
@@ -2152,7 +2196,7 @@ ECS__FN ecs_world *ecs_world_new(const ecs_desc *desc) {
     w->track_entities = d.track_entities;
     w->parallel_for = d.parallel_for;
     w->parallel_user = d.parallel_user;
-    w->default_wl = 0xffffffffu;
+    w->default_wl = ECS__NOT_FOUND;
     if (!ecs__grow(w, (void **)&w->storages, &w->storages_cap, 1, 0, sizeof *w->storages)) {
         w->alloc.free(w, sizeof *w, w->alloc.ctx);
         return NULL;
@@ -2173,7 +2217,6 @@ static void ecs__groups_free(ecs_world *w);
 
 ECS__FN void ecs_world_free(ecs_world *w) {
     uint32_t c;
-    ecs__name *names;
     if (!w) return;
     for (c = 1; c <= w->ncomponents; c++) ecs__storage_destroy(w, w->storages[c]);
     ecs__free(w, w->storages, (size_t)w->storages_cap * sizeof *w->storages);
@@ -2185,8 +2228,7 @@ ECS__FN void ecs_world_free(ecs_world *w) {
     ecs__changes_free(w, &w->destroyed, 0);
     ecs__systems_free(w);
     ecs__groups_free(w);
-    names = (ecs__name *)w->names;
-    stbds_shfree(names);
+    ecs__names_free(w, &w->names);
     w->alloc.free(w, sizeof *w, w->alloc.ctx);
 }
 
@@ -2321,17 +2363,13 @@ ECS__FN ecs_entity ecs__create(ecs_world *w) {
    Component operations, views, commands, sorting and systems sit on top. */
 
 ECS__FN ecs_component ecs_lookup(const ecs_world *w, const char *name) {
-    ecs__name *names = (ecs__name *)w->names;
-    ptrdiff_t i;
-    if (!name || !names) return 0; /* stb_ds would allocate an empty map */
-    i = stbds_shgeti(names, name);
-    return i < 0 ? 0 : names[i].value;
+    uint32_t c = ecs__names_find(w, &w->names, ECS__NAMES_COMPONENT, name);
+    return c == ECS__NOT_FOUND ? 0 : c;
 }
 
 ECS__FN ecs_component ecs_register(ecs_world *w, const char *name, size_t size, size_t align) {
     ecs_component c;
     ecs_storage *s;
-    ecs__name *names;
     size_t len;
     uint32_t p;
     if (!name || !*name) {
@@ -2361,7 +2399,7 @@ ECS__FN ecs_component ecs_register(ecs_world *w, const char *name, size_t size, 
         return c;
     }
     len = strlen(name) + 1;
-    if (w->ncomponents >= 0xfffffffeu ||
+    if (w->ncomponents >= 0xfffffffeu || !ecs__names_reserve(w, &w->names, ECS__NAMES_COMPONENT) ||
         !ecs__grow(w, (void **)&w->storages, &w->storages_cap, w->ncomponents + 2,
                    w->ncomponents + 1, sizeof *w->storages) ||
         !(s = (ecs_storage *)ecs__alloc(w, sizeof *s))) {
@@ -2386,9 +2424,7 @@ ECS__FN ecs_component ecs_register(ecs_world *w, const char *name, size_t size, 
     c = ++w->ncomponents;
     s->id = c;
     w->storages[c] = s;
-    names = (ecs__name *)w->names;
-    stbds_shput(names, s->name, c); /* stb_ds: aborts rather than fail */
-    w->names = names;
+    ecs__names_put(&w->names, s->name, c);
     return c;
 }
 
@@ -4433,10 +4469,6 @@ typedef struct ecs__workload {
     int *results;      /* what each step returned in the last run */
 } ecs__workload;
 
-typedef struct ecs__index {
-    char *key;
-    uint32_t value;
-} ecs__index;
 
 static void ecs__workload_free(ecs_world *w, ecs__workload *wl) {
     ecs__free(w, wl->name, strlen(wl->name) + 1);
@@ -4447,23 +4479,23 @@ static void ecs__workload_free(ecs_world *w, ecs__workload *wl) {
 }
 
 static void ecs__systems_free(ecs_world *w) {
-    ecs__index *sys = (ecs__index *)w->systems, *wls = (ecs__index *)w->workloads;
     uint32_t i;
     for (i = 0; i < w->nsys; i++) ecs__free(w, w->sys[i].name, strlen(w->sys[i].name) + 1);
     for (i = 0; i < w->nwl; i++) ecs__workload_free(w, &w->wl[i]);
     ecs__free(w, w->sys, (size_t)w->sys_cap * sizeof *w->sys);
     ecs__free(w, w->wl, (size_t)w->wl_cap * sizeof *w->wl);
-    stbds_shfree(sys);
-    stbds_shfree(wls);
+    ecs__names_free(w, &w->systems);
+    ecs__names_free(w, &w->workloads);
 }
 
-static uint32_t ecs__index_find(void *map, const char *name) {
-    ecs__index *m = (ecs__index *)map;
-    ptrdiff_t i;
-    if (!m || !name) return 0xffffffffu; /* stb_ds would allocate an empty map */
-    i = stbds_shgeti(m, name);
-    return i < 0 ? 0xffffffffu : m[i].value;
+static const char *ecs__name_of(const ecs_world *w, int kind, uint32_t item) {
+    return kind == ECS__NAMES_COMPONENT ? w->storages[item]->name
+           : kind == ECS__NAMES_SYSTEM  ? w->sys[item].name
+                                        : w->wl[item].name;
 }
+#define ECS__MAX_STEPS (1u << 24) /* steps of one workload: far more than any game runs */
+#define ecs__system_find(w, name) ecs__names_find(w, &(w)->systems, ECS__NAMES_SYSTEM, name)
+#define ecs__workload_index(w, name) ecs__names_find(w, &(w)->workloads, ECS__NAMES_WORKLOAD, name)
 
 static char *ecs__strdup(ecs_world *w, const char *str) {
     size_t n = strlen(str) + 1;
@@ -4474,14 +4506,13 @@ static char *ecs__strdup(ecs_world *w, const char *str) {
 
 ECS__FN bool ecs_system_new(ecs_world *w, const ecs_system_desc *d) {
     ecs__system *sy;
-    ecs__index *map;
     uint32_t k;
     if (!d || !d->name || !*d->name || !d->fn) {
         ecs__fail(w, ECS_ERR_INVALID, "ecs_system_new", ECS_NULL, 0, "a system needs a name and fn");
         return false;
     }
-    if (ecs__index_find(w->systems, d->name) != 0xffffffffu ||
-        ecs__index_find(w->workloads, d->name) != 0xffffffffu) {
+    if (ecs__system_find(w, d->name) != ECS__NOT_FOUND ||
+        ecs__workload_index(w, d->name) != ECS__NOT_FOUND) {
         ecs__fail(w, ECS_ERR_INVALID, "ecs_system_new", ECS_NULL, 0, "the name is already taken");
         return false;
     }
@@ -4494,7 +4525,8 @@ ECS__FN bool ecs_system_new(ecs_world *w, const ecs_system_desc *d) {
             return false;
         }
     }
-    if (!ecs__grow(w, (void **)&w->sys, &w->sys_cap, w->nsys + 1, w->nsys, sizeof *w->sys)) {
+    if (!ecs__grow(w, (void **)&w->sys, &w->sys_cap, w->nsys + 1, w->nsys, sizeof *w->sys) ||
+        !ecs__names_reserve(w, &w->systems, ECS__NAMES_SYSTEM)) {
         ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_system_new", ECS_NULL, 0, "out of memory");
         return false;
     }
@@ -4512,23 +4544,16 @@ ECS__FN bool ecs_system_new(ecs_world *w, const ecs_system_desc *d) {
         if (!sy->desc.writes[k]) memset(sy->desc.writes + k, 0, (ECS_MAX_TERMS - k) * sizeof(ecs_component)), k = ECS_MAX_TERMS;
     }
     sy->last_run = 1; /* never ran: every stamped change is newer */
-    map = (ecs__index *)w->systems;
-    stbds_shput(map, sy->name, w->nsys);
-    w->systems = map;
+    ecs__names_put(&w->systems, sy->name, w->nsys);
     w->nsys++;
     return true;
 }
 
-/* Accesses of the systems in the batch being planned: component -> who
-   reads/writes it. A hash map keyed by component id (stb_ds hm*: keys are
-   passed as lvalues, so this compiles in C++ and without typeof too). */
-typedef struct ecs__access {
-    ecs_component key;
-    uint32_t value; /* step << 2 | 1 read | 2 write */
-} ecs__access;
-
-static void ecs__plan(ecs_world *w, ecs__workload *wl) {
-    ecs__access *map = NULL;
+/* Cuts a workload into batches (section 14). acc[c], one per component
+   (ncomponents + 1 of them, zeroed), says who in the current batch
+   touches c: (step + 1) << 2 | 1 read | 2 write; entries of steps before
+   the batch's first are stale. */
+static void ecs__plan(ecs_world *w, ecs__workload *wl, uint64_t *acc) {
     uint32_t i, k, batch = 0, first = 0;
     for (i = 0; i < wl->n; i++) {
         const ecs_system_desc *d = &w->sys[wl->sys[i]].desc;
@@ -4544,51 +4569,40 @@ static void ecs__plan(ecs_world *w, ecs__workload *wl) {
         for (k = 0; i && !why[0] && k < 2 * ECS_MAX_TERMS; k++) {
             bool writes = k >= ECS_MAX_TERMS;
             ecs_component c = writes ? d->writes[k - ECS_MAX_TERMS] : d->reads[k];
-            ptrdiff_t at;
-            if (!c) continue;
-            at = stbds_hmgeti(map, c);
-            if (at >= 0 && (writes || (map[at].value & 2)))
+            uint64_t a = c ? acc[c] : 0;
+            if (a >> 2 > first && (writes || (a & 2)))
                 snprintf(why, ECS__REASON, "%s %s, which %s %s", writes ? "writes" : "reads",
-                         w->storages[c]->name, w->sys[wl->sys[map[at].value >> 2]].name,
-                         map[at].value & 2 ? "writes" : "reads");
+                         w->storages[c]->name, w->sys[wl->sys[(a >> 2) - 1]].name, a & 2 ? "writes" : "reads");
         }
         if (why[0]) {
             batch++;
             first = i;
-            stbds_hmfree(map);
-            map = NULL;
         }
         wl->batch[i] = batch;
         for (k = 0; k < 2 * ECS_MAX_TERMS; k++) {
             bool writes = k >= ECS_MAX_TERMS;
             ecs_component c = writes ? d->writes[k - ECS_MAX_TERMS] : d->reads[k];
-            ptrdiff_t at;
-            uint32_t v;
-            if (!c) continue;
-            at = stbds_hmgeti(map, c);
-            v = i << 2 | (writes ? 2u : 1u) | (at >= 0 ? (map[at].value & 3u) : 0u);
-            stbds_hmput(map, c, v);
+            if (c) acc[c] = ((uint64_t)i + 1) << 2 | (writes ? 2u : 1u) | (acc[c] >> 2 > first ? acc[c] & 3u : 0u);
         }
     }
-    stbds_hmfree(map);
 }
 
 ECS__FN bool ecs_workload_new(ecs_world *w, const char *name, uint32_t n, const char *const *items) {
     ecs__workload wl;
-    ecs__index *map;
-    uint32_t i, k, steps = 0;
+    uint64_t steps = 0, *acc = NULL;
+    uint32_t i, k;
     memset(&wl, 0, sizeof wl);
-    if (!name || !*name || (n && !items) || ecs__index_find(w->workloads, name) != 0xffffffffu ||
-        ecs__index_find(w->systems, name) != 0xffffffffu) {
+    if (!name || !*name || (n && !items) || ecs__workload_index(w, name) != ECS__NOT_FOUND ||
+        ecs__system_find(w, name) != ECS__NOT_FOUND) {
         ecs__fail(w, ECS_ERR_INVALID, "ecs_workload_new", ECS_NULL, 0,
                   "a workload needs a name not taken by another workload or system");
         return false;
     }
     for (i = 0; i < n; i++) {
-        uint32_t at = ecs__index_find(w->workloads, items[i]);
-        if (at != 0xffffffffu)
+        uint32_t at = ecs__workload_index(w, items[i]);
+        if (at != ECS__NOT_FOUND)
             steps += w->wl[at].n;
-        else if (ecs__index_find(w->systems, items[i]) != 0xffffffffu)
+        else if (ecs__system_find(w, items[i]) != ECS__NOT_FOUND)
             steps++;
         else {
             char what[100];
@@ -4597,44 +4611,57 @@ ECS__FN bool ecs_workload_new(ecs_world *w, const char *name, uint32_t n, const 
             return false;
         }
     }
-    wl.n = steps;
+    if (steps > ECS__MAX_STEPS) {
+        ecs__fail(w, ECS_ERR_INVALID, "ecs_workload_new", ECS_NULL, 0,
+                  "more than 2^24 steps once nested workloads are expanded");
+        return false;
+    }
+    wl.n = (uint32_t)steps;
     wl.name = ecs__strdup(w, name);
     if (steps) {
-        wl.sys = (uint32_t *)ecs__alloc_n(w, steps, sizeof *wl.sys);
-        wl.batch = (uint32_t *)ecs__alloc_n(w, steps, sizeof *wl.batch);
-        wl.reasons = (char *)ecs__alloc_n(w, steps, ECS__REASON);
-        wl.results = (int *)ecs__alloc_n(w, steps, sizeof *wl.results);
+        wl.sys = (uint32_t *)ecs__alloc_n(w, wl.n, sizeof *wl.sys);
+        wl.batch = (uint32_t *)ecs__alloc_n(w, wl.n, sizeof *wl.batch);
+        wl.reasons = (char *)ecs__alloc_n(w, wl.n, ECS__REASON);
+        wl.results = (int *)ecs__alloc_n(w, wl.n, sizeof *wl.results);
+        acc = (uint64_t *)ecs__alloc_n(w, w->ncomponents + 1, sizeof *acc);
     }
-    if (!wl.name || (steps && (!wl.sys || !wl.batch || !wl.reasons || !wl.results)) ||
-        !ecs__grow(w, (void **)&w->wl, &w->wl_cap, w->nwl + 1, w->nwl, sizeof *w->wl)) {
-        if (wl.name) ecs__workload_free(w, &wl);
-        else ecs__free(w, wl.sys, (size_t)steps * sizeof *wl.sys), ecs__free(w, wl.batch, (size_t)steps * sizeof *wl.batch),
-             ecs__free(w, wl.reasons, (size_t)steps * ECS__REASON), ecs__free(w, wl.results, (size_t)steps * sizeof *wl.results);
+    if (!wl.name || (steps && (!wl.sys || !wl.batch || !wl.reasons || !wl.results || !acc)) ||
+        !ecs__grow(w, (void **)&w->wl, &w->wl_cap, w->nwl + 1, w->nwl, sizeof *w->wl) ||
+        !ecs__names_reserve(w, &w->workloads, ECS__NAMES_WORKLOAD)) {
+        ecs__free(w, wl.name, wl.name ? strlen(wl.name) + 1 : 0);
+        wl.name = NULL;
+        ecs__free(w, wl.sys, (size_t)wl.n * sizeof *wl.sys);
+        ecs__free(w, wl.batch, (size_t)wl.n * sizeof *wl.batch);
+        ecs__free(w, wl.reasons, (size_t)wl.n * ECS__REASON);
+        ecs__free(w, wl.results, (size_t)wl.n * sizeof *wl.results);
+        ecs__free(w, acc, ((size_t)w->ncomponents + 1) * sizeof *acc);
         ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_workload_new", ECS_NULL, 0, "out of memory");
         return false;
     }
-    for (i = 0, steps = 0; i < n; i++) { /* nested workloads are flattened */
-        uint32_t at = ecs__index_find(w->workloads, items[i]);
-        if (at == 0xffffffffu)
-            wl.sys[steps++] = ecs__index_find(w->systems, items[i]);
+    for (i = 0, k = 0; i < n; i++) { /* nested workloads are flattened */
+        uint32_t at = ecs__workload_index(w, items[i]), j;
+        if (at == ECS__NOT_FOUND)
+            wl.sys[k++] = ecs__system_find(w, items[i]);
         else
-            for (k = 0; k < w->wl[at].n; k++) wl.sys[steps++] = w->wl[at].sys[k];
+            for (j = 0; j < w->wl[at].n; j++) wl.sys[k++] = w->wl[at].sys[j];
     }
-    if (steps) memset(wl.results, 0, (size_t)steps * sizeof *wl.results);
-    ecs__plan(w, &wl);
+    if (steps) {
+        memset(wl.results, 0, (size_t)wl.n * sizeof *wl.results);
+        memset(acc, 0, ((size_t)w->ncomponents + 1) * sizeof *acc);
+        ecs__plan(w, &wl, acc);
+        ecs__free(w, acc, ((size_t)w->ncomponents + 1) * sizeof *acc);
+    }
     w->wl[w->nwl] = wl;
-    map = (ecs__index *)w->workloads;
-    stbds_shput(map, w->wl[w->nwl].name, w->nwl);
-    w->workloads = map;
-    if (w->default_wl == 0xffffffffu) w->default_wl = w->nwl;
+    ecs__names_put(&w->workloads, w->wl[w->nwl].name, w->nwl);
+    if (w->default_wl == ECS__NOT_FOUND) w->default_wl = w->nwl;
     w->nwl++;
     return true;
 }
 
 static ecs__workload *ecs__workload_find(const ecs_world *w, const char *call, const char *name) {
-    uint32_t at = name ? ecs__index_find(w->workloads, name) : w->default_wl;
+    uint32_t at = name ? ecs__workload_index(w, name) : w->default_wl;
     char what[100];
-    if (at != 0xffffffffu) return &w->wl[at];
+    if (at != ECS__NOT_FOUND) return &w->wl[at];
     snprintf(what, sizeof what, "no workload named '%s'", name ? name : "(default)");
     ecs__fail(w, ECS_ERR_NOT_FOUND, call, ECS_NULL, 0, what);
     return NULL;

@@ -125,10 +125,14 @@ fi
     echo 'const symbol_fn ecs_symbols[] = {'
     sed 's/.*/    (symbol_fn)\&&,/' "$dir/all"
     echo '    0};'
-    echo 'extern const void *const ecs_objects[];'
-    echo 'const void *const ecs_objects[] = {'
-    sed 's/.*/    \&&,/' "$dir/data"
-    echo '    0};'
+    echo '/* a DLL'"'"'s data is imported through a pointer, so its address is not a'
+    echo '   constant: the objects are taken at run time */'
+    echo 'extern const void *ecs_object_addresses(void);'
+    echo 'const void *ecs_object_addresses(void) {'
+    echo '    const void *volatile last = 0;'
+    sed 's/.*/    last = \&&;/' "$dir/data"
+    echo '    return last;'
+    echo '}'
 } > "$dir/symbols.c"
 exe=$dir/quickstart
 [ $windows -eq 1 ] && exe=$dir/quickstart.exe
