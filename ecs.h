@@ -172,7 +172,58 @@
       ecs_workload_new          unknown item; name taken  false, NOT_FOUND/INVALID, assert
       ecs_workload_run          unknown workload; nested  -1, NOT_FOUND/INVALID, assert
                                 a system returns n != 0   n, SYSTEM (no assert)
-      any call                  NULL world                undefined (not checked)
+      ecs_view, ecs_each,       NULL desc, comps (n > 0), null view (yields nothing)/
+      ecs_system_view           fn or ctx                 0, INVALID, assert
+      ecs_add_n, ecs_create_n,  NULL comps with n > 0     false/ECS_NULL, INVALID, assert
+      ecs_create_bulk
+      ecs_sort, ecs_group_sort  NULL comparator           false, INVALID, assert
+      ecs_group_new             NULL desc                 0, INVALID, assert
+      ecs_system_new            NULL desc, name or fn     false, INVALID, assert
+      ecs_workload_new          NULL name, items (n > 0)  false, INVALID / NOT_FOUND,
+                                or items[i]               assert
+      ecs_entity_str            NULL buf                  NULL, assert
+      ecs_iter_chunk            NULL iterator             false, assert
+      ecs_deleted_value         entry not in the list     NULL, INVALID, assert
+      ecs_storage_*             NULL handle               NULL/0/false, assert
+      a call from a callback    refused (table below)     failure value, LOCKED, assert
+      any out-of-line call      NULL world                failure value, assert
+      an [inline] call          NULL world or iterator    undefined (not checked)
+      Pointers that may be NULL: value (zeroed), values, out, count, ctx
+      and user (passed through), ecs_hooks_set's hooks (clears them),
+      ecs_world_new's desc (defaults), ecs_workload_plan's out (just the
+      count), a workload name (the default workload), ecs_lookup's name
+      (0), ecs_world_free's world (nothing).
+
+      Callbacks that call back into the world. A hook, a sort comparator, a
+      system (and its run_if) and ecs_each's fn may call any function;
+      these are refused (failure value, ECS_ERR_LOCKED, assert; nothing is
+      changed, dropped or half-applied), everything else is allowed and
+      works as at top level:
+
+      inside                    refused
+      ------------------------  ---------------------------------------------
+      a hook of storage S, for  add/remove/delete on S and on the storages of
+      entity e                  S's groups; destroy/strip of e; add to an
+                                entity being stripped; ecs_sort, ecs_sort_as,
+                                ecs_group_sort, ecs_hooks_set, ecs_track_set,
+                                ecs_group_new of those storages; ecs_flush
+                                (the queue stays for the next flush);
+                                ecs_workload_run; ecs_world_free
+      a sort comparator         the same for the storages being sorted (one,
+      (ecs_sort, ecs_group_sort) or all of the group's); ecs_flush,
+                                ecs_workload_run, ecs_world_free
+      a system or run_if        ecs_system_new, ecs_workload_new,
+                                ecs_workload_run (INVALID), ecs_world_free;
+                                systems sharing a batch follow section 14
+      ecs_each's fn, a view     what the rules of iteration (section 7)
+      loop                      forbid; ecs_world_free is undefined there
+                                (the loop reads the world after fn returns),
+                                as freeing any array you are walking
+      an allocator function     every call (not checked: they must not call
+                                ecs.h)
+      Changes a hook makes to other storages run their own hooks, to any
+      depth. ecs_defer_* is allowed everywhere; from a hook during ecs_flush
+      the command is applied by that same flush.
 
    ---------------------------------------------------------------------------
    3. WORLD
@@ -428,10 +479,13 @@
           visited if its lead row is below the current one; entities created
           during the loop are never visited.
         - Anything else structural (removing components of other entities,
-          destroying them, sorting) goes through the command buffer and is
-          applied after the loop. Under ECS_DEBUG, the next step asserts
-          when the walked storage lost another entity or was sorted, naming
-          the storage and the call. Release builds stay memory-safe but may
+          destroying them, sorting, ecs_group_new over a walked storage,
+          which packs its rows) goes through the command buffer or waits
+          until after the loop. Under ECS_DEBUG, the next step asserts when
+          the walked storage lost another entity, was sorted or packed,
+          naming the storage and the call; it tells every such change apart
+          (the storage keeps the rows of its last 8 changes; more than
+          that since the previous step asserts too). Release builds stay memory-safe but may
           skip or repeat entities.
         - A union view (only ECS_ANY terms) walks one ANY storage after the
           other, so an entity whose ANY components change during the loop,
@@ -1283,7 +1337,6 @@ struct ecs_world {
     ecs__names names;         /* name -> component */
     unsigned char *cmds;      /* command buffer: records of ecs__cmd + value */
     uint32_t cmds_head, cmds_len, cmds_cap;
-    bool flushing;
     ecs__instep instep[ECS__INSTEP]; /* pairs of storages known to be in step (ecs__in_step) */
     uint32_t instep_next;
     struct ecs__group *groups; /* groups[g - 1] */
@@ -2094,6 +2147,10 @@ ECS__FN void ecs__assert_fail(const char *msg, const char *file, int line) {
 }
 
 ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
+    if (!buf) {
+        ECS_ASSERT(0, "ecs_entity_str: buf is NULL");
+        return NULL;
+    }
     if (e == ECS_NULL)
         snprintf(buf, ECS_ENTITY_STR, "null");
     else
@@ -2129,6 +2186,39 @@ static void ecs__fail(const ecs_world *w, ecs_error code, const char *call, ecs_
     ECS_ASSERT(0, w->err_msg);
 }
 
+/* A NULL world: nowhere to record the error, so only the assert. */
+static void ecs__no_world(const char *call) {
+    char what[96];
+    snprintf(what, sizeof what, "%s: the world is NULL", call);
+    ECS_ASSERT(0, what);
+    (void)what;
+}
+/* ...and a view of it that yields nothing: its loops read the epoch of
+   this empty world, which nothing writes. */
+static ecs_world ecs__dead_world;
+static ecs_iter ecs__no_world_iter(void) {
+    ecs_iter it;
+    memset(&it, 0, sizeof it);
+    it.world = &ecs__dead_world;
+    return it;
+}
+
+/* Calls a callback may not make (section 2, "Callbacks"): LOCKED, assert.
+   inside: what runs ("a hook or a sort comparator", "a system"...). */
+static void ecs__refused(const ecs_world *w, const char *call, const char *inside) {
+    char what[120];
+    snprintf(what, sizeof what, "not allowed while %s runs", inside);
+    ecs__fail(w, ECS_ERR_LOCKED, call, ECS_NULL, 0, what);
+}
+#define ECS__IN_HOOK "a hook or a sort comparator"
+
+/* A required pointer argument is NULL: INVALID, assert. */
+static void ecs__null_arg(const ecs_world *w, const char *call, const char *arg) {
+    char what[64];
+    snprintf(what, sizeof what, "%s is NULL", arg);
+    ecs__fail(w, ECS_ERR_INVALID, call, ECS_NULL, 0, what);
+}
+
 ECS__FN void ecs__bad_access(const ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                              size_t size) {
     if (c - 1u >= w->ncomponents)
@@ -2151,9 +2241,19 @@ ECS__FN void ecs__bad_storage(const ecs_storage *s, const char *call, ecs_entity
     ecs__bad_access(s->world, call, e, s->id, size);
 }
 
-ECS__FN ecs_error ecs_last_error(const ecs_world *w) { return w->err; }
-ECS__FN const char *ecs_last_error_msg(const ecs_world *w) { return w->err ? w->err_msg : ""; }
+ECS__FN ecs_error ecs_last_error(const ecs_world *w) {
+    if (!w) { ecs__no_world("ecs_last_error"); return ECS_ERR_INVALID; }
+    return w->err;
+}
+ECS__FN const char *ecs_last_error_msg(const ecs_world *w) {
+    if (!w) { ecs__no_world("ecs_last_error_msg"); return "the world is NULL"; }
+    return w->err ? w->err_msg : "";
+}
 ECS__FN void ecs_clear_error(ecs_world *w) {
+    if (!w) {
+        ecs__no_world("ecs_clear_error");
+        return;
+    }
     w->err = ECS_OK;
     w->err_msg[0] = 0;
 }
@@ -2218,6 +2318,10 @@ static void ecs__groups_free(ecs_world *w);
 ECS__FN void ecs_world_free(ecs_world *w) {
     uint32_t c;
     if (!w) return;
+    if (w->guard || w->running) { /* the caller's caller still uses it */
+        ecs__refused(w, "ecs_world_free", w->guard ? ECS__IN_HOOK : "a workload");
+        return;
+    }
     for (c = 1; c <= w->ncomponents; c++) ecs__storage_destroy(w, w->storages[c]);
     ecs__free(w, w->storages, (size_t)w->storages_cap * sizeof *w->storages);
     ecs__free(w, w->absent_page, ECS__PAGE_SIZE * sizeof *w->absent_page);
@@ -2243,7 +2347,10 @@ ECS__FN void ecs_world_free(ecs_world *w) {
    every slot below slots_cap (ecs__cover), so a live entity's sparse entry
    needs no bounds check. */
 
-ECS__FN uint32_t ecs_count(const ecs_world *w) { return w->alive; }
+ECS__FN uint32_t ecs_count(const ecs_world *w) {
+    if (!w) { ecs__no_world("ecs_count"); return 0; }
+    return w->alive;
+}
 
 /* Makes every storage's page table cover slots 0..slots-1, new pages
    pointing at the absent page. All storages grow, or none. */
@@ -2345,6 +2452,7 @@ static void ecs__release_slot(ecs_world *w, ecs_entity e) {
 
 /* ecs_create's slow path: grow the slots, or record the creation. */
 ECS__FN ecs_entity ecs__create(ecs_world *w) {
+    if (!w) { ecs__no_world("ecs_create"); return 0; }
     if (!ecs__reserve_slots(w, "ecs_create", 1)) return ECS_NULL;
     return ecs__take_tracked(w);
 }
@@ -2363,11 +2471,13 @@ ECS__FN ecs_entity ecs__create(ecs_world *w) {
    Component operations, views, commands, sorting and systems sit on top. */
 
 ECS__FN ecs_component ecs_lookup(const ecs_world *w, const char *name) {
+    if (!w) { ecs__no_world("ecs_lookup"); return 0; }
     uint32_t c = ecs__names_find(w, &w->names, ECS__NAMES_COMPONENT, name);
     return c == ECS__NOT_FOUND ? 0 : c;
 }
 
 ECS__FN ecs_component ecs_register(ecs_world *w, const char *name, size_t size, size_t align) {
+    if (!w) { ecs__no_world("ecs_register"); return 0; }
     ecs_component c;
     ecs_storage *s;
     size_t len;
@@ -2429,6 +2539,7 @@ ECS__FN ecs_component ecs_register(ecs_world *w, const char *name, size_t size, 
 }
 
 ECS__FN const char *ecs_component_name(const ecs_world *w, ecs_component c) {
+    if (!w) { ecs__no_world("ecs_component_name"); return NULL; }
     if (c - 1u >= w->ncomponents) {
         ecs__bad_access(w, "ecs_component_name", ECS_NULL, c, 0);
         return NULL;
@@ -2437,6 +2548,7 @@ ECS__FN const char *ecs_component_name(const ecs_world *w, ecs_component c) {
 }
 
 ECS__FN size_t ecs_component_size(const ecs_world *w, ecs_component c) {
+    if (!w) { ecs__no_world("ecs_component_size"); return 0; }
     if (c - 1u >= w->ncomponents) {
         ecs__bad_access(w, "ecs_component_size", ECS_NULL, c, 0);
         return 0;
@@ -2444,7 +2556,10 @@ ECS__FN size_t ecs_component_size(const ecs_world *w, ecs_component c) {
     return w->storages[c]->size;
 }
 
-ECS__FN uint32_t ecs_component_max(const ecs_world *w) { return w->ncomponents; }
+ECS__FN uint32_t ecs_component_max(const ecs_world *w) {
+    if (!w) { ecs__no_world("ecs_component_max"); return 0; }
+    return w->ncomponents;
+}
 
 /* --- storage primitives --------------------------------------------------- */
 
@@ -2772,6 +2887,7 @@ ECS__IMPL_HOT void *ecs__add(ecs_world *w, const char *call, ecs_entity e, ecs_c
 
 ECS__FN void *ecs__add_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                              const void *value, size_t size) {
+    if (!w) { ecs__no_world(call); return NULL; }
     return ecs__add(w, call, e, c, value, size);
 }
 
@@ -2792,6 +2908,7 @@ ECS__IMPL_HOT bool ecs__take(ecs_world *w, const char *call, ecs_entity e, ecs_c
 
 ECS__FN bool ecs__take_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c, void *out,
                              size_t size, bool deletion) {
+    if (!w) { ecs__no_world(call); return false; }
     return ecs__take(w, call, e, c, out, size, deletion);
 }
 
@@ -2889,6 +3006,7 @@ fail:
 }
 
 ECS__FN uint32_t ecs_strip(ecs_world *w, ecs_entity e) {
+    if (!w) { ecs__no_world("ecs_strip"); return 0; }
     int64_t n;
     if (!ecs_alive(w, e)) return 0;
     if (!w->nobserved && !w->busy) return ecs__strip_plain(w, e, "ecs_strip");
@@ -2897,6 +3015,7 @@ ECS__FN uint32_t ecs_strip(ecs_world *w, ecs_entity e) {
 }
 
 ECS__FN bool ecs_destroy(ecs_world *w, ecs_entity e) {
+    if (!w) { ecs__no_world("ecs_destroy"); return false; }
     if (!ecs_alive(w, e)) return false;
     if (!w->nobserved && !w->busy && !w->track_entities)
         ecs__strip_plain(w, e, "ecs_destroy");
@@ -3032,6 +3151,7 @@ static void ecs__push_value(ecs_world *w, ecs_storage *s, ecs_entity e, const vo
 
 ECS__FN bool ecs__add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps,
                         const void *const *values) {
+    if (!w) { ecs__no_world("ecs_add_n"); return false; }
     uint32_t i;
     void *staged = NULL;
     size_t staged_size = 0;
@@ -3098,11 +3218,13 @@ static bool ecs__create_bulk(ecs_world *w, const char *call, uint32_t count, uin
 
 ECS__FN bool ecs_create_bulk(ecs_world *w, uint32_t count, uint32_t n, const ecs_component *comps,
                              const void *const *values, ecs_entity *out) {
+    if (!w) { ecs__no_world("ecs_create_bulk"); return false; }
     return ecs__create_bulk(w, "ecs_create_bulk", count, n, comps, values, out);
 }
 
 ECS__FN ecs_entity ecs__create_n(ecs_world *w, uint32_t n, const ecs_component *comps,
                                  const void *const *values) {
+    if (!w) { ecs__no_world("ecs_create_n"); return 0; }
     ecs_entity e;
     return ecs__create_bulk(w, "ecs_create_n", 1, n, comps, values, &e) ? e : ECS_NULL;
 }
@@ -3297,9 +3419,13 @@ static ecs_iter ecs__view(ecs_world *w, const char *call, const ecs_view_desc *d
     return it;
 }
 
-ECS__FN ecs_iter ecs_view(ecs_world *w, const ecs_view_desc *d) { return ecs__view(w, "ecs_view", d); }
+ECS__FN ecs_iter ecs_view(ecs_world *w, const ecs_view_desc *d) {
+    if (!w) { ecs__no_world("ecs_view"); return ecs__no_world_iter(); }
+    return ecs__view(w, "ecs_view", d);
+}
 
 ECS__FN ecs_iter ecs_view_of(ecs_world *w, uint32_t n, const ecs_component *comps) {
+    if (!w) { ecs__no_world("ecs_view_of"); return ecs__no_world_iter(); }
     ecs_view_desc d;
     uint32_t k;
     memset(&d, 0, sizeof d);
@@ -3611,6 +3737,7 @@ ECS__FN void ecs__bad_field(const ecs_iter *it, const char *call, uint32_t k, si
 
 ECS__FN uint32_t ecs_each(ecs_world *w, const ecs_view_desc *desc,
                           void (*fn)(ecs_iter *it, void *ctx), void *ctx) {
+    if (!w) { ecs__no_world("ecs_each"); return 0; }
     ecs_iter it;
     uint32_t n = 0;
     if (!fn) {
@@ -3668,11 +3795,13 @@ static bool ecs__record(ecs_world *w, const char *call, uint32_t op, ecs_entity 
 }
 
 ECS__FN ecs_entity ecs_defer_create(ecs_world *w) {
+    if (!w) { ecs__no_world("ecs_defer_create"); return 0; }
     if (!ecs__reserve_slots(w, "ecs_defer_create", 1)) return ECS_NULL;
     return ecs__take_tracked(w);
 }
 
 ECS__FN bool ecs_defer_destroy(ecs_world *w, ecs_entity e) {
+    if (!w) { ecs__no_world("ecs_defer_destroy"); return false; }
     return ecs__record(w, "ecs_defer_destroy", ECS__CMD_DESTROY, e, 0, NULL, 0);
 }
 
@@ -3682,10 +3811,12 @@ static bool ecs__defer_add(ecs_world *w, const char *call, ecs_entity e, ecs_com
     return s && ecs__record(w, call, ECS__CMD_ADD, e, c, value, s->size);
 }
 ECS__FN bool ecs_defer_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value) {
+    if (!w) { ecs__no_world("ecs_defer_add"); return false; }
     return ecs__defer_add(w, "ecs_defer_add", e, c, value, (size_t)-1);
 }
 ECS__FN bool ecs__defer_add_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
                                   size_t size) {
+    if (!w) { ecs__no_world("ECS_DEFER_ADD"); return false; }
     return ecs__defer_add(w, "ECS_DEFER_ADD", e, c, value, size);
 }
 
@@ -3697,13 +3828,16 @@ static bool ecs__defer_take(ecs_world *w, const char *call, uint32_t op, ecs_ent
     return ecs__record(w, call, op, e, c, NULL, 0);
 }
 ECS__FN bool ecs_defer_remove(ecs_world *w, ecs_entity e, ecs_component c) {
+    if (!w) { ecs__no_world("ecs_defer_remove"); return false; }
     return ecs__defer_take(w, "ecs_defer_remove", ECS__CMD_REMOVE, e, c);
 }
 ECS__FN bool ecs_defer_delete(ecs_world *w, ecs_entity e, ecs_component c) {
+    if (!w) { ecs__no_world("ecs_defer_delete"); return false; }
     return ecs__defer_take(w, "ecs_defer_delete", ECS__CMD_DELETE, e, c);
 }
 
 ECS__FN uint32_t ecs_defer_pending(const ecs_world *w) {
+    if (!w) { ecs__no_world("ecs_defer_pending"); return 0; }
     uint32_t n = 0, at = w->cmds_head;
     while (at < w->cmds_len) {
         ecs__cmd cmd;
@@ -3715,10 +3849,13 @@ ECS__FN uint32_t ecs_defer_pending(const ecs_world *w) {
 }
 
 ECS__FN uint32_t ecs_flush(ecs_world *w) {
+    if (!w) { ecs__no_world("ecs_flush"); return 0; }
     uint32_t applied = 0;
     ecs_error before = w->err;
-    if (w->flushing) return 0; /* a hook flushing: the outer flush applies everything */
-    w->flushing = true;
+    if (w->guard) { /* a locked storage would refuse commands: they stay queued */
+        ecs__refused(w, "ecs_flush", ECS__IN_HOOK);
+        return 0;
+    }
     while (w->cmds_head < w->cmds_len) {
         ecs__cmd cmd;
         bool ok = false;
@@ -3733,15 +3870,13 @@ ECS__FN uint32_t ecs_flush(ecs_world *w) {
             ok = ecs__take(w, "ecs_flush", cmd.e, cmd.c, NULL, (size_t)-1, cmd.op == ECS__CMD_DELETE);
         }
         if (!ok && w->err == ECS_ERR_OUT_OF_MEMORY && ecs_alive(w, cmd.e)) {
-            w->flushing = false; /* out of memory: this and later records stay queued */
-            return applied;
+            return applied; /* out of memory: this and later records stay queued */
         }
         if (w->err == ECS_OK) w->err = before;
         applied += ok;
         w->cmds_head += (uint32_t)sizeof cmd + ((cmd.size + 7u) & ~7u);
     }
     w->cmds_head = w->cmds_len = 0;
-    w->flushing = false;
     return applied;
 }
 
@@ -3817,6 +3952,7 @@ static bool ecs__owned(ecs_world *w, const char *call, const ecs_storage *s) {
 }
 
 ECS__FN bool ecs_sort(ecs_world *w, ecs_component c, ecs_sort_fn cmp, void *ctx) {
+    if (!w) { ecs__no_world("ecs_sort"); return false; }
     ecs_storage *s;
     if (c - 1u >= w->ncomponents) {
         ecs__bad_access(w, "ecs_sort", ECS_NULL, c, (size_t)-1);
@@ -3828,6 +3964,7 @@ ECS__FN bool ecs_sort(ecs_world *w, ecs_component c, ecs_sort_fn cmp, void *ctx)
 }
 
 ECS__FN bool ecs_sort_as(ecs_world *w, ecs_component c, ecs_component order) {
+    if (!w) { ecs__no_world("ecs_sort_as"); return false; }
     ecs_storage *s, *o;
     uint32_t i, pos = 0;
     if (c - 1u >= w->ncomponents || order - 1u >= w->ncomponents) {
@@ -3886,14 +4023,17 @@ static void *ecs__unique_add(ecs_world *w, const char *call, ecs_component c, co
 }
 
 ECS__FN void *ecs_unique_add(ecs_world *w, ecs_component c, const void *value) {
+    if (!w) { ecs__no_world("ecs_unique_add"); return NULL; }
     return ecs__unique_add(w, "ecs_unique_add", c, value, (size_t)-1);
 }
 ECS__FN void *ecs__unique_add_sized(ecs_world *w, ecs_component c, const void *value, size_t size) {
+    if (!w) { ecs__no_world("ECS_UNIQUE_ADD"); return NULL; }
     return ecs__unique_add(w, "ECS_UNIQUE_ADD", c, value, size);
 }
 
 ECS__FN void *ecs__unique_get(const ecs_world *w, const char *call, ecs_component c, size_t size,
                               bool mut) {
+    if (!w) { ecs__no_world(call); return NULL; }
     ecs_storage *s = ecs__unique_storage(w, call, c, size);
     if (!s) return NULL;
     if (!s->unique) {
@@ -3904,18 +4044,22 @@ ECS__FN void *ecs__unique_get(const ecs_world *w, const char *call, ecs_componen
     return s->unique;
 }
 ECS__FN const void *ecs_unique_get(const ecs_world *w, ecs_component c) {
+    if (!w) { ecs__no_world("ecs_unique_get"); return NULL; }
     return ecs__unique_get(w, "ecs_unique_get", c, (size_t)-1, false);
 }
 ECS__FN void *ecs_unique_get_mut(ecs_world *w, ecs_component c) {
+    if (!w) { ecs__no_world("ecs_unique_get_mut"); return NULL; }
     return ecs__unique_get(w, "ecs_unique_get_mut", c, (size_t)-1, true);
 }
 
 ECS__FN bool ecs_unique_has(const ecs_world *w, ecs_component c) {
+    if (!w) { ecs__no_world("ecs_unique_has"); return false; }
     const ecs_storage *s = ecs__unique_storage(w, "ecs_unique_has", c, (size_t)-1);
     return s && s->unique;
 }
 
 ECS__FN bool ecs_unique_remove(ecs_world *w, ecs_component c, void *out) {
+    if (!w) { ecs__no_world("ecs_unique_remove"); return false; }
     ecs_storage *s = ecs__unique_storage(w, "ecs_unique_remove", c, (size_t)-1);
     if (!s || !s->unique) return false;
     if (out && s->size) memcpy(out, s->unique, s->size);
@@ -3950,6 +4094,7 @@ ECS__IMPL_HOT void ecs__track_removing(ecs_world *w, ecs_storage *s, ecs_entity 
 }
 
 ECS__FN bool ecs_track_set(ecs_world *w, ecs_component c, uint32_t flags) {
+    if (!w) { ecs__no_world("ecs_track_set"); return false; }
     ecs_storage *s;
     ecs_tick *ins = NULL, *mod = NULL;
     bool want_ins = (flags & ECS_TRACK_INSERTION) != 0, want_mod = (flags & ECS_TRACK_MODIFICATION) != 0;
@@ -3961,6 +4106,7 @@ ECS__FN bool ecs_track_set(ecs_world *w, ecs_component c, uint32_t flags) {
         return false;
     }
     s = w->storages[c];
+    if (ecs__locked(w, "ecs_track_set", ECS_NULL, s)) return false; /* its remove path counts on its records */
     if (s->cap && ((want_ins && !s->inserted && !(ins = (ecs_tick *)ecs__alloc_n(w, s->cap, sizeof *ins))) ||
                    (want_mod && !s->modified && !(mod = (ecs_tick *)ecs__alloc_n(w, s->cap, sizeof *mod))))) {
         ecs__free(w, ins, (size_t)s->cap * sizeof *ins);
@@ -3980,6 +4126,7 @@ ECS__FN bool ecs_track_set(ecs_world *w, ecs_component c, uint32_t flags) {
 }
 
 ECS__FN uint32_t ecs_track_get(const ecs_world *w, ecs_component c) {
+    if (!w) { ecs__no_world("ecs_track_get"); return 0; }
     const ecs_storage *s = ecs__unique_storage(w, "ecs_track_get", c, (size_t)-1);
     return s ? s->track : 0;
 }
@@ -3991,7 +4138,10 @@ static ecs_tick ecs__advance(ecs_world *w) {
     return w->tick++;
 }
 
-ECS__FN ecs_tick ecs_tick_advance(ecs_world *w) { return ecs__advance(w); }
+ECS__FN ecs_tick ecs_tick_advance(ecs_world *w) {
+    if (!w) { ecs__no_world("ecs_tick_advance"); return 0; }
+    return ecs__advance(w);
+}
 
 /* Row of e in c, checking that c tracks `flag` (0: nothing to check). */
 static uint32_t ecs__tracked_row(const ecs_world *w, const char *call, ecs_entity e, ecs_component c,
@@ -4010,6 +4160,7 @@ static uint32_t ecs__tracked_row(const ecs_world *w, const char *call, ecs_entit
 }
 
 ECS__FN bool ecs_mark_modified(ecs_world *w, ecs_entity e, ecs_component c) {
+    if (!w) { ecs__no_world("ecs_mark_modified"); return false; }
     uint32_t row = ecs__tracked_row(w, "ecs_mark_modified", e, c, 0);
     if (row == ECS__NO_ROW) return false;
     if (w->storages[c]->modified) w->storages[c]->modified[row] = w->tick;
@@ -4035,28 +4186,34 @@ static bool ecs__add_if_changed(ecs_world *w, const char *call, ecs_entity e, ec
     return true;
 }
 ECS__FN bool ecs_add_if_changed(ecs_world *w, ecs_entity e, ecs_component c, const void *value) {
+    if (!w) { ecs__no_world("ecs_add_if_changed"); return false; }
     return ecs__add_if_changed(w, "ecs_add_if_changed", e, c, value, (size_t)-1);
 }
 ECS__FN bool ecs__add_if_changed_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
                                        size_t size) {
+    if (!w) { ecs__no_world("ECS_ADD_IF_CHANGED"); return false; }
     return ecs__add_if_changed(w, "ECS_ADD_IF_CHANGED", e, c, value, size);
 }
 
 ECS__FN bool ecs_was_inserted(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since) {
+    if (!w) { ecs__no_world("ecs_was_inserted"); return false; }
     uint32_t row = ecs__tracked_row(w, "ecs_was_inserted", e, c, ECS_TRACK_INSERTION);
     const ecs_storage *s = row == ECS__NO_ROW ? NULL : w->storages[c];
     return s && s->inserted[row] > (since ? since : s->clear_inserted);
 }
 ECS__FN bool ecs_was_modified(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since) {
+    if (!w) { ecs__no_world("ecs_was_modified"); return false; }
     uint32_t row = ecs__tracked_row(w, "ecs_was_modified", e, c, ECS_TRACK_MODIFICATION);
     const ecs_storage *s = row == ECS__NO_ROW ? NULL : w->storages[c];
     return s && s->modified[row] > (since ? since : s->clear_modified);
 }
 ECS__FN bool ecs_unique_was_inserted(const ecs_world *w, ecs_component c, ecs_tick since) {
+    if (!w) { ecs__no_world("ecs_unique_was_inserted"); return false; }
     const ecs_storage *s = ecs__unique_storage(w, "ecs_unique_was_inserted", c, (size_t)-1);
     return s && s->unique && s->unique_inserted > (since ? since : s->clear_inserted);
 }
 ECS__FN bool ecs_unique_was_modified(const ecs_world *w, ecs_component c, ecs_tick since) {
+    if (!w) { ecs__no_world("ecs_unique_was_modified"); return false; }
     const ecs_storage *s = ecs__unique_storage(w, "ecs_unique_was_modified", c, (size_t)-1);
     return s && s->unique && s->unique_modified > (since ? since : s->clear_modified);
 }
@@ -4088,16 +4245,19 @@ static const ecs__changes *ecs__list(const ecs_world *w, const char *call, ecs_c
 }
 
 ECS__FN const ecs_change *ecs_removed(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *count) {
+    if (!w) { ecs__no_world("ecs_removed"); return NULL; }
     const ecs__changes *l = ecs__list(w, "ecs_removed", c, ECS_TRACK_REMOVAL);
     if (count) *count = 0;
     return l ? ecs__changes_since(l, since, count) : NULL;
 }
 ECS__FN const ecs_change *ecs_deleted(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *count) {
+    if (!w) { ecs__no_world("ecs_deleted"); return NULL; }
     const ecs__changes *l = ecs__list(w, "ecs_deleted", c, ECS_TRACK_DELETION);
     if (count) *count = 0;
     return l ? ecs__changes_since(l, since, count) : NULL;
 }
 ECS__FN const void *ecs_deleted_value(const ecs_world *w, ecs_component c, const ecs_change *entry) {
+    if (!w) { ecs__no_world("ecs_deleted_value"); return NULL; }
     const ecs__changes *l = ecs__list(w, "ecs_deleted_value", c, ECS_TRACK_DELETION);
     uintptr_t at = (uintptr_t)entry, base = l ? (uintptr_t)l->items : 0;
     if (!l || !entry || at < base || (at - base) / sizeof *entry >= l->count) {
@@ -4114,11 +4274,13 @@ static const ecs__changes *ecs__entity_list(const ecs_world *w, const char *call
     return NULL;
 }
 ECS__FN const ecs_change *ecs_created(const ecs_world *w, ecs_tick since, uint32_t *count) {
+    if (!w) { ecs__no_world("ecs_created"); return NULL; }
     const ecs__changes *l = ecs__entity_list(w, "ecs_created", &w->created);
     if (count) *count = 0;
     return l ? ecs__changes_since(l, since, count) : NULL;
 }
 ECS__FN const ecs_change *ecs_destroyed(const ecs_world *w, ecs_tick since, uint32_t *count) {
+    if (!w) { ecs__no_world("ecs_destroyed"); return NULL; }
     const ecs__changes *l = ecs__entity_list(w, "ecs_destroyed", &w->destroyed);
     if (count) *count = 0;
     return l ? ecs__changes_since(l, since, count) : NULL;
@@ -4154,11 +4316,13 @@ static void ecs__clear(ecs_world *w, const char *call, ecs_component c, uint32_t
 }
 
 ECS__FN void ecs_clear_tracking(ecs_world *w, ecs_component c, uint32_t flags) {
+    if (!w) { ecs__no_world("ecs_clear_tracking"); return; }
     ecs__clear(w, "ecs_clear_tracking", c, flags, ~(ecs_tick)0);
     ecs__advance(w); /* what changes next is after the clear */
 }
 
 ECS__FN void ecs_clear_tracking_older_than(ecs_world *w, ecs_component c, uint32_t flags, ecs_tick t) {
+    if (!w) { ecs__no_world("ecs_clear_tracking_older_than"); return; }
     ecs__clear(w, "ecs_clear_tracking_older_than", c,
                flags & (ECS_TRACK_REMOVAL | ECS_TRACK_DELETION | ECS_TRACK_ENTITIES), t);
 }
@@ -4210,6 +4374,7 @@ static void ecs__hook(ecs_world *w, ecs_storage *s, ecs_hook_fn fn, ecs_entity e
 
 
 ECS__FN bool ecs_hooks_set(ecs_world *w, ecs_component c, const ecs_hooks *hooks) {
+    if (!w) { ecs__no_world("ecs_hooks_set"); return false; }
     ecs_storage *s = ecs__unique_storage(w, "ecs_hooks_set", c, (size_t)-1);
     if (!s || ecs__locked(w, "ecs_hooks_set", ECS_NULL, s)) return false;
     if (hooks)
@@ -4329,11 +4494,13 @@ static uint32_t ecs__collect(const ecs_component *in, ecs_component *out) {
 }
 
 ECS__FN ecs_group ecs_group_new(ecs_world *w, const ecs_group_desc *d) {
+    if (!w) { ecs__no_world("ecs_group_new"); return 0; }
     ecs_component owned[ECS_MAX_TERMS], excl[ECS_MAX_TERMS];
     uint32_t no, nx, k, j;
     ecs__group g;
     ecs_storage *lead;
     memset(&g, 0, sizeof g);
+    if (!d) { ecs__null_arg(w, "ecs_group_new", "desc"); return 0; }
     no = ecs__collect(d->owned, owned);
     nx = ecs__collect(d->excluded, excl);
     if (!no) {
@@ -4411,16 +4578,19 @@ static const ecs__group *ecs__group_get(const ecs_world *w, const char *call, ec
 }
 
 ECS__FN uint32_t ecs_group_count(const ecs_world *w, ecs_group g) {
+    if (!w) { ecs__no_world("ecs_group_count"); return 0; }
     const ecs__group *gp = ecs__group_get(w, "ecs_group_count", g);
     return gp ? gp->len : 0;
 }
 
 ECS__FN const ecs_entity *ecs_group_entities(const ecs_world *w, ecs_group g) {
+    if (!w) { ecs__no_world("ecs_group_entities"); return NULL; }
     const ecs__group *gp = ecs__group_get(w, "ecs_group_entities", g);
     return gp ? w->storages[gp->owned[0]]->dense : NULL;
 }
 
 ECS__FN void *ecs_group_data(const ecs_world *w, ecs_group g, ecs_component c) {
+    if (!w) { ecs__no_world("ecs_group_data"); return NULL; }
     const ecs__group *gp = ecs__group_get(w, "ecs_group_data", g);
     if (!gp) return NULL;
     if (c - 1u >= w->ncomponents || w->storages[c]->owner != g) {
@@ -4431,6 +4601,7 @@ ECS__FN void *ecs_group_data(const ecs_world *w, ecs_group g, ecs_component c) {
 }
 
 ECS__FN bool ecs_group_sort(ecs_world *w, ecs_group g, ecs_component by, ecs_sort_fn cmp, void *ctx) {
+    if (!w) { ecs__no_world("ecs_group_sort"); return false; }
     const ecs__group *gp = ecs__group_get(w, "ecs_group_sort", g);
     ecs_storage *apply[ECS_MAX_TERMS];
     uint32_t k;
@@ -4439,7 +4610,8 @@ ECS__FN bool ecs_group_sort(ecs_world *w, ecs_group g, ecs_component by, ecs_sor
         ecs__fail(w, ECS_ERR_INVALID, "ecs_group_sort", ECS_NULL, by, "not a storage this group owns");
         return false;
     }
-    for (k = 0; k < gp->nowned; k++) apply[k] = w->storages[gp->owned[k]];
+    for (k = 0; k < gp->nowned; k++)
+        if (ecs__locked(w, "ecs_group_sort", ECS_NULL, apply[k] = w->storages[gp->owned[k]])) return false;
     return ecs__sort_rows(w, "ecs_group_sort", w->storages[by], gp->len, cmp, ctx, apply, gp->nowned);
 }
 
@@ -4505,10 +4677,15 @@ static char *ecs__strdup(ecs_world *w, const char *str) {
 }
 
 ECS__FN bool ecs_system_new(ecs_world *w, const ecs_system_desc *d) {
+    if (!w) { ecs__no_world("ecs_system_new"); return false; }
     ecs__system *sy;
     uint32_t k;
     if (!d || !d->name || !*d->name || !d->fn) {
         ecs__fail(w, ECS_ERR_INVALID, "ecs_system_new", ECS_NULL, 0, "a system needs a name and fn");
+        return false;
+    }
+    if (w->running) { /* the running workload reads the systems array */
+        ecs__refused(w, "ecs_system_new", "a workload");
         return false;
     }
     if (ecs__system_find(w, d->name) != ECS__NOT_FOUND ||
@@ -4588,10 +4765,15 @@ static void ecs__plan(ecs_world *w, ecs__workload *wl, uint64_t *acc) {
 }
 
 ECS__FN bool ecs_workload_new(ecs_world *w, const char *name, uint32_t n, const char *const *items) {
+    if (!w) { ecs__no_world("ecs_workload_new"); return false; }
     ecs__workload wl;
     uint64_t steps = 0, *acc = NULL;
     uint32_t i, k;
     memset(&wl, 0, sizeof wl);
+    if (w->running) {
+        ecs__refused(w, "ecs_workload_new", "a workload");
+        return false;
+    }
     if (!name || !*name || (n && !items) || ecs__workload_index(w, name) != ECS__NOT_FOUND ||
         ecs__system_find(w, name) != ECS__NOT_FOUND) {
         ecs__fail(w, ECS_ERR_INVALID, "ecs_workload_new", ECS_NULL, 0,
@@ -4668,12 +4850,14 @@ static ecs__workload *ecs__workload_find(const ecs_world *w, const char *call, c
 }
 
 ECS__FN bool ecs_workload_set_default(ecs_world *w, const char *name) {
+    if (!w) { ecs__no_world("ecs_workload_set_default"); return false; }
     ecs__workload *wl = ecs__workload_find(w, "ecs_workload_set_default", name);
     if (wl) w->default_wl = (uint32_t)(wl - w->wl);
     return wl != NULL;
 }
 
 ECS__FN uint32_t ecs_workload_plan(const ecs_world *w, const char *name, ecs_plan_step *out, uint32_t cap) {
+    if (!w) { ecs__no_world("ecs_workload_plan"); return 0; }
     const ecs__workload *wl = ecs__workload_find(w, "ecs_workload_plan", name);
     uint32_t i;
     if (!wl) return 0;
@@ -4685,7 +4869,10 @@ ECS__FN uint32_t ecs_workload_plan(const ecs_world *w, const char *name, ecs_pla
     return wl->n;
 }
 
-ECS__FN const char *ecs_workload_failed_system(const ecs_world *w) { return w->failed_system; }
+ECS__FN const char *ecs_workload_failed_system(const ecs_world *w) {
+    if (!w) { ecs__no_world("ecs_workload_failed_system"); return NULL; }
+    return w->failed_system;
+}
 
 typedef struct ecs__batch {
     ecs_world *w;
@@ -4713,11 +4900,16 @@ static void ecs__run_step(void *arg, uint32_t i) {
 }
 
 ECS__FN int ecs_workload_run(ecs_world *w, const char *name) {
+    if (!w) { ecs__no_world("ecs_workload_run"); return -1; }
     ecs__workload *wl;
     uint32_t i = 0, j, k;
     int rc = 0;
     if (w->running) {
         ecs__fail(w, ECS_ERR_INVALID, "ecs_workload_run", ECS_NULL, 0, "a workload is already running");
+        return -1;
+    }
+    if (w->guard) {
+        ecs__refused(w, "ecs_workload_run", ECS__IN_HOOK);
         return -1;
     }
     if (!(wl = ecs__workload_find(w, "ecs_workload_run", name))) return -1;
@@ -4755,7 +4947,10 @@ ECS__FN int ecs_workload_run(ecs_world *w, const char *name) {
 }
 
 ECS__FN ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc *desc) {
-    ecs_view_desc d = *desc;
+    ecs_view_desc d;
+    if (!ctx || !ctx->world) { ecs__no_world("ecs_system_view"); return ecs__no_world_iter(); }
+    if (!desc) return ecs__view(ctx->world, "ecs_system_view", NULL);
+    d = *desc;
     if (!d.since) d.since = ctx->last_run;
     return ecs__view(ctx->world, "ecs_system_view", &d);
 }
