@@ -2105,12 +2105,13 @@ static void ecs__names_free(ecs_world *w, ecs__names *ix) {
 /* Makes room for `extra` more entries in a change list (values of vsize
    bytes each for deletions); both arrays grow, or neither. */
 static bool ecs__changes_reserve(ecs_world *w, ecs__changes *l, uint32_t extra, uint32_t vsize) {
-    uint32_t need = l->count + l->reserved + extra, cap;
+    uint64_t need = (uint64_t)l->count + l->reserved + extra;
+    uint32_t cap;
     ecs_change *items;
     unsigned char *values = NULL;
-    if (need < l->count) return false;
     if (need <= l->cap) return true;
-    cap = ecs__next_cap(l->cap, need);
+    if (need > 0xffffffffu) return false;
+    cap = ecs__next_cap(l->cap, (uint32_t)need);
     if (!(items = (ecs_change *)ecs__alloc_n(w, cap, sizeof *items))) return false;
     if (vsize && !(values = (unsigned char *)ecs__alloc_n(w, cap, vsize))) {
         ecs__free(w, items, (size_t)cap * sizeof *items);
@@ -2951,7 +2952,7 @@ ECS__IMPL_HOT uint32_t ecs__strip_plain(ecs_world *w, ecs_entity e, const char *
 static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call, bool destroying) {
     uint32_t c, n = 0, row, i = ECS_ENTITY_INDEX(e), nc = w->ncomponents;
     unsigned char small[32], *had = small; /* storages e had at the start: bits */
-    size_t hadsize = (nc + 8u) / 8u;
+    size_t hadsize = ((size_t)nc + 8u) / 8u;
     ecs__busy b;
     if (w->busy && ecs__entity_busy(w, e)) {
         ecs__fail(w, ECS_ERR_LOCKED, call, e, 0,
@@ -3106,7 +3107,7 @@ static const void *const *ecs__stage(ecs_world *w, const char *call, uint32_t co
                                      const ecs_component *comps, const void *const *values,
                                      void **staged, size_t *staged_size) {
     uint32_t i, j;
-    size_t total = 0;
+    uint64_t total = 0;
     const void **copy;
     unsigned char *payload;
     bool need = false;
@@ -3121,9 +3122,10 @@ static const void *const *ecs__stage(ecs_world *w, const char *call, uint32_t co
                    (uintptr_t)values[i] - d < (size_t)s->count * s->size;
     }
     if (!need) return values;
-    for (i = 0; i < n; i++) total += ((size_t)w->storages[comps[i]]->size + 7u) & ~(size_t)7u;
-    *staged_size = (size_t)n * sizeof *copy + total;
-    if (!(*staged = ecs__alloc(w, *staged_size))) {
+    for (i = 0; i < n; i++) total += ((uint64_t)w->storages[comps[i]]->size + 7u) & ~(uint64_t)7u;
+    total += (uint64_t)n * sizeof *copy; /* n <= ECS_MAX_TERMS, sizes < 2^32: no wrap in 64 bits */
+    *staged_size = (size_t)total;
+    if ((size_t)total != total || !(*staged = ecs__alloc(w, *staged_size))) {
         ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, ECS_NULL, 0, "out of memory");
         return NULL;
     }
@@ -3769,12 +3771,16 @@ typedef struct ecs__cmd {
     uint32_t pad_;
 } ecs__cmd;
 
+/* A record's bytes: header and value padded to 8 (in 64 bits: a value may
+   be nearly 4 GB; ecs__record keeps the buffer below 4 GB). */
+static uint64_t ecs__rec_size(uint32_t size) { return sizeof(ecs__cmd) + (((uint64_t)size + 7u) & ~(uint64_t)7u); }
+
 static bool ecs__record(ecs_world *w, const char *call, uint32_t op, ecs_entity e, ecs_component c,
                         const void *value, uint32_t size) {
     ecs__cmd cmd;
-    uint32_t rec = (uint32_t)sizeof cmd + ((size + 7u) & ~7u);
-    if (w->cmds_len + rec < w->cmds_len ||
-        !ecs__grow(w, (void **)&w->cmds, &w->cmds_cap, w->cmds_len + rec, w->cmds_len, 1)) {
+    uint64_t rec = ecs__rec_size(size);
+    if (w->cmds_len + rec > 0xffffffffu || (size_t)(w->cmds_len + rec) != w->cmds_len + rec ||
+        !ecs__grow(w, (void **)&w->cmds, &w->cmds_cap, (uint32_t)(w->cmds_len + rec), w->cmds_len, 1)) {
         ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, c, "out of memory");
         return false;
     }
@@ -3842,7 +3848,7 @@ ECS__FN uint32_t ecs_defer_pending(const ecs_world *w) {
     while (at < w->cmds_len) {
         ecs__cmd cmd;
         memcpy(&cmd, w->cmds + at, sizeof cmd);
-        at += (uint32_t)sizeof cmd + ((cmd.size + 7u) & ~7u);
+        at += (uint32_t)ecs__rec_size(cmd.size);
         n++;
     }
     return n;
@@ -3874,7 +3880,7 @@ ECS__FN uint32_t ecs_flush(ecs_world *w) {
         }
         if (w->err == ECS_OK) w->err = before;
         applied += ok;
-        w->cmds_head += (uint32_t)sizeof cmd + ((cmd.size + 7u) & ~7u);
+        w->cmds_head += (uint32_t)ecs__rec_size(cmd.size);
     }
     w->cmds_head = w->cmds_len = 0;
     return applied;
