@@ -1,7 +1,7 @@
 # ecs.h - build, run and test.
 #   make run          build and run the examples
 #   make test         build every test and run it (last line: "N passed, N failed")
-#   make bench        the benchmark table (-O2; BENCH_CFLAGS="-O3 -march=native" to change),
+#   make bench        the benchmark table (-O2 -DNDEBUG; BENCH_CFLAGS="-O3 -march=native" to change),
 #                     also written to build/bench/results.csv
 #   make bench-plot   bench/results.svg from that CSV (gnuplot), for bench/README.md
 #   make bench-quick  the benchmark at a small N (also part of make test)
@@ -120,7 +120,8 @@ $(B)/twotu/links-libstb: tests/twotu_impl.c tests/twotu_user.c tests/twotu.h ecs
 	    -o $@ $(shell pkg-config --libs stb 2>/dev/null || echo -lstb)
 
 # ---- benchmark ------------------------------------------------------------
-# make bench builds bench/bench.c with BENCH_CFLAGS (default -O2; e.g.
+# make bench builds bench/bench.c with BENCH_CFLAGS (default -O2 -DNDEBUG, the
+# release build the targets are stated for; e.g.
 # make bench BENCH_CFLAGS="-O3 -march=native") and prints the table that
 # bench/README.md explains. make bench-quick runs it at N = 1000, built like
 # the tests (-O1, ASan/UBSan): it only checks that every workload runs and its
@@ -136,7 +137,7 @@ $(B)/twotu/links-libstb: tests/twotu_impl.c tests/twotu_user.c tests/twotu.h ecs
 # then differ by where the linker happened to put them. The assembler's
 # mitigation aligns such branches for both sides; it is used when available.
 JCC_FLAG := $(shell echo 'int main(void){return 0;}' | $(CC) -x c -Wa,-mbranches-within-32B-boundaries -o /dev/null - >/dev/null 2>&1 && echo -Wa,-mbranches-within-32B-boundaries)
-BENCH_CFLAGS ?= -O2 $(JCC_FLAG)
+BENCH_CFLAGS ?= -O2 -DNDEBUG $(JCC_FLAG)
 BENCH_HEADERS := ecs.h examples/hierarchy.h examples/movement.h examples/pool.h
 $(B)/bench/bench: bench/bench.c $(BENCH_HEADERS) $(B)/bench/cflags | $(B)/bench
 	$(CC) -std=c99 $(WARN) $(BENCH_CFLAGS) $(CFLAGS_COMMON) \
@@ -157,7 +158,7 @@ bench-quick: $(B)/bench/bench-quick
 # instructions per entity of every row, counted by callgrind (bench/callgrind.sh);
 # BENCH_N=1000000 to change N, BENCH_ONLY=text for some rows
 $(B)/bench/bench-callgrind: bench/bench.c $(BENCH_HEADERS) | $(B)/bench
-	$(CC) -std=c99 $(WARN) -O2 -DNDEBUG -DBENCH_CALLGRIND $(CFLAGS_COMMON) \
+	$(CC) -std=c99 $(WARN) -O2 -DNDEBUG $(JCC_FLAG) -DBENCH_CALLGRIND $(CFLAGS_COMMON) \
 	    -DBENCH_BUILD='"$(CC) -std=c99 -O2 -DNDEBUG (callgrind)"' $< -o $@ -lm -lpthread
 bench-callgrind: $(B)/bench/bench-callgrind
 	sh bench/callgrind.sh ./$(B)/bench/bench-callgrind $(or $(BENCH_N),100000) "$(BENCH_ONLY)"
