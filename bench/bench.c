@@ -1177,7 +1177,9 @@ static const bench_row ROWS[] = {
 };
 #define NROWS (sizeof ROWS / sizeof ROWS[0])
 
-#define MEMORY_TARGET 48.0 /* bytes per entity with Position+Velocity at N = 1M */
+/* bytes per entity with Position+Velocity at N = 1M: wave 1 held 45.85; issue
+   12 allows 4 more per component (the version in each sparse entry) */
+#define MEMORY_TARGET 53.9
 
 #define MAX_REPS 101
 
@@ -1453,7 +1455,7 @@ int main(int argc, char **argv) {
             if (e.reps < reps) printf("  (%d run%s)", e.reps, e.reps == 1 ? "" : "s");
             if (rw->target_raw != NO_TARGET) {
                 double ratio = e.min / ref[rw->target_raw].min;
-                printf("  <= %.1fx %s: %.2fx", rw->target, BASELINES[rw->target_raw].name, ratio);
+                printf("  <= %gx %s: %.2fx", rw->target, BASELINES[rw->target_raw].name, ratio);
                 if (n == TARGET_N) {
                     judged++;
                     misses += ratio > rw->target;
