@@ -210,7 +210,9 @@
                                 (the queue stays for the next flush);
                                 ecs_workload_run; ecs_world_free
       a sort comparator         the same for the storages being sorted (one,
-      (ecs_sort, ecs_group_sort) or all of the group's); ecs_flush,
+      (ecs_sort, ecs_group_sort) or all of the group's), including destroy
+                                of their entities and, for a group, changes
+                                that would join or leave it; ecs_flush,
                                 ecs_workload_run, ecs_world_free
       a system or run_if        ecs_system_new, ecs_workload_new,
                                 ecs_workload_run (INVALID), ecs_world_free;
@@ -2759,13 +2761,14 @@ static void ecs__attach(ecs_world *w, ecs_storage *s) {
 }
 
 /* A storage is locked while one of its hooks or a sort of it runs; while
-   any hook runs, the storages of its storage's groups are locked too. */
+   any hook or sort runs, a storage is locked too if a storage its groups
+   own is locked (a change would join or leave the group: move rows there). */
 static bool ecs__locked(ecs_world *w, const char *call, ecs_entity e, const ecs_storage *s) {
-    if (!s->locked && !(w->busy && (s->attached & ECS__ATT_GROUP) && ecs__groups_locked(w, s))) return false;
+    if (!s->locked && !(w->guard && (s->attached & ECS__ATT_GROUP) && ecs__groups_locked(w, s))) return false;
     ecs__fail(w, ECS_ERR_LOCKED, call, e, s->id,
               s->locked ? "a hook of this storage is running (or a sort of it): insertions and "
                           "removals here must be deferred (ecs_defer_*)"
-                        : "a hook of a storage of this component's group is running: changes "
+                        : "a hook or sort of a storage of this component's group is running: changes "
                           "that join or leave the group must be deferred (ecs_defer_*)");
     return true;
 }
@@ -2782,7 +2785,7 @@ ECS__IMPL_HOT bool ecs__may_insert(ecs_world *w, const char *call, ecs_entity e,
 
 /* The remove path's checks and reservation. */
 ECS__IMPL_HOT bool ecs__may_remove(ecs_world *w, const char *call, ecs_entity e, ecs_storage *s, bool deletion) {
-    if ((s->locked || w->busy) && ecs__locked(w, call, e, s)) return false;
+    if ((s->locked || w->guard) && ecs__locked(w, call, e, s)) return false;
     if ((s->attached & ECS__ATT_RECORDS) && !ecs__track_reserve(w, s, deletion)) {
         ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, s->id, "out of memory");
         return false;
@@ -2803,7 +2806,7 @@ ECS__IMPL_HOT uint32_t ecs__inserted(ecs_world *w, ecs_storage *s, ecs_entity e,
    (which it lacks) with *value (NULL: zeroed). */
 ECS__IMPL_HOT void *ecs__insert(ecs_world *w, ecs_storage *s, ecs_entity e, const void *value, const char *call) {
     uint32_t row, i = (uint32_t)e;
-    if ((s->locked || w->busy) && !ecs__may_insert(w, call, e, s)) return NULL; /* groups lock only under hooks */
+    if ((s->locked || w->guard) && !ecs__may_insert(w, call, e, s)) return NULL; /* groups lock only under hooks */
     if (s->count == s->cap || ECS__PAGE(s, i >> ECS__PAGE_BITS) == w->absent_page) {
         /* value may point into this very storage (cloning a component);
            growing frees the old array, so follow the value to the new one */
@@ -3010,7 +3013,7 @@ ECS__FN uint32_t ecs_strip(ecs_world *w, ecs_entity e) {
     if (!w) { ecs__no_world("ecs_strip"); return 0; }
     int64_t n;
     if (!ecs_alive(w, e)) return 0;
-    if (!w->nobserved && !w->busy) return ecs__strip_plain(w, e, "ecs_strip");
+    if (!w->nobserved && !w->guard) return ecs__strip_plain(w, e, "ecs_strip");
     n = ecs__strip(w, e, "ecs_strip", false);
     return n < 0 ? 0 : (uint32_t)n;
 }
@@ -3018,7 +3021,7 @@ ECS__FN uint32_t ecs_strip(ecs_world *w, ecs_entity e) {
 ECS__FN bool ecs_destroy(ecs_world *w, ecs_entity e) {
     if (!w) { ecs__no_world("ecs_destroy"); return false; }
     if (!ecs_alive(w, e)) return false;
-    if (!w->nobserved && !w->busy && !w->track_entities)
+    if (!w->nobserved && !w->guard && !w->track_entities)
         ecs__strip_plain(w, e, "ecs_destroy");
     else if (ecs__strip(w, e, "ecs_destroy", true) < 0)
         return false;
@@ -3053,7 +3056,7 @@ static bool ecs__check_bundle(ecs_world *w, const char *call, ecs_entity e, uint
                 return false;
             }
         s = w->storages[comps[i]];
-        if ((s->locked || w->busy) && (e == ECS_NULL || (uint32_t)ECS__ENTRY(s, (uint32_t)e) == ECS__NO_ROW) &&
+        if ((s->locked || w->guard) && (e == ECS_NULL || (uint32_t)ECS__ENTRY(s, (uint32_t)e) == ECS__NO_ROW) &&
             !ecs__may_insert(w, call, e, s))
             return false;
     }
