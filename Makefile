@@ -1,6 +1,7 @@
 # ecs.h - build, run and test.
 #   make run          build and run the examples
-#   make test         build every test and run it (last line: "N passed, N failed")
+#   make test         build every test and run it (last line: "N passed, N failed");
+#                     tests/test_threads.c also under ThreadSanitizer (gcc and clang)
 #   make bench        the benchmark table (-O2 -DNDEBUG; BENCH_CFLAGS="-O3 -march=native" to change),
 #                     also written to build/bench/results.csv
 #   make bench-plot   bench/results.svg from that CSV (gnuplot), for bench/README.md
@@ -50,6 +51,7 @@ EX_TEST_DIRS := gcc-c99 clang-c11 plain tcc
 $(B)/ex/hierarchy $(EX_TEST_DIRS:%=$(B)/%/test_hierarchy): examples/hierarchy.h
 $(B)/ex/movement $(EX_TEST_DIRS:%=$(B)/%/test_movement): examples/movement.h
 $(B)/ex/parallel $(EX_TEST_DIRS:%=$(B)/%/test_parallel): examples/movement.h examples/pool.h
+$(EX_TEST_DIRS:%=$(B)/%/test_threads) $(B)/tsan-gcc/test_threads $(B)/tsan-clang/test_threads: examples/pool.h
 # what the two model tests share
 $(foreach t,test_views_model test_groups_model,$(EX_TEST_DIRS:%=$(B)/%/$(t))): tests/model.h
 
@@ -96,6 +98,57 @@ TEST_DEPS := $(GCC_T) $(CLANG_T) $(CPP_T) $(TWOTU_T) $(TCC_T) $(if $(HAVE_VALGRI
 # mk/*.mk add their checks: TEST_DEPS += <files to build>, TEST_CMDS += <commands>,
 # TEST_SKIPS += $(call skipped,...) for those they leave out
 -include $(wildcard mk/*.mk)
+
+# ---- ThreadSanitizer ------------------------------------------------------
+# tests/test_threads.c does on 4 threads what ecs.h says threads may do at
+# once (readers, names, read-only views and the in-step memo, ecs_iter_chunk,
+# a workload batch through examples/pool.h). Besides the builds above, make
+# test runs it under ThreadSanitizer, where a race report fails the test that
+# hit it (TSan reports each race once):
+#   $(B)/tsan-gcc/test_threads     gcc -std=c99 (ECS_DEBUG on); -Wno-tsan: gcc
+#                                  warns that TSan does not model the memo's
+#                                  __atomic_thread_fence (its fields are atomics)
+#   $(B)/tsan-clang/test_threads   clang -std=c11 -DNDEBUG (the release paths)
+# The valgrind build runs 5% of the rounds (memcheck runs one thread at a time).
+# TSan needs its runtime (gcc: libtsan2, which gcc-12 brings along; clang:
+# libclang-rt-14-dev) and an address space it knows: a kernel with more
+# mmap randomization than it expects stops it at start ("unexpected memory
+# mapping"), and then the runs go through setarch -R (no ASLR). make test
+# tries a tiny program first; a TSan run it cannot link, or cannot run even
+# under setarch -R, is skipped with a "skipped:" line.
+TSAN := -fsanitize=thread -fno-omit-frame-pointer
+# tests/test_threads.c includes examples/pool.h (see above), in mk/matrix.mk's builds too
+$(filter %/test_threads %/test_threads.exe,$(MX_ALL_T)) $(MX)/gcc-c11/test_threads.ok \
+    $(MX)/clang-c99/test_threads.ok: examples/pool.h
+# (only gcc knows -Wtsan; looked for when the build runs)
+TSAN_WNO = $(shell $(CC) -Werror -Wno-tsan -x c -fsyntax-only /dev/null >/dev/null 2>&1 && echo -Wno-tsan)
+$(B)/plain/test_threads: CFLAGS_COMMON += -DTHREADS_PCT=5
+$(B)/tsan-gcc/test_threads: tests/test_threads.c tests/test.h ecs.h | $(B)/tsan-gcc
+	$(CC) -std=c99 $(WARN) $(TSAN_WNO) -O1 -g $(TSAN) $(CFLAGS_COMMON) $< -o $@ -lm -lpthread
+$(B)/tsan-clang/test_threads: tests/test_threads.c tests/test.h ecs.h | $(B)/tsan-clang
+	$(CLANG) -std=c11 $(WARN) -O1 -g -DNDEBUG $(TSAN) $(CFLAGS_COMMON) $< -o $@ -lm -lpthread
+# $(call tsan_probe,compiler): "run", "setarch" (runs only without ASLR),
+# "norun" or "nolink"; looked for only when make test is asked for
+tsan_probe = $(shell d=$$(mktemp -d) && \
+    printf '\043include <pthread.h>\nstatic void *f(void *a) { return a; }\nint main(void) { pthread_t t; return pthread_create(&t, 0, f, 0) || pthread_join(t, 0); }\n' > $$d/p.c && \
+    if $(1) $(TSAN) $$d/p.c -o $$d/p -lpthread >/dev/null 2>&1; then \
+        if $$d/p >/dev/null 2>&1; then echo run; \
+        elif setarch $$(uname -m) -R $$d/p >/dev/null 2>&1; then echo setarch; \
+        else echo norun; fi; \
+    else echo nolink; fi; rm -rf $$d)
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+TSAN_GCC   := $(call tsan_probe,$(CC))
+TSAN_CLANG := $(if $(HAVE_CLANG),$(call tsan_probe,$(CLANG)))
+endif
+TSAN_NORUN := --skipped 'ThreadSanitizer does not start on this kernel (not even under setarch -R): the TSan runs of tests/test_threads.c'
+tsan_cmd   = $(if $(filter setarch,$(1)),'setarch $(shell uname -m) -R $(2)',$(2))
+TEST_DEPS  += $(if $(filter run setarch,$(TSAN_GCC)),$(B)/tsan-gcc/test_threads) \
+              $(if $(filter run setarch,$(TSAN_CLANG)),$(B)/tsan-clang/test_threads)
+TEST_CMDS  += $(if $(filter run setarch,$(TSAN_GCC)),$(call tsan_cmd,$(TSAN_GCC),$(B)/tsan-gcc/test_threads)) \
+              $(if $(filter run setarch,$(TSAN_CLANG)),$(call tsan_cmd,$(TSAN_CLANG),$(B)/tsan-clang/test_threads))
+TEST_SKIPS += $(if $(filter nolink,$(TSAN_GCC)),$(call skipped,libtsan2,libtsan2,the gcc ThreadSanitizer run of tests/test_threads.c)) \
+              $(if $(filter nolink,$(TSAN_CLANG)),$(call skipped,libclang-rt-14-dev,libclang-rt-14-dev,the clang ThreadSanitizer run of tests/test_threads.c)) \
+              $(if $(filter norun,$(TSAN_GCC) $(TSAN_CLANG)),$(TSAN_NORUN))
 
 test: $(TEST_DEPS)
 	@sh tests/run.sh $(TEST_SKIPS) $(TEST_CMDS)
@@ -166,7 +219,7 @@ FORCE:
 
 $(B)/%/:
 	@mkdir -p $@
-$(B)/ex $(B)/gcc-c99 $(B)/clang-c11 $(B)/plain $(B)/tcc $(B)/cpp $(B)/twotu $(B)/bench:
+$(B)/ex $(B)/gcc-c99 $(B)/clang-c11 $(B)/plain $(B)/tcc $(B)/cpp $(B)/twotu $(B)/bench $(B)/tsan-gcc $(B)/tsan-clang:
 	@mkdir -p $@
 
 clean:
