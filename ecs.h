@@ -153,6 +153,9 @@
       ECS_FIELD, ecs_field      bad index, wrong sizeof   NULL, assert (ECS_DEBUG)
       ecs_iter_chunk            union view, k >= n, late  false, assert
       ecs_defer_add             stale entity, unknown     false, assert
+      ecs_defer_destroy,        null, or an id never      false, no error, nothing
+      _remove, _delete          handed out                recorded (a stale id is
+                                                          recorded and skipped)
       ecs_defer_*               out of memory             false, nothing recorded
       ecs_flush                 entity died meanwhile     command skipped
                                 out of memory             stops; rest stays queued
@@ -174,8 +177,8 @@
                                 a system returns n != 0   n, SYSTEM (no assert)
       ecs_view, ecs_each,       NULL desc, comps (n > 0), null view (yields nothing)/
       ecs_system_view           fn or ctx                 0, INVALID, assert
-      ecs_add_n, ecs_create_n,  NULL comps with n > 0     false/ECS_NULL, INVALID, assert
-      ecs_create_bulk
+      ecs_add_n, ecs_create_n,  NULL comps with n > 0;    false/ECS_NULL, INVALID, assert
+      ecs_create_bulk           n > ecs_component_max
       ecs_sort, ecs_group_sort  NULL comparator           false, INVALID, assert
       ecs_group_new             NULL desc                 0, INVALID, assert
       ecs_system_new            NULL desc, name or fn     false, INVALID, assert
@@ -3044,6 +3047,10 @@ static bool ecs__check_bundle(ecs_world *w, const char *call, ecs_entity e, uint
         ecs__fail(w, ECS_ERR_INVALID, call, e, 0, "comps is NULL");
         return false;
     }
+    if (n > w->ncomponents) { /* refused before reading comps[n - 1] */
+        ecs__fail(w, ECS_ERR_INVALID, call, e, 0, "n is more than the registered components (each at most once)");
+        return false;
+    }
     for (i = 0; i < n; i++) {
         ecs_storage *s;
         if (comps[i] - 1u >= w->ncomponents) {
@@ -3280,6 +3287,7 @@ ECS__FN ecs_entity ecs__create_n(ecs_world *w, uint32_t n, const ecs_component *
 #define ECS__ASTORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 #define ECS__ASTORE_REL(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
 #define ECS__AFENCE_ACQ() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define ECS__AFENCE_REL() __atomic_thread_fence(__ATOMIC_RELEASE)
 #define ECS__ACAS(p, expect, v) \
     __atomic_compare_exchange_n((p), (expect), (v), 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)
 #else
@@ -3315,6 +3323,7 @@ static void ecs__set_in_step(ecs_world *w, const ecs_storage *a, const ecs_stora
     ECS__ASTORE(&w->instep_next, slot + 1);
     seq = ECS__ALOAD(&w->instep[slot].seq);
     if ((seq & 1u) || !ECS__ACAS(&w->instep[slot].seq, &seq, seq + 1)) return; /* another writer: skip */
+    ECS__AFENCE_REL(); /* the odd seq before the fields: a reader that sees a new field sees it */
     ECS__ASTORE(&w->instep[slot].a, a->id);
     ECS__ASTORE(&w->instep[slot].b, b->id);
     ECS__ASTORE(&w->instep[slot].ca[0], (uint32_t)a->changes);
@@ -3809,8 +3818,19 @@ ECS__FN ecs_entity ecs_defer_create(ecs_world *w) {
     return ecs__take_tracked(w);
 }
 
+/* e is or was a live entity (its version is at most its slot's): a
+   command for it is skipped if it is dead by then. Any other value could
+   become the id of a later entity, so it is not recorded. */
+static bool ecs__issued(const ecs_world *w, ecs_entity e) {
+    uint32_t i = ECS_ENTITY_INDEX(e), v = ECS_ENTITY_VERSION(e), cur;
+    if (i >= w->nslots || !v) return false;
+    cur = w->versions[i];
+    return (cur & ECS__DEAD) ? v < (cur & ~ECS__DEAD) : v <= cur;
+}
+
 ECS__FN bool ecs_defer_destroy(ecs_world *w, ecs_entity e) {
     if (!w) { ecs__no_world("ecs_defer_destroy"); return false; }
+    if (!ecs__issued(w, e)) return false; /* a later entity could get this id */
     return ecs__record(w, "ecs_defer_destroy", ECS__CMD_DESTROY, e, 0, NULL, 0);
 }
 
@@ -3834,6 +3854,7 @@ static bool ecs__defer_take(ecs_world *w, const char *call, uint32_t op, ecs_ent
         ecs__bad_access(w, call, e, c, (size_t)-1);
         return false;
     }
+    if (!ecs__issued(w, e)) return false; /* a later entity could get this id */
     return ecs__record(w, call, op, e, c, NULL, 0);
 }
 ECS__FN bool ecs_defer_remove(ecs_world *w, ecs_entity e, ecs_component c) {
@@ -4254,13 +4275,13 @@ static const ecs__changes *ecs__list(const ecs_world *w, const char *call, ecs_c
 }
 
 ECS__FN const ecs_change *ecs_removed(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *count) {
-    if (!w) { ecs__no_world("ecs_removed"); return NULL; }
+    if (!w) { ecs__no_world("ecs_removed"); if (count) *count = 0; return NULL; }
     const ecs__changes *l = ecs__list(w, "ecs_removed", c, ECS_TRACK_REMOVAL);
     if (count) *count = 0;
     return l ? ecs__changes_since(l, since, count) : NULL;
 }
 ECS__FN const ecs_change *ecs_deleted(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *count) {
-    if (!w) { ecs__no_world("ecs_deleted"); return NULL; }
+    if (!w) { ecs__no_world("ecs_deleted"); if (count) *count = 0; return NULL; }
     const ecs__changes *l = ecs__list(w, "ecs_deleted", c, ECS_TRACK_DELETION);
     if (count) *count = 0;
     return l ? ecs__changes_since(l, since, count) : NULL;
@@ -4283,13 +4304,13 @@ static const ecs__changes *ecs__entity_list(const ecs_world *w, const char *call
     return NULL;
 }
 ECS__FN const ecs_change *ecs_created(const ecs_world *w, ecs_tick since, uint32_t *count) {
-    if (!w) { ecs__no_world("ecs_created"); return NULL; }
+    if (!w) { ecs__no_world("ecs_created"); if (count) *count = 0; return NULL; }
     const ecs__changes *l = ecs__entity_list(w, "ecs_created", &w->created);
     if (count) *count = 0;
     return l ? ecs__changes_since(l, since, count) : NULL;
 }
 ECS__FN const ecs_change *ecs_destroyed(const ecs_world *w, ecs_tick since, uint32_t *count) {
-    if (!w) { ecs__no_world("ecs_destroyed"); return NULL; }
+    if (!w) { ecs__no_world("ecs_destroyed"); if (count) *count = 0; return NULL; }
     const ecs__changes *l = ecs__entity_list(w, "ecs_destroyed", &w->destroyed);
     if (count) *count = 0;
     return l ? ecs__changes_since(l, since, count) : NULL;
@@ -4690,7 +4711,8 @@ ECS__FN bool ecs_system_new(ecs_world *w, const ecs_system_desc *d) {
     ecs__system *sy;
     uint32_t k;
     if (!d || !d->name || !*d->name || !d->fn) {
-        ecs__fail(w, ECS_ERR_INVALID, "ecs_system_new", ECS_NULL, 0, "a system needs a name and fn");
+        ecs__fail(w, ECS_ERR_INVALID, "ecs_system_new", ECS_NULL, 0,
+                  !d ? "desc is NULL" : "a system needs a name and fn (desc->name, desc->fn)");
         return false;
     }
     if (w->running) { /* the running workload reads the systems array */
@@ -4786,9 +4808,15 @@ ECS__FN bool ecs_workload_new(ecs_world *w, const char *name, uint32_t n, const 
     if (!name || !*name || (n && !items) || ecs__workload_index(w, name) != ECS__NOT_FOUND ||
         ecs__system_find(w, name) != ECS__NOT_FOUND) {
         ecs__fail(w, ECS_ERR_INVALID, "ecs_workload_new", ECS_NULL, 0,
-                  "a workload needs a name not taken by another workload or system");
+                  n && !items && name && *name ? "items is NULL"
+                                               : "a workload needs a name not taken by another workload or system");
         return false;
     }
+    for (i = 0; i < n; i++)
+        if (!items[i]) {
+            ecs__null_arg(w, "ecs_workload_new", "an item (items[i])");
+            return false;
+        }
     for (i = 0; i < n; i++) {
         uint32_t at = ecs__workload_index(w, items[i]);
         if (at != ECS__NOT_FOUND)
@@ -4957,7 +4985,11 @@ ECS__FN int ecs_workload_run(ecs_world *w, const char *name) {
 
 ECS__FN ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc *desc) {
     ecs_view_desc d;
-    if (!ctx || !ctx->world) { ecs__no_world("ecs_system_view"); return ecs__no_world_iter(); }
+    if (!ctx) {
+        ECS_ASSERT(0, "ecs_system_view: ctx is NULL");
+        return ecs__no_world_iter();
+    }
+    if (!ctx->world) { ecs__no_world("ecs_system_view"); return ecs__no_world_iter(); }
     if (!desc) return ecs__view(ctx->world, "ecs_system_view", NULL);
     d = *desc;
     if (!d.since) d.since = ctx->last_run;
