@@ -244,10 +244,18 @@
       every allocation failure is reported (section 2). stb_ds provides
       the hash function of the name indexes; it allocates nothing for ecs.h.
 
-      A world is not thread-safe for writes. Any number of threads may read
-      it (get, has, alive, read-only views) while nobody writes it. (A call
-      that fails records its error in the world, so two threads making
-      failing calls at once race on the message.)
+      A world is not thread-safe for writes. While nobody writes it, any
+      number of threads may read it: ecs_alive, ecs_get, ecs_has, the
+      ecs_storage_* handles, ecs_lookup, ecs_component_name/size/max,
+      ecs_count, ecs_unique_get/has, the tracking queries (ecs_was_*,
+      ecs_removed, ecs_deleted*, ecs_created, ecs_destroyed, ecs_track_get),
+      the group queries, and views with no ECS_WRITE term (both loop forms,
+      ecs_each). ecs_iter_chunk gives threads disjoint slices of one view;
+      each may write its own slice's ECS_WRITE terms (marks included). The
+      systems of a workload batch run at once through parallel_for (section
+      14). tests/test_threads.c runs each of these on 4 threads under
+      ThreadSanitizer. A call that fails records its error in the world, so
+      two threads making failing calls at once race on the message.
 
    ---------------------------------------------------------------------------
    4. ENTITIES
