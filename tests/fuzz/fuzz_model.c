@@ -4,9 +4,10 @@
    reference model of it (plain arrays: which entities live and their ids,
    which components each has with what bytes, the insertion/modification
    ticks, the removed / deleted / created / destroyed lists, the uniques,
-   the groups, the queued commands, the hook calls). After every call the
-   whole world is compared with the model (check_world). Any divergence,
-   unexpected ECS_ASSERT, leak or sanitizer report is a crash (abort()).
+   the groups, the queued commands, the systems and workloads). After every
+   call the whole world is compared with the model (check_world). Any
+   divergence, unexpected ECS_ASSERT, leak or sanitizer report is a crash
+   (abort()).
 
    One interpreter, fz_run_input(), and three ways in:
      - LLVMFuzzerTestOneInput: libFuzzer (make fuzz, mk/fuzz.mk);
@@ -17,32 +18,84 @@
 
    Input format. The first two bytes pick the world: entity tracking on or
    off, an allocator with or without a realloc hook, desc.max_entities,
-   initial tracking flags per storage, and which storages have (observing)
-   hooks. Then each op is one byte (a weighted table over OPS below) and its
-   parameters are the bytes after it; past the end every byte reads 0. The
-   components: sizes 1, 4, 8 and 24 and two tags.
+   initial tracking flags per storage, which storages have (observing)
+   hooks, and (bit 7 of the second byte) the mode. Then each op is one byte
+   (a weighted table over OPS below) and its parameters are the bytes after
+   it; past the end every byte reads 0. The components: sizes 1, 4, 8 and
+   24 and two tags, and in the full mode up to four more that the input
+   registers as it goes (sizes 2, 16, 12 and a tag).
+
+   Two modes. Legacy (bit 7 clear): the ops and the byte layout of the first
+   version of this fuzzer, so old inputs keep their meaning. Full (bit 7
+   set) adds:
+     - forged ids: a quarter of entity arguments are ids the model never
+       handed out or no longer holds - a live id with the version's top bit
+       set, version + 1, version - 1, version 0 or ~0, a free slot's next
+       version, an index past the slots, one bit flipped, 64 random bits, 0
+       (ecs.h section 4: any such value is a stale id: reads NULL/false,
+       destroy false, add fails with ECS_ERR_DEAD_ENTITY and changes
+       nothing, so ecs_count and the next ecs_create are as before);
+       check_world also probes such ids after every op;
+     - re-entrancy: hooks (on_insert / on_remove), sort comparators
+       (ecs_sort, ecs_group_sort), systems and run_if callbacks of a
+       running workload make API calls drawn from the input (any op of the
+       NESTED column below: structural changes, flush, commands, register,
+       sorts, groups, track_set, hooks_set, system_new, workload_new,
+       workload_run, world_free...), to a depth of MAX_DEPTH callbacks;
+     - systems and workloads (ecs_system_new, ecs_workload_new,
+       ecs_workload_run: plan, ticks, last_run, run_if, failing systems);
+     - ecs_register mid-run (the storage array grows under callbacks).
+
+   The rules of callbacks (ecs.h sections 2, 9, 12, 14), as the model knows
+   them. Inside a hook of storage S: inserting into or removing from S, and
+   the storages of the groups S is owned by, is refused with ECS_ERR_LOCKED
+   (an assert); so are destroy and strip of an entity whose hook is running
+   or that is being stripped, adding to an entity being stripped, ecs_sort,
+   ecs_group_sort (*), ecs_hooks_set and ecs_track_set (*) of a locked storage,
+   ecs_flush (*, refused with nothing dropped), ecs_workload_run (*) and
+   ecs_world_free (*, the world stays). Inside a comparator the storages
+   being sorted are locked, and ecs_flush, ecs_workload_run and
+   ecs_world_free are refused (*). Inside a system (or run_if) of a running
+   workload, ecs_system_new and ecs_workload_new are refused with
+   ECS_ERR_LOCKED (*), a nested ecs_workload_run with ECS_ERR_INVALID, and
+   ecs_world_free (*). Everything else is allowed and must be correct.
+   (*) marks the rules added with ecs.h 0.2's callback rules: the fuzzer
+   makes those calls only when FUZZ_NEW_RULES is on (the macro, default 1,
+   or the environment variable FUZZ_NEW_RULES=0/1); with it off they are
+   left out, since an ecs.h without those rules crashes on them.
+
+   How the model follows callbacks. Every call that can run a callback
+   pushes a frame: the list of its effects in the order ecs.h makes them
+   (creations, inserts, the on_insert hooks due, on_remove then the removal,
+   strips expanded component by component, flushed commands one by one,
+   sort locks, workload batches with their ticks, systems and flushes).
+   The model applies a frame's effects lazily: when a callback arrives it
+   applies everything up to that callback, which must be the next one the
+   model expects (a hook of the wrong entity or component, one too many or
+   one missing is a crash), so that the model equals the world inside every
+   callback and the callback's own calls are checked like top-level ones;
+   the rest is applied when the call returns. A call that fails must have
+   run no callback (all-or-nothing).
 
    Programmer errors: ECS_ASSERT is redirected to a recorder. Only calls
    whose assert behaviour is documented (the bad-input catalogue of ecs.h
-   section 2) are driven; each must assert exactly once and leave the
-   documented error code; any other assert is a crash. Out of memory: an op
-   arms the allocator to fail the k-th allocation of the next call; that
-   call must succeed, or fail with ECS_ERR_OUT_OF_MEMORY having changed
-   nothing (the all-or-nothing rules), except where ecs.h documents
-   otherwise (a destroy whose free queue cannot grow retires its slot; a
-   flush stops and keeps the rest queued).
+   section 2, the rules above) are driven; each must assert exactly once
+   and leave the documented error code; any other assert is a crash. Out
+   of memory: an op arms the allocator to fail the k-th allocation of the
+   next call (until its first callback); that call must succeed, or fail
+   with ECS_ERR_OUT_OF_MEMORY having changed nothing (the all-or-nothing
+   rules), except where ecs.h documents otherwise (a destroy whose free
+   queue cannot grow retires its slot; a flush stops and keeps the rest
+   queued).
 
-   Environment: FUZZ_TRACE=1 prints every op (and the views and changes of
-   view loops); FUZZ_DUMP=file (random driver) writes each input to file
-   before running it, so a crash leaves its input behind; FUZZ_SKIP_KNOWN=1
-   steers around the known ecs.h bugs below, so a fuzzing run can look for
-   new ones.
+   Environment: FUZZ_TRACE=1 prints every op (nested ones indented, and the
+   views and changes of view loops); FUZZ_DUMP=file (random driver) writes
+   each input to file before running it, so a crash leaves its input
+   behind; FUZZ_NEW_RULES=0 leaves out the calls of rules marked (*);
+   FUZZ_SKIP_KNOWN=1 steers around the known ecs.h bugs below, so a fuzzing
+   run can look for new ones.
 
-   Known bugs (tests/fuzz/corpus/known-bug-*): none open. The input
-   regress-destroy-current-joins-group was known bug 1: destroying the
-   current entity of a view over a group-owned storage made it join the
-   group for a moment and moved rows under the walk (fixed: an entity being
-   stripped joins no group). */
+   Known bugs (tests/fuzz/corpus/known-bug-*): see KNOWN BUGS below. */
 #ifdef FUZZ_MAIN
 #define _POSIX_C_SOURCE 200809L /* fork, pipe, waitpid for the replay */
 #endif
@@ -51,6 +104,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifndef FUZZ_NEW_RULES
+#define FUZZ_NEW_RULES 1
+#endif
 
 /* ---- asserts ------------------------------------------------------------ */
 static struct {
@@ -75,16 +132,22 @@ static void fz_on_assert(const char *msg) {
 #include "ecs.h"
 
 /* ---- the components ------------------------------------------------------ */
-#define NC 6    /* B1, I4, D8, S24, and the tags TA, TB */
-#define VMAX 24 /* the largest component */
+#define NC 6     /* B1, I4, D8, S24, and the tags TA, TB: registered first */
+#define NCMAX 10 /* and up to four more, registered by the input (extra[]) */
+#define VMAX 24  /* the largest component */
 typedef uint8_t B1;
 typedef uint32_t I4;
 typedef uint64_t D8;
 typedef struct { uint64_t a, b, c; } S24; /* no padding: compound literals copy every byte */
 
-static const char *const comp_name[NC] = {"B1", "I4", "D8", "S24", "TA", "TB"};
-static const size_t comp_size[NC] = {sizeof(B1), sizeof(I4), sizeof(D8), sizeof(S24), 0, 0};
-static const size_t comp_align[NC] = {ECS_ALIGNOF(B1), ECS_ALIGNOF(I4), ECS_ALIGNOF(D8), ECS_ALIGNOF(S24), 0, 0};
+/* component ci has id ci + 1 (ids are handed out in registration order) */
+static const char *comp_name[NCMAX] = {"B1", "I4", "D8", "S24", "TA", "TB"};
+static size_t comp_size[NCMAX] = {sizeof(B1), sizeof(I4), sizeof(D8), sizeof(S24), 0, 0};
+static size_t comp_align[NCMAX] = {ECS_ALIGNOF(B1), ECS_ALIGNOF(I4), ECS_ALIGNOF(D8), ECS_ALIGNOF(S24), 0, 0};
+static const struct {
+    const char *name;
+    size_t size, align;
+} extra[NCMAX - NC] = {{"E2", 2, 2}, {"E16", 16, 8}, {"ET", 0, 0}, {"E12", 12, 4}};
 
 /* ---- bounds ---------------------------------------------------------------- */
 #define MAX_SLOTS 512   /* entity indices the model holds */
@@ -95,6 +158,53 @@ static const size_t comp_align[NC] = {ECS_ALIGNOF(B1), ECS_ALIGNOF(I4), ECS_ALIG
 #define MAX_PENDING 48  /* queued commands */
 #define MAX_GROUPS 3
 #define NTS 8           /* recent timestamps, for `since` arguments */
+#define MAX_DEPTH 3     /* callbacks inside callbacks */
+#define OP_BUDGET 48    /* nested calls per top-level op */
+#define MAX_FRAMES 32
+#define MAX_BUSY 32
+#define MAX_SORTS 8
+#define MAX_SYS 6
+#define MAX_WL 4
+#define MAX_STEPS 16
+
+/* ---- KNOWN BUGS --------------------------------------------------------------
+   Open ecs.h bugs this fuzzer found. Their minimized reproducers are
+   tests/fuzz/corpus/known-bug-<n>-*, which make test replays (and which
+   fail until ecs.h is fixed). FUZZ_SKIP_KNOWN=1 leaves out the calls that
+   hit them, so that a run can look for new ones; FUZZ_ONLY_BUG=n leaves
+   out all but bug n (to minimize its reproducer: make fuzz-minimize).
+
+   1. ecs_add_n moves a storage in which it only replaces a value. The
+      bundle reserves a row in every storage it names, also where the
+      entity already has the component, so a full storage grows and its
+      values move: section 15 says a replace (add on an entity that
+      already has it) never moves them. Inside a hook of that storage the
+      hook's value pointer then dangles (a write through it is a
+      use-after-free). known-bug-1-add-n-replace-moves: on_insert(e0, B1)
+      of an ecs_create_bulk calls ecs_add_n(e11, {..., B1}), a replace of
+      B1 on a full B1 storage.
+   2. ecs_register leaks the new storage's sparse page table when the
+      allocation of its name fails (out of memory) after the world has
+      entity pages: the failure path frees the name and the storage, not
+      the pages (64 bytes left at ecs_world_free).
+      known-bug-2-register-oom-leak: create, arm out-of-memory, register.
+   3. ecs_defer_destroy, _remove and _delete record a command for an id
+      that is not alive, and ecs_flush applies it if an entity with that
+      very id exists by then: a stale or never-handed-out id reaches a
+      later entity (section 4: it must be treated like a stale id).
+      known-bug-3-defer-stale-id: in an empty world,
+      ecs_defer_destroy(0:1), then ecs_defer_create (which hands out 0:1),
+      then ecs_flush destroys the new entity. (The model accepts either
+      answer for such a call: refused with no error, or recorded and never
+      applied.)
+
+   Fixed since, their inputs kept as regress-*: destroying the current
+   entity of a view over a group-owned storage joined the group for a
+   moment (the first version's known bug 1); ecs_destroy/ecs_strip inside
+   a sort comparator, with no storage observed and no hook running, took
+   the one-pass path that checks no lock and popped rows of the storage
+   being sorted, which ended with an entity twice and another's row lost
+   (regress-destroy-in-comparator; fixed in a6f1fa1). */
 
 /* ---- the allocator: counts, checks sizes, fails on demand ---------------- */
 static struct {
@@ -160,29 +270,55 @@ typedef struct {
     ecs_entity id;     /* the live entity, or the last one of this slot */
     uint32_t version;  /* its version; dead: the next entity's */
     int alive;
-    unsigned char has[NC];
+    unsigned char has[NCMAX];
     unsigned mask; /* bit c: has[c] */
-    unsigned char val[NC][VMAX];
-    ecs_tick ins[NC], mod[NC];
+    unsigned char val[NCMAX][VMAX];
+    ecs_tick ins[NCMAX], mod[NCMAX];
 } m_slot;
 
 typedef struct {
     int op; /* 0 destroy, 1 add, 2 remove, 3 delete */
     ecs_entity e;
     int c;
+    int stale; /* e was not alive when recorded: it never takes effect */
     unsigned char v[VMAX];
 } m_cmd;
 
 typedef struct {
     int nowned, nexcl;
-    int owned[NC], excl[NC];
+    int owned[NCMAX], excl[NCMAX];
     unsigned owned_mask, excl_mask;
 } m_group;
 
+typedef struct {
+    int structural, run_if, nreads, nwrites;
+    int reads[4], writes[4]; /* component indices */
+    ecs_tick last_run;
+} m_sys;
+
+typedef struct {
+    int n, nbatch;
+    int step[MAX_STEPS];  /* the system of each step */
+    int batch[MAX_STEPS]; /* its batch */
+} m_wl;
+
+/* A sort in flight: its comparator's state and what it locks. */
+typedef struct sortctx {
+    int c, desc, bad, dirty, calls;
+    unsigned lockmask; /* the storages it sorts */
+    unsigned movemask; /* storages whose changes move rows of those (their groups') */
+    uint32_t before[MAX_SLOTS];
+} sortctx;
+
+/* hooks installed on a storage */
+#define H_INS 1
+#define H_REM 2
+
 static struct {
     ecs_world *w;
-    ecs_component comp[NC];
-    int count[NC]; /* live entities with c */
+    int ncomp;
+    ecs_component comp[NCMAX];
+    int count[NCMAX]; /* live entities with c */
     m_slot slot[MAX_SLOTS];
     uint32_t nslots, max_slots;
     uint32_t fq[MAX_SLOTS];
@@ -201,46 +337,71 @@ static struct {
         uint32_t track;
         ecs_tick clear_ins, clear_mod;
         m_list removed, deleted;
-        int hooks;
-        long ins_calls, rem_calls; /* what the hooks should have seen */
-        int owner;                 /* group id or 0 */
-    } st[NC];
+        int hooks; /* H_INS | H_REM */
+        int owner; /* group id or 0 */
+    } st[NCMAX];
     struct {
         int has;
         unsigned char val[VMAX];
         ecs_tick ins, mod;
-    } uq[NC];
+    } uq[NCMAX];
     m_group grp[MAX_GROUPS];
     int ngroups;
     m_cmd pending[MAX_PENDING];
     int npending;
-    /* hooks as seen */
-    long hook_ins[NC], hook_rem[NC];
-    int in_flush;  /* on_remove cannot compare values with the model */
+    int inflight; /* flushed commands being applied (ecs_defer_pending still counts them) */
+    /* what runs now: callbacks, their locks and the entities they hold */
+    int lockcnt[NCMAX];
+    struct {
+        ecs_entity e;
+        int strip;
+    } busy[MAX_BUSY];
+    int nbusy, nstrip;
+    int guard;   /* hooks, strips and sorts running (the world's guard) */
+    int running; /* a workload runs */
+    int depth;   /* callbacks in flight */
+    int budget;  /* nested calls left for this op */
+    int no_reentry;
+    sortctx *sorts[MAX_SORTS];
+    int nsorts;
+    const char *cbname[MAX_DEPTH + 2];
+    /* systems and workloads */
+    m_sys sys[MAX_SYS];
+    int nsys;
+    m_wl wl[MAX_WL];
+    int nwl, default_wl;
     /* the input */
     const uint8_t *in;
     size_t n, at;
     long op;
     const char *opname;
+    int v2;        /* the full mode (forged ids, re-entrancy, systems) */
+    int new_rules; /* FUZZ_NEW_RULES */
     int trace;
-    int skip_known; /* FUZZ_SKIP_KNOWN=1: steer around the known bugs below */
+    unsigned skip_known; /* bit n: steer around known bug n (FUZZ_SKIP_KNOWN, FUZZ_ONLY_BUG) */
+    unsigned probe; /* rotates the forged-id probes of check_world */
     char where[160]; /* which input, for the failure message */
 } m;
+
+#define SKIP_BUG(n) (m.skip_known >> (n) & 1u)
 
 /* statistics for the driver's report */
 static long fz_op_count[64];
 static const char *fz_op_names[64];
-static long fz_total_ops;
+static long fz_total_ops, fz_nested_ops, fz_refused[16], fz_forged, fz_callbacks[4];
 
 static void fz_fail(int line, const char *fmt, ...) {
     va_list ap;
-    fprintf(stderr, "fuzz_model.c:%d: op #%ld (%s), %d live: ", line, m.op, m.opname ? m.opname : "setup",
-            m.nlive);
+    int k;
+    fprintf(stderr, "fuzz_model.c:%d: op #%ld (%s), %d live: ", line, m.op, m.opname ? m.opname : "setup", m.nlive);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fprintf(stderr, "\n");
+    for (k = 0; k < m.depth && k < MAX_DEPTH + 2; k++)
+        fprintf(stderr, "  inside %s\n", m.cbname[k] ? m.cbname[k] : "?");
     if (m.w && ecs_last_error(m.w)) fprintf(stderr, "  last error: %s\n", ecs_last_error_msg(m.w));
+    if (fa.msg[0]) fprintf(stderr, "  last assert: %s\n", fa.msg);
     if (m.where[0]) fprintf(stderr, "  input: %s\n", m.where);
     fflush(stderr);
     abort();
@@ -260,6 +421,7 @@ static void fz_fail(int line, const char *fmt, ...) {
         if (fa.count != 1) fz_fail(__LINE__, "expected one ECS_ASSERT from %s, got %d", #expr, fa.count); \
         if (ecs_last_error(m.w) != (code))                                                     \
             fz_fail(__LINE__, "%s: error %d, expected %d", #expr, (int)ecs_last_error(m.w), (int)(code)); \
+        fz_refused[(int)(code) & 15]++;                                                        \
         ecs_clear_error(m.w);                                                                  \
     } while (0)
 
@@ -270,7 +432,7 @@ static void trace(const char *fmt, ...) {
     va_list ap;
     if (!m.trace) return;
     va_start(ap, fmt);
-    fprintf(stderr, "    ");
+    fprintf(stderr, "%*s    ", 4 * m.depth, "");
     vfprintf(stderr, fmt, ap);
     fprintf(stderr, "\n");
     va_end(ap);
@@ -279,6 +441,7 @@ static void trace(const char *fmt, ...) {
 /* ---- reading the input ------------------------------------------------------ */
 static unsigned u8(void) { return m.at < m.n ? m.in[m.at++] : 0; }
 static unsigned u16(void) { return u8() | u8() << 8; }
+static int pick_comp(void) { return (int)(u8() % (unsigned)m.ncomp); }
 
 static void gen_bytes(unsigned char *v, size_t n) {
     uint32_t s = u16() * 2654435761u + 1;
@@ -360,6 +523,18 @@ static void m_create(ecs_entity e) {
     if (m.track_entities) list_push(&m.created, e, m.tick, NULL);
 }
 
+/* A change the sorts in flight care about: a value of the key storage
+   (value_only), or a row that comes or goes in a storage whose changes
+   move rows of a sorted one. Such a sort's order is not checked. */
+static void m_touch(int c, int value_only) {
+    int k;
+    for (k = 0; k < m.nsorts; k++) {
+        sortctx *s = m.sorts[k];
+        if (c == s->c && comp_size[c]) s->dirty = 1;
+        if (!value_only && (s->movemask >> c & 1u)) s->dirty = 1;
+    }
+}
+
 static void m_insert(int i, int c, const void *v) {
     if (!m.slot[i].has[c]) m.count[c]++;
     m.slot[i].has[c] = 1;
@@ -368,12 +543,13 @@ static void m_insert(int i, int c, const void *v) {
     if (v) memcpy(m.slot[i].val[c], v, comp_size[c]);
     m.slot[i].ins[c] = m.tick;
     m.slot[i].mod[c] = 0;
-    if (m.st[c].hooks) m.st[c].ins_calls++;
+    m_touch(c, 0);
 }
 static void m_replace(int i, int c, const void *v) {
     memset(m.slot[i].val[c], 0, VMAX);
     if (v) memcpy(m.slot[i].val[c], v, comp_size[c]);
     m.slot[i].mod[c] = m.tick;
+    m_touch(c, 1);
 }
 static void m_set(int i, int c, const void *v) {
     if (m.slot[i].has[c])
@@ -382,19 +558,20 @@ static void m_set(int i, int c, const void *v) {
         m_insert(i, c, v);
 }
 static void m_take(int i, int c, int deletion) {
-    if (m.st[c].hooks) m.st[c].rem_calls++;
     if (deletion && (m.st[c].track & ECS_TRACK_DELETION))
         list_push(&m.st[c].deleted, m.slot[i].id, m.tick, m.slot[i].val[c]);
     if (!deletion && (m.st[c].track & ECS_TRACK_REMOVAL)) list_push(&m.st[c].removed, m.slot[i].id, m.tick, NULL);
     m.slot[i].has[c] = 0;
     m.slot[i].mask &= ~(1u << c);
     m.count[c]--;
+    m_touch(c, 0);
 }
-/* retire: the free queue could not grow (out of memory), the slot is never reused */
-static void m_destroy(int i, int retire) {
-    int c, at = m.live_at[i];
-    for (c = 0; c < NC; c++)
-        if (m.slot[i].has[c]) m_take(i, c, 1);
+/* The end of a destroy, once its components are gone. retire: the free
+   queue could not grow (out of memory), the slot is never reused. */
+static void m_release(int i, int retire) {
+    int at = m.live_at[i], c;
+    for (c = 0; c < m.ncomp; c++)
+        if (m.slot[i].has[c]) fz_fail(__LINE__, "destroyed %llx still has %s", (unsigned long long)m.slot[i].id, comp_name[c]);
     if (m.track_entities) list_push(&m.destroyed, m.slot[i].id, m.tick, NULL);
     m.slot[i].alive = 0;
     m.slot[i].version++;
@@ -414,17 +591,405 @@ static int m_group_match(const m_group *g, int i) {
     return (mask & g->owned_mask) == g->owned_mask && !(mask & g->excl_mask);
 }
 
+/* ---- what runs: locks and busy entities ------------------------------------------ */
+/* c's storage refuses rows to come or go: one of its hooks or a sort of it
+   runs, or - while any hook, strip or sort runs - it belongs (owned or
+   excluded) to a group that owns such a storage (a change would make an
+   entity join or leave the group: move rows there). Without the new rules:
+   only while a hook or strip runs. */
+static int m_locked(int c) {
+    int g, k;
+    if (m.lockcnt[c]) return 1;
+    if (!(m.new_rules ? m.guard : m.nbusy)) return 0;
+    for (g = 0; g < m.ngroups; g++) {
+        const m_group *gp = &m.grp[g];
+        if (!((gp->owned_mask | gp->excl_mask) >> c & 1u)) continue;
+        for (k = 0; k < gp->nowned; k++)
+            if (m.lockcnt[gp->owned[k]]) return 1;
+    }
+    return 0;
+}
+/* e is inside a hook or being stripped (strip_only: being stripped). */
+static int m_busy(ecs_entity e, int strip_only) {
+    int k;
+    for (k = 0; k < m.nbusy; k++)
+        if (m.busy[k].e == e && (!strip_only || m.busy[k].strip)) return 1;
+    return 0;
+}
+static void busy_push(ecs_entity e, int strip) {
+    ENSURE(m.nbusy < MAX_BUSY);
+    m.busy[m.nbusy].e = e;
+    m.busy[m.nbusy++].strip = strip;
+    m.nstrip += strip;
+    m.guard++;
+}
+static void busy_pop(void) {
+    ENSURE(m.nbusy > 0);
+    m.nstrip -= m.busy[--m.nbusy].strip;
+    m.guard--;
+}
+static int m_any_lock(void) {
+    int c;
+    if (m.guard || m.nbusy) return 1;
+    for (c = 0; c < m.ncomp; c++)
+        if (m.lockcnt[c]) return 1;
+    return 0;
+}
+
+/* ---- frames: the effects of a call in flight, in ecs.h's order ------------------ */
+enum {
+    EF_CREATE,     /* e is created */
+    EF_SET,        /* e gets c = v (insert or replace) */
+    EF_HOOK_INS,   /* on_insert(e, c), if e has c and c has the hook then */
+    EF_HOOK_REM,   /* on_remove(e, c), likewise */
+    EF_TAKE,       /* e loses c, if it still has it (flag: deletion; out: compare) */
+    EF_STRIP,      /* strip e (flag: destroy it after): expands when reached */
+    EF_BUSY_POP,   /* the strip is done */
+    EF_RELEASE,    /* e's slot is released */
+    EF_FLUSH_NEXT, /* the next queued command, while more than stop_pending are queued */
+    EF_CMD_DONE,   /* a flushed command is done */
+    EF_LOCK,       /* a sort locks its storages */
+    EF_CMP,        /* comparators, any number */
+    EF_UNLOCK,
+    EF_BATCH,      /* batch n of the workload: expands when reached */
+    EF_ADVANCE,    /* the tick moves on */
+    EF_RUNIF,      /* run_if of system c */
+    EF_SYS,        /* system c (flag: it has a run_if, which decides) */
+    EF_BATCH_END,  /* after batch n and its flush */
+    EF_RUN_END
+};
+static const char *const ef_name[] = {"create", "set", "on_insert", "on_remove", "take", "strip", "strip done",
+                                      "release", "flush next", "command done", "lock", "comparator", "unlock",
+                                      "batch", "advance", "run_if", "system", "batch end", "run end"};
+
+typedef struct {
+    int kind, c, flag, n;
+    ecs_entity e;
+    unsigned char v[VMAX];
+    unsigned char *out;
+    sortctx *sort;
+} effect;
+
+typedef struct {
+    const char *what;
+    effect *it;
+    int n, cap, at;
+    uint32_t taken;        /* strip: components it took */
+    uint32_t applied;      /* flush: commands that took effect */
+    uint32_t stop_pending; /* flush: commands it leaves queued */
+    int retire;            /* destroy: the slot was retired */
+    int wl, rc, failed_sys, runif_ok;
+    ecs_tick now;          /* workload: the batch's tick */
+    sortctx *sort;
+} frame;
+
+static frame frames[MAX_FRAMES];
+static int nframes;
+
+static frame *fr_top(void) { return nframes ? &frames[nframes - 1] : NULL; }
+
+static frame *fr_push(const char *what) {
+    frame *f;
+    if (nframes >= MAX_FRAMES) fz_fail(__LINE__, "too many calls in flight");
+    f = &frames[nframes++];
+    f->what = what;
+    f->n = f->at = 0;
+    f->taken = f->applied = f->stop_pending = 0;
+    f->retire = f->rc = f->runif_ok = 0;
+    f->wl = f->failed_sys = -1;
+    f->sort = NULL;
+    return f;
+}
+
+/* count zeroed items at `at` (replacing `replace` items there) */
+static effect *fr_splice(frame *f, int at, int replace, int count) {
+    int need = f->n - replace + count;
+    if (need > f->cap) {
+        f->cap = need < 64 ? 64 : 2 * need;
+        f->it = (effect *)realloc(f->it, (size_t)f->cap * sizeof *f->it);
+        if (!f->it) abort();
+    }
+    memmove(f->it + at + count, f->it + at + replace, (size_t)(f->n - at - replace) * sizeof *f->it);
+    memset(f->it + at, 0, (size_t)count * sizeof *f->it);
+    f->n = need;
+    return f->it + at;
+}
+static effect *fr_add(frame *f, int kind, ecs_entity e, int c) {
+    effect *x = fr_splice(f, f->n, 0, 1);
+    x->kind = kind;
+    x->e = e;
+    x->c = c;
+    return x;
+}
+static void fr_set(frame *f, ecs_entity e, int c, const unsigned char *v) {
+    effect *x = fr_add(f, EF_SET, e, c);
+    memcpy(x->v, v, VMAX);
+}
+
+static void check_out(const unsigned char *out, int i, int c) {
+    if (comp_size[c]) {
+        if (memcmp(out, m.slot[i].val[c], comp_size[c]) != 0)
+            fz_fail(__LINE__, "the value ecs_remove gave out for %s of %llx differs from the model", comp_name[c],
+                    (unsigned long long)m.slot[i].id);
+    } else {
+        ENSURE(out[0] == 0xa5); /* a tag leaves *out untouched */
+    }
+    ENSURE(out[comp_size[c]] == 0xa5);
+}
+
+/* The strip of e begins: its components now, in id order, each on_remove
+   then gone; then the slot, for a destroy. */
+static void expand_strip(frame *f) {
+    effect x = f->it[f->at], *y;
+    int i = slot_of(x.e), c, k = 0, n = 0;
+    if (i < 0) fz_fail(__LINE__, "%s: strip of %llx, which is not alive", f->what, (unsigned long long)x.e);
+    for (c = 0; c < m.ncomp; c++) n += m.slot[i].has[c];
+    y = fr_splice(f, f->at, 1, 2 * n + 1 + x.flag);
+    for (c = 0; c < m.ncomp; c++) {
+        if (!m.slot[i].has[c]) continue;
+        y[k].kind = EF_HOOK_REM, y[k].e = x.e, y[k++].c = c;
+        y[k].kind = EF_TAKE, y[k].e = x.e, y[k].flag = 1, y[k++].c = c;
+    }
+    y[k++].kind = EF_BUSY_POP;
+    if (x.flag) y[k].kind = EF_RELEASE, y[k].e = x.e;
+    busy_push(x.e, 1);
+}
+
+/* The flush reaches the next queued command. */
+static void expand_cmd(frame *f) {
+    m_cmd cmd = m.pending[0];
+    int i = cmd.stale ? -1 : slot_of(cmd.e), c, n = 0;
+    effect *y;
+    memmove(m.pending, m.pending + 1, (size_t)(m.npending - 1) * sizeof *m.pending);
+    m.npending--;
+    m.inflight++;
+    if (i >= 0 && cmd.op == 0) { /* destroy: nothing may refuse it here (no hook or sort runs) */
+        ENSURE(!m_busy(cmd.e, 0));
+        for (c = 0; c < m.ncomp; c++) ENSURE(!m.slot[i].has[c] || !m_locked(c));
+        y = fr_splice(f, f->at, 1, 3);
+        y[0].kind = EF_STRIP, y[0].e = cmd.e, y[0].flag = 1;
+        n = 1;
+    } else if (i >= 0 && cmd.op == 1) {
+        ENSURE(m.slot[i].has[cmd.c] || (!m_locked(cmd.c) && !m_busy(cmd.e, 1)));
+        n = m.slot[i].has[cmd.c] ? 1 : 2; /* a replace runs no hook */
+        y = fr_splice(f, f->at, 1, n + 2);
+        y[0].kind = EF_SET, y[0].e = cmd.e, y[0].c = cmd.c;
+        memcpy(y[0].v, cmd.v, VMAX);
+        if (n == 2) y[1].kind = EF_HOOK_INS, y[1].e = cmd.e, y[1].c = cmd.c;
+    } else if (i >= 0 && m.slot[i].has[cmd.c]) {
+        ENSURE(!m_locked(cmd.c));
+        y = fr_splice(f, f->at, 1, 4);
+        y[0].kind = EF_HOOK_REM, y[0].e = cmd.e, y[0].c = cmd.c;
+        y[1].kind = EF_TAKE, y[1].e = cmd.e, y[1].c = cmd.c, y[1].flag = cmd.op == 3;
+        n = 2;
+    } else { /* died (or lost the component) before its turn */
+        y = fr_splice(f, f->at, 1, 2);
+    }
+    if (i >= 0 && (cmd.op <= 1 || m.slot[i].has[cmd.c])) f->applied++;
+    y[n].kind = EF_CMD_DONE;
+    y[n + 1].kind = EF_FLUSH_NEXT;
+}
+
+/* A workload's batch b: a new tick, its systems in order (each after its
+   run_if), the flush. */
+static void expand_batch(frame *f, int b) {
+    const m_wl *w = &m.wl[f->wl];
+    int s, k = 0, n = 0;
+    effect *y;
+    for (s = 0; s < w->n; s++)
+        if (w->batch[s] == b) n += 1 + m.sys[w->step[s]].run_if;
+    y = fr_splice(f, f->at, 1, n + 3);
+    y[k++].kind = EF_ADVANCE;
+    for (s = 0; s < w->n; s++) {
+        int sy = w->step[s];
+        if (w->batch[s] != b) continue;
+        if (m.sys[sy].run_if) y[k].kind = EF_RUNIF, y[k].n = s, y[k++].c = sy;
+        y[k].kind = EF_SYS, y[k].n = s, y[k].flag = m.sys[sy].run_if, y[k++].c = sy;
+    }
+    y[k++].kind = EF_FLUSH_NEXT;
+    y[k].kind = EF_BATCH_END, y[k].n = b;
+}
+
+static void batch_end(frame *f, int b) {
+    effect *y;
+    if (!f->rc && b + 1 < m.wl[f->wl].nbatch) {
+        y = fr_splice(f, f->at, 1, 1);
+        y->kind = EF_BATCH, y->n = b + 1;
+        return;
+    }
+    y = fr_splice(f, f->at, 1, 2); /* stops after a failing system's batch */
+    y[0].kind = EF_ADVANCE;
+    y[1].kind = EF_RUN_END;
+}
+
+/* Applies f's effects up to the next callback the world must make; returns
+   it (not consumed), or NULL when nothing is left. */
+static effect *fr_next(frame *f) {
+    for (;;) {
+        effect *x;
+        int i, k;
+        if (f->at >= f->n) return NULL;
+        x = &f->it[f->at];
+        i = slot_of(x->e);
+        switch (x->kind) {
+        case EF_CREATE: m_create(x->e); break;
+        case EF_SET:
+            if (i < 0) fz_fail(__LINE__, "%s: %llx died before its %s was set", f->what, (unsigned long long)x->e, comp_name[x->c]);
+            m_set(i, x->c, x->v);
+            break;
+        case EF_HOOK_INS:
+            if (i >= 0 && m.slot[i].has[x->c] && (m.st[x->c].hooks & H_INS)) return x;
+            break;
+        case EF_HOOK_REM:
+            if (i >= 0 && m.slot[i].has[x->c] && (m.st[x->c].hooks & H_REM)) return x;
+            break;
+        case EF_TAKE:
+            if (i >= 0 && m.slot[i].has[x->c]) {
+                if (x->out) check_out(x->out, i, x->c);
+                m_take(i, x->c, x->flag);
+                f->taken++;
+            }
+            break;
+        case EF_STRIP: expand_strip(f); continue;
+        case EF_BUSY_POP: busy_pop(); break;
+        case EF_RELEASE:
+            if (i < 0) fz_fail(__LINE__, "%s: %llx died before its destroy ended", f->what, (unsigned long long)x->e);
+            m_release(i, f->retire);
+            break;
+        case EF_FLUSH_NEXT:
+            if ((uint32_t)m.npending > f->stop_pending) {
+                expand_cmd(f);
+                continue;
+            }
+            break;
+        case EF_CMD_DONE: m.inflight--; break;
+        case EF_LOCK:
+            for (k = 0; k < m.ncomp; k++) m.lockcnt[k] += (int)(x->sort->lockmask >> k & 1u);
+            ENSURE(m.nsorts < MAX_SORTS);
+            m.sorts[m.nsorts++] = x->sort;
+            m.guard++;
+            break;
+        case EF_CMP: return x;
+        case EF_UNLOCK:
+            for (k = 0; k < m.ncomp; k++) m.lockcnt[k] -= (int)(x->sort->lockmask >> k & 1u);
+            ENSURE(m.nsorts > 0 && m.sorts[m.nsorts - 1] == x->sort);
+            m.nsorts--;
+            m.guard--;
+            break;
+        case EF_BATCH: expand_batch(f, x->n); continue;
+        case EF_ADVANCE: f->now = ++m.tick; break;
+        case EF_RUNIF: return x;
+        case EF_SYS:
+            if (!x->flag || f->runif_ok) return x;
+            break;
+        case EF_BATCH_END: batch_end(f, x->n); continue;
+        case EF_RUN_END: m.running = 0; break;
+        default: fz_fail(__LINE__, "bad effect %d", x->kind);
+        }
+        f->at++;
+    }
+}
+
+static const char *effect_str(const effect *x, char *buf, size_t n) {
+    if (!x) return "nothing";
+    snprintf(buf, n, "%s(%llx, %s)", ef_name[x->kind], (unsigned long long)x->e,
+             x->kind == EF_SYS || x->kind == EF_RUNIF ? "system" : comp_name[x->c] ? comp_name[x->c] : "?");
+    return buf;
+}
+
+/* The call returned successfully: the rest of its effects. */
+static void fr_finish(frame *f) {
+    effect *x;
+    char buf[96];
+    ENSURE(f == fr_top());
+    while ((x = fr_next(f)) != NULL) {
+        if (x->kind == EF_CMP) {
+            f->at++;
+            continue;
+        }
+        fz_fail(__LINE__, "%s returned, but %s never came", f->what, effect_str(x, buf, sizeof buf));
+    }
+    nframes--;
+}
+/* The call failed: it must have changed nothing, so no callback ran. */
+static void fr_drop(frame *f) {
+    ENSURE(f == fr_top());
+    if (f->at) fz_fail(__LINE__, "%s failed after running callbacks (not all-or-nothing)", f->what);
+    nframes--;
+}
+
+/* A callback arrived: it must be the next one the innermost call in flight
+   makes. Returns that call's frame (the callback consumed). */
+static frame *cb_expect(int kind, ecs_entity e, int c, const char *what) {
+    frame *f = fr_top();
+    effect *x;
+    char buf[96];
+    if (!f) fz_fail(__LINE__, "%s: a callback while no call is in flight", what);
+    x = fr_next(f);
+    if (!x || x->kind != kind || x->e != e || x->c != c)
+        fz_fail(__LINE__, "%s: unexpected callback during %s, the model expects %s", what, f->what,
+                effect_str(x, buf, sizeof buf));
+    if (kind != EF_CMP) f->at++;
+    return f;
+}
+
 /* ---- picking entities -------------------------------------------------------- */
 static int pick_live(void) {
     unsigned b = u8();
     return m.nlive ? (int)m.live[b % (unsigned)m.nlive] : -1;
 }
+
+/* An id nobody holds (section 4: treated like a stale one). */
+static ecs_entity pick_forged(unsigned b) {
+    int i = m.nlive ? (int)m.live[u8() % (unsigned)m.nlive] : -1, k;
+    uint32_t idx = i >= 0 ? (uint32_t)i : 0, ver = i >= 0 ? m.slot[i].version : 1;
+    static const uint32_t odd_versions[5] = {0, 0xffffffffu, 0x7fffffffu, 0x80000000u, 0xfffffffeu};
+    ecs_entity e;
+    switch (b % 14) {
+    case 0: return ECS_NULL;
+    case 1:
+    case 2:
+        if (m.ndead) return m.dead[u8() % (unsigned)(m.ndead < NDEAD ? m.ndead : NDEAD)];
+        return ECS_NULL;
+    case 3: return ((ecs_entity)(ver | 0x80000000u) << 32) | idx;  /* the version's top bit */
+    case 4: return ((ecs_entity)(ver + 1) << 32) | idx;
+    case 5: return ((ecs_entity)(ver - 1) << 32) | idx;              /* 0 for a first version */
+    case 6: return ((ecs_entity)(1 + u8() % 2) << 32) | (m.nslots + u8() % 4); /* past the slots */
+    case 7: return ((ecs_entity)(1 + u8() % 3) << 32) | (0xfffffff0u + u8() % 16);
+    case 8: /* 64 random bits */
+        e = 0;
+        for (k = 0; k < 8; k++) e = e << 8 | u8();
+        return e;
+    case 9:
+    case 10: /* a free slot: the version its next entity gets, or the raw dead mark */
+        if (m.fq_len) {
+            uint32_t f = m.fq[(m.fq_head + (int)(u8() % (unsigned)m.fq_len)) % MAX_SLOTS];
+            return ((ecs_entity)(m.slot[f].version | (b % 14 == 10 ? 0x80000000u : 0)) << 32) | f;
+        }
+        return ((ecs_entity)ver << 32) | (idx + 0x10000u);
+    case 11: return ((ecs_entity)odd_versions[u8() % 5] << 32) | idx;
+    case 12: return ((ecs_entity)idx << 32) | ver; /* index and version swapped */
+    default: return (((ecs_entity)ver << 32) | idx) ^ ((ecs_entity)1 << (u8() % 64)); /* one bit flipped */
+    }
+}
+
 /* Mostly a live entity (*slot >= 0), else a dead, null, never-created or
-   wrong-version id (*slot = -1). */
+   wrong-version id (*slot = -1 unless it happens to be a live one). */
 static ecs_entity pick_entity(int *slot) {
     unsigned b = u8();
     uint32_t i;
+    ecs_entity e;
     *slot = -1;
+    if (m.v2) {
+        if (b < 192 && m.nlive) {
+            *slot = (int)m.live[b % (unsigned)m.nlive];
+            return m.slot[*slot].id;
+        }
+        e = pick_forged(b);
+        *slot = slot_of(e);
+        fz_forged++;
+        return e;
+    }
     if (b < 200 && m.nlive) {
         *slot = (int)m.live[b % (unsigned)m.nlive];
         return m.slot[*slot].id;
@@ -465,28 +1030,136 @@ static const void *pick_value(int c, unsigned char *v) {
     return v;
 }
 
-/* ---- hooks ----------------------------------------------------------------------- */
+/* ---- callbacks ------------------------------------------------------------------- */
+static void check_world(void);
+static void nested_op(void);
+
+/* A callback makes calls of its own, drawn from the input (the full mode). */
+static void callback_ops(const char *what, int most) {
+    unsigned b;
+    int n, k;
+    al.armed = 0; /* an armed allocation is for the call's own work, before its first callback */
+    if (!m.v2 || m.no_reentry || m.depth >= MAX_DEPTH || m.budget <= 0 || !m.w) return;
+    b = u8();
+    n = b < 150 ? 0 : b < 215 ? 1 : b < 245 ? 2 : most;
+    if (!n) return;
+    m.cbname[m.depth++] = what;
+    if (m.trace) trace("%s: %d call(s)", what, n);
+    for (k = 0; k < n && m.budget > 0; k++) {
+        int failed = al.failed;
+        m.budget--;
+        al.failed = 0;
+        ecs_clear_error(m.w);
+        nested_op();
+        al.armed = 0;
+        al.failed = failed;
+        ecs_clear_error(m.w);
+        check_world(); /* inside the callback, the model equals the world */
+    }
+    al.armed = 0;
+    m.depth--;
+}
+
+static void hook_cb(int ins, ecs_world *w, ecs_entity e, ecs_component c, void *value) {
+    int ci = (int)c - 1, i;
+    char what[80];
+    ENSURE(w == m.w && ci >= 0 && ci < m.ncomp);
+    snprintf(what, sizeof what, "%s(%llx, %s)", ins ? "on_insert" : "on_remove", (unsigned long long)e, comp_name[ci]);
+    cb_expect(ins ? EF_HOOK_INS : EF_HOOK_REM, e, ci, what);
+    fz_callbacks[0]++;
+    i = slot_of(e);
+    ENSURE(i >= 0 && m.slot[i].has[ci] && ecs_alive(w, e) && ecs_has(w, e, c));
+    ENSURE(value == (void *)ecs_get(w, e, c)); /* on_remove: still readable */
+    if (comp_size[ci] && memcmp(value, m.slot[i].val[ci], comp_size[ci]) != 0)
+        fz_fail(__LINE__, "%s: the value differs from the model", what);
+    /* the hook runs: its storage is locked, its entity busy */
+    m.lockcnt[ci]++;
+    busy_push(e, 0);
+    callback_ops(what, 3);
+    /* nothing moved the hook's row: its value is where it was */
+    if (!ecs_alive(w, e) || value != (void *)ecs_get(w, e, c))
+        fz_fail(__LINE__, "%s: after the hook's calls its value moved (or the entity lost it)", what);
+    busy_pop();
+    m.lockcnt[ci]--;
+}
 static void hook_insert(ecs_world *w, ecs_entity e, ecs_component c, void *value, void *user) {
-    int ci = (int)c - 1;
     (void)user;
-    ENSURE(w == m.w && ci >= 0 && ci < NC && m.st[ci].hooks);
-    ENSURE(ecs_alive(w, e) && ecs_has(w, e, c));
-    ENSURE(value == (void *)ecs_get(w, e, c));
-    m.hook_ins[ci]++;
+    hook_cb(1, w, e, c, value);
 }
 static void hook_remove(ecs_world *w, ecs_entity e, ecs_component c, void *value, void *user) {
-    int ci = (int)c - 1, i = slot_of(e);
     (void)user;
-    ENSURE(w == m.w && ci >= 0 && ci < NC && m.st[ci].hooks);
-    ENSURE(ecs_alive(w, e) && ecs_has(w, e, c));
-    ENSURE(value == (void *)ecs_get(w, e, c)); /* still readable */
-    if (!m.in_flush) { /* the model is updated after the call: still the old value */
-        ENSURE(i >= 0 && m.slot[i].has[ci]);
-        ENSURE(memcmp(value, m.slot[i].val[ci], comp_size[ci]) == 0);
-    }
-    m.hook_rem[ci]++;
+    hook_cb(0, w, e, c, value);
 }
-static const ecs_hooks observer = {hook_insert, hook_remove, NULL};
+static const ecs_hooks hook_sets[4] = {{NULL, NULL, NULL},
+                                       {hook_insert, NULL, NULL},
+                                       {NULL, hook_remove, NULL},
+                                       {hook_insert, hook_remove, NULL}};
+
+/* Few distinct keys, so stability shows: a value's first byte mod 4, a
+   tag's entity index mod 5. */
+static int sort_key(const sortctx *s, ecs_entity e, const void *v) {
+    return comp_size[s->c] ? ((const unsigned char *)v)[0] % 4 : (int)(ECS_ENTITY_INDEX(e) % 5);
+}
+/* Compares as the comparator does, checking what it is given against the model. */
+static int sort_cmp(sortctx *s, ecs_entity a, const void *va, ecs_entity b, const void *vb) {
+    int ia = slot_of(a), ib = slot_of(b), tag = comp_size[s->c] == 0, ka, kb;
+    if (ia < 0 || ib < 0 || !m.slot[ia].has[s->c] || !m.slot[ib].has[s->c] || (va == NULL) != tag ||
+        (vb == NULL) != tag ||
+        (!tag && (memcmp(va, m.slot[ia].val[s->c], comp_size[s->c]) ||
+                  memcmp(vb, m.slot[ib].val[s->c], comp_size[s->c])))) {
+        s->bad = 1;
+        return 0;
+    }
+    ka = sort_key(s, a, va);
+    kb = sort_key(s, b, vb);
+    return s->desc ? kb - ka : ka - kb;
+}
+static int by_key(ecs_entity a, const void *va, ecs_entity b, const void *vb, void *ctx) {
+    sortctx *s = (sortctx *)ctx;
+    frame *f = fr_top();
+    effect *x;
+    int r;
+    if (!f) fz_fail(__LINE__, "a comparator while no call is in flight");
+    x = fr_next(f);
+    if (!x || x->kind != EF_CMP || x->sort != s)
+        fz_fail(__LINE__, "a comparator ran during %s, which runs none (a sort the model expects refused?)", f->what);
+    r = sort_cmp(s, a, va, b, vb);
+    fz_callbacks[1]++;
+    if (s->calls++ < 4) callback_ops("comparator", 2);
+    return r;
+}
+
+static const char *const sys_names[MAX_SYS] = {"s0", "s1", "s2", "s3", "s4", "s5"};
+static const char *const wl_names[MAX_WL] = {"w0", "w1", "w2", "w3"};
+
+static frame *sys_expect(int kind, const ecs_system_ctx *ctx) {
+    int k = (int)(intptr_t)ctx->user;
+    frame *f;
+    ENSURE(k >= 0 && k < m.nsys && ctx->world == m.w && strcmp(ctx->name, sys_names[k]) == 0);
+    f = cb_expect(kind, 0, k, kind == EF_SYS ? "system" : "run_if");
+    if (ctx->last_run != m.sys[k].last_run || ctx->now != f->now)
+        fz_fail(__LINE__, "system %s: last_run %llu now %llu, model %llu %llu", ctx->name,
+                (unsigned long long)ctx->last_run, (unsigned long long)ctx->now,
+                (unsigned long long)m.sys[k].last_run, (unsigned long long)f->now);
+    return f;
+}
+static int sys_fn(const ecs_system_ctx *ctx) {
+    int k = (int)(intptr_t)ctx->user, ret;
+    frame *f = sys_expect(EF_SYS, ctx);
+    fz_callbacks[2]++;
+    callback_ops(sys_names[k], 4);
+    ret = u8() % 32 == 31 ? 1 + (int)(u8() % 3) : 0;
+    m.sys[k].last_run = ctx->now;
+    if (ret && !f->rc) f->rc = ret, f->failed_sys = k;
+    return ret;
+}
+static bool sys_run_if(const ecs_system_ctx *ctx) {
+    frame *f = sys_expect(EF_RUNIF, ctx);
+    fz_callbacks[3]++;
+    callback_ops("run_if", 2);
+    f->runif_ok = u8() % 4 != 0;
+    return f->runif_ok != 0;
+}
 
 /* ---- checking the world against the model ---------------------------------------- */
 static void check_list(const ecs_change *got, uint32_t n, const m_list *l, const char *what) {
@@ -509,21 +1182,59 @@ static void check_since(const ecs_change *all, const ecs_change *got, uint32_t n
 
 static ecs_tick last_ts(void) { return m.nts ? m.ts[(m.nts - 1) % NTS] : 0; }
 
+/* An id the model does not hold reads as stale everywhere. */
+static void probe_stale(ecs_entity e) {
+    int c;
+    if (slot_of(e) >= 0) return;
+    if (ecs_alive(m.w, e)) fz_fail(__LINE__, "ecs_alive(%llx): true for an id never handed out or destroyed", (unsigned long long)e);
+    for (c = 0; c < m.ncomp; c++) {
+        ecs_storage *s = ecs_storage_of(m.w, m.comp[c]);
+        if (ecs_has(m.w, e, m.comp[c]) || ecs_get(m.w, e, m.comp[c]) != NULL || ecs_storage_has(s, e) ||
+            ecs_storage_get(s, e) != NULL || ecs_get_mut(m.w, e, m.comp[c]) != NULL)
+            fz_fail(__LINE__, "stale id %llx reads %s", (unsigned long long)e, comp_name[c]);
+    }
+}
+static void check_forged(void) {
+    static const uint32_t odd[6] = {0, 0x80000000u, 0xffffffffu, 0x7fffffffu, 0xfffffffeu, 2};
+    int k, j;
+    for (k = 0; k < 2 && k < m.nlive; k++) {
+        uint32_t i = m.live[(m.probe + (unsigned)k) % (unsigned)m.nlive], v = m.slot[i].version;
+        probe_stale(((ecs_entity)(v | 0x80000000u) << 32) | i);
+        probe_stale(((ecs_entity)(v + 1) << 32) | i);
+        probe_stale(((ecs_entity)(v - 1) << 32) | i);
+        for (j = 0; j < 6; j++) probe_stale(((ecs_entity)odd[j] << 32) | i);
+    }
+    for (k = 0; k < 2 && k < m.fq_len; k++) {
+        uint32_t i = m.fq[(m.fq_head + (int)((m.probe + (unsigned)k) % (unsigned)m.fq_len)) % MAX_SLOTS];
+        probe_stale(((ecs_entity)m.slot[i].version << 32) | i);
+        probe_stale(((ecs_entity)(m.slot[i].version | 0x80000000u) << 32) | i);
+        probe_stale(((ecs_entity)(m.slot[i].version - 1) << 32) | i);
+    }
+    probe_stale(((ecs_entity)1 << 32) | m.nslots);
+    probe_stale(((ecs_entity)1 << 32) | 4096u);
+    probe_stale(((ecs_entity)1 << 32) | 0xffffffffu);
+    probe_stale(ECS_NULL);
+    m.probe++;
+}
+
 static void check_world(void) {
     static uint32_t seen[MAX_SLOTS], stamp;
     int k, c, g;
     ecs_tick since = last_ts();
     stamp++;
     ENSURE(ecs_count(m.w) == (uint32_t)m.nlive);
-    ENSURE(ecs_defer_pending(m.w) == (uint32_t)m.npending);
-    for (k = 0; k < m.ndead && k < NDEAD; k++) ENSURE(!ecs_alive(m.w, m.dead[k]));
+    if (ecs_defer_pending(m.w) != (uint32_t)(m.npending + m.inflight))
+        fz_fail(__LINE__, "%u commands queued, model %d", (unsigned)ecs_defer_pending(m.w), m.npending + m.inflight);
+    ENSURE(ecs_component_max(m.w) == (uint32_t)m.ncomp);
+    for (k = 0; k < m.ndead && k < NDEAD; k++) ENSURE(slot_of(m.dead[k]) >= 0 || !ecs_alive(m.w, m.dead[k]));
     /* each storage holds exactly the model's entities, with their values
        and stamps, and every sparse entry points at its row */
-    for (c = 0; c < NC; c++) {
+    for (c = 0; c < m.ncomp; c++) {
         ecs_component cc = m.comp[c];
-        uint32_t n = ecs_storage_count(ecs_storage_of(m.w, cc)), r, track = m.st[c].track;
-        const ecs_entity *ents = ecs_storage_entities(ecs_storage_of(m.w, cc));
-        const unsigned char *data = (const unsigned char *)ecs_storage_data(ecs_storage_of(m.w, cc));
+        ecs_storage *s = ecs_storage_of(m.w, cc);
+        uint32_t n = ecs_storage_count(s), r, track = m.st[c].track;
+        const ecs_entity *ents = ecs_storage_entities(s);
+        const unsigned char *data = (const unsigned char *)ecs_storage_data(s);
         size_t size = comp_size[c];
         if (n != (uint32_t)m_count(c)) fz_fail(__LINE__, "%s holds %u, model %d", comp_name[c], (unsigned)n, m_count(c));
         ENSURE(ecs_track_get(m.w, cc) == track);
@@ -538,14 +1249,16 @@ static void check_world(void) {
             ENSURE(seen[i] != stamp);
             seen[i] = stamp;
             if (size) {
-                if (ecs_get(m.w, e, cc) != (const void *)(data + r * size))
+                if (ecs_get(m.w, e, cc) != (const void *)(data + r * size) ||
+                    ecs_storage_get(s, e) != (const void *)(data + r * size))
                     fz_fail(__LINE__, "%s row %u: ecs_get of %llx points elsewhere", comp_name[c], (unsigned)r,
                             (unsigned long long)e);
                 if (memcmp(data + r * size, m.slot[i].val[c], size) != 0)
                     fz_fail(__LINE__, "%s: value of %llx differs", comp_name[c], (unsigned long long)e);
             } else {
-                ENSURE(ecs_get(m.w, e, cc) != NULL);
+                ENSURE(ecs_get(m.w, e, cc) != NULL && ecs_storage_get(s, e) != NULL);
             }
+            ENSURE(ecs_storage_has(s, e));
             if (track & ECS_TRACK_INSERTION) {
                 if (ecs_was_inserted(m.w, e, cc, 0) != (m.slot[i].ins[c] > m.st[c].clear_ins))
                     fz_fail(__LINE__, "%s: was_inserted(%llx, 0) is %d; model stamp %llu, window %llu",
@@ -600,17 +1313,13 @@ static void check_world(void) {
             ENSURE(ecs_unique_was_inserted(m.w, cc, since) == (m.uq[c].has && m.uq[c].ins > since));
             ENSURE(ecs_unique_was_modified(m.w, cc, since) == (m.uq[c].has && m.uq[c].mod > since));
         }
-        /* hooks */
-        if (m.hook_ins[c] != m.st[c].ins_calls || m.hook_rem[c] != m.st[c].rem_calls)
-            fz_fail(__LINE__, "%s hooks: %ld inserts, %ld removes; model %ld, %ld", comp_name[c], m.hook_ins[c],
-                    m.hook_rem[c], m.st[c].ins_calls, m.st[c].rem_calls);
     }
     /* every live entity: alive, and lacking what the model says it lacks
        (what it has, the rows above found through the same lookup) */
     for (k = 0; k < m.nlive; k++) {
         const m_slot *s = &m.slot[m.live[k]];
         ENSURE(ecs_alive(m.w, s->id));
-        for (c = 0; c < NC; c++)
+        for (c = 0; c < m.ncomp; c++)
             if (!s->has[c] && ecs_has(m.w, s->id, m.comp[c]))
                 fz_fail(__LINE__, "ecs_has(%llx, %s) is true, the model says it lacks it", (unsigned long long)s->id,
                         comp_name[c]);
@@ -628,13 +1337,19 @@ static void check_world(void) {
         check_since(all, part, ns, &m.destroyed, since);
     }
     /* groups: rows 0..len-1 of every owned storage are exactly the
-       matching entities, in the same order */
+       matching entities, in the same order (an entity being stripped may
+       match a group it is not in: section 13) */
     for (g = 0; g < m.ngroups; g++) {
         const m_group *gp = &m.grp[g];
-        uint32_t len = ecs_group_count(m.w, (ecs_group)(g + 1)), r, members = 0;
+        uint32_t len = ecs_group_count(m.w, (ecs_group)(g + 1)), r, members = 0, stripped = 0;
         const ecs_entity *e0 = ecs_storage_entities(ecs_storage_of(m.w, m.comp[gp->owned[0]]));
-        for (k = 0; k < m.nlive; k++) members += (uint32_t)m_group_match(gp, (int)m.live[k]);
-        if (len != members) fz_fail(__LINE__, "group %d: %u rows, model %u members", g + 1, (unsigned)len, (unsigned)members);
+        for (k = 0; k < m.nlive; k++) {
+            int i = (int)m.live[k], match = m_group_match(gp, i);
+            members += (uint32_t)match;
+            stripped += (uint32_t)(match && m.nstrip && m_busy(m.slot[i].id, 1));
+        }
+        if (len > members || len + stripped < members)
+            fz_fail(__LINE__, "group %d: %u rows, model %u members", g + 1, (unsigned)len, (unsigned)members);
         ENSURE(ecs_group_entities(m.w, (ecs_group)(g + 1)) == e0);
         for (k = 0; k < gp->nowned; k++) {
             ecs_component cc = m.comp[gp->owned[k]];
@@ -646,10 +1361,13 @@ static void check_world(void) {
                     fz_fail(__LINE__, "group %d: row %u of %s is %llx, of %s %llx", g + 1, (unsigned)r,
                             comp_name[gp->owned[k]], (unsigned long long)ents[r], comp_name[gp->owned[0]],
                             (unsigned long long)e0[r]);
-                ENSURE(i >= 0 && m_group_match(gp, i));
+                if (i < 0 || !m_group_match(gp, i))
+                    fz_fail(__LINE__, "group %d: row %u holds %llx, which does not match it", g + 1, (unsigned)r,
+                            (unsigned long long)ents[r]);
             }
         }
     }
+    check_forged();
 }
 
 /* ---- world setup ---------------------------------------------------------------------- */
@@ -669,20 +1387,24 @@ static void model_reset(void) {
     int c;
     list_free(&m.created);
     list_free(&m.destroyed);
-    for (c = 0; c < NC; c++) {
+    for (c = 0; c < NCMAX; c++) {
         list_free(&m.st[c].removed);
         list_free(&m.st[c].deleted);
     }
+    for (c = NC; c < NCMAX; c++) comp_name[c] = NULL, comp_size[c] = comp_align[c] = 0;
     memset(&m.slot, 0, sizeof m.slot);
     m.nslots = 0;
     m.fq_head = m.fq_len = 0;
-    m.nlive = m.ndead = m.nts = m.ngroups = m.npending = 0;
+    m.nlive = m.ndead = m.nts = m.ngroups = m.npending = m.inflight = 0;
     memset(m.count, 0, sizeof m.count);
     memset(m.st, 0, sizeof m.st);
     memset(m.uq, 0, sizeof m.uq);
-    memset(m.hook_ins, 0, sizeof m.hook_ins);
-    memset(m.hook_rem, 0, sizeof m.hook_rem);
-    m.in_flush = 0;
+    memset(m.lockcnt, 0, sizeof m.lockcnt);
+    m.nbusy = m.nstrip = m.guard = m.running = m.depth = m.no_reentry = m.nsorts = 0;
+    m.nsys = m.nwl = 0;
+    m.default_wl = -1;
+    m.ncomp = NC;
+    nframes = 0;
 }
 
 static void world_new(void) {
@@ -693,6 +1415,7 @@ static void world_new(void) {
     memset(&d, 0, sizeof d);
     model_reset();
     memset(&al, 0, sizeof al);
+    m.v2 = (b1 & 0x80) != 0;
     m.track_entities = (b0 & 1) != 0;
     d.track_entities = m.track_entities;
     d.allocator.alloc = fz_alloc;
@@ -715,8 +1438,8 @@ static void world_new(void) {
             m.st[c].track = t;
         }
         if (b1 >> c & 1) {
-            ENSURE(ecs_hooks_set(m.w, m.comp[c], &observer));
-            m.st[c].hooks = 1;
+            ENSURE(ecs_hooks_set(m.w, m.comp[c], &hook_sets[H_INS | H_REM]));
+            m.st[c].hooks = H_INS | H_REM;
         }
     }
 }
@@ -733,21 +1456,21 @@ static void world_free(void) {
    unknown one), each with a value or NULL. */
 typedef struct {
     uint32_t n;
-    int which[NC];
-    ecs_component comps[NC + 1];
-    unsigned char vals[NC][VMAX];
-    const void *vp[NC + 1];
+    int which[NCMAX];
+    ecs_component comps[NCMAX + 1];
+    unsigned char vals[NCMAX][VMAX];
+    const void *vp[NCMAX + 1];
     int null_values; /* the values array itself is NULL */
 } bundle;
 
 static void pick_bundle(bundle *b, int min) {
-    int order[NC], j, t;
-    for (j = 0; j < NC; j++) order[j] = j;
-    for (j = NC - 1; j > 0; j--) {
+    int order[NCMAX], j, t;
+    for (j = 0; j < m.ncomp; j++) order[j] = j;
+    for (j = m.ncomp - 1; j > 0; j--) {
         int k = (int)(u8() % (unsigned)(j + 1));
         t = order[j], order[j] = order[k], order[k] = t;
     }
-    b->n = (uint32_t)min + u8() % (unsigned)(NC + 1 - min);
+    b->n = (uint32_t)min + u8() % (unsigned)(m.ncomp + 1 - min);
     b->null_values = u8() % 6 == 0;
     for (j = 0; j < (int)b->n; j++) {
         int c = order[j];
@@ -758,11 +1481,6 @@ static void pick_bundle(bundle *b, int min) {
     }
 }
 static const void *const *bundle_values(const bundle *b) { return b->null_values ? NULL : b->vp; }
-
-static void apply_bundle(int i, const bundle *b) {
-    uint32_t j;
-    for (j = 0; j < b->n; j++) m_set(i, b->which[j], b->vals[j]);
-}
 
 static void op_create(void) {
     ecs_entity e, want = m_peek(0);
@@ -781,63 +1499,115 @@ static void op_create(void) {
     m_create(e);
 }
 
-static void op_create_with(void) {
-    bundle b;
-    ecs_entity e;
-    int exhausted = m_exhausted(1);
-    if (!m_room(1)) return;
-    pick_bundle(&b, 0);
-    e = ecs_create_n(m.w, b.n, b.comps, bundle_values(&b));
-    if (exhausted) {
-        ENSURE(e == ECS_NULL && (ecs_last_error(m.w) == ECS_ERR_EXHAUSTED || OOM_OK()));
-        return;
+/* ecs_create_n (single) or ecs_create_bulk of count entities with bundle b. */
+static void do_create_bulk(uint32_t count, const bundle *b, int single, int use_out) {
+    ecs_entity out[MAX_BULK], want[MAX_BULK], e = ECS_NULL;
+    int exhausted = m_exhausted(count), ok, j;
+    uint32_t k;
+    frame *f;
+    for (j = 0; j < (int)b->n; j++)
+        if (m_locked(b->which[j])) {
+            if (single)
+                EXPECT_ASSERT(ecs_create_n(m.w, b->n, b->comps, bundle_values(b)) == ECS_NULL, ECS_ERR_LOCKED);
+            else
+                EXPECT_ASSERT(!ecs_create_bulk(m.w, count, b->n, b->comps, bundle_values(b), NULL), ECS_ERR_LOCKED);
+            return;
+        }
+    f = fr_push(single ? "ecs_create_n" : "ecs_create_bulk");
+    for (k = 0; k < count; k++) {
+        want[k] = m_peek(k);
+        fr_add(f, EF_CREATE, want[k], 0);
+        for (j = 0; j < (int)b->n; j++) fr_set(f, want[k], b->which[j], b->vals[j]);
     }
-    if (e == ECS_NULL) {
-        ENSURE(OOM_OK());
-        return;
+    for (k = 0; k < count; k++) /* on_insert once every entity has its whole bundle */
+        for (j = 0; j < (int)b->n; j++) fr_add(f, EF_HOOK_INS, want[k], b->which[j]);
+    if (single) {
+        e = ecs_create_n(m.w, b->n, b->comps, bundle_values(b));
+        ok = e != ECS_NULL;
+    } else {
+        ok = ecs_create_bulk(m.w, count, b->n, b->comps, bundle_values(b), use_out ? out : NULL);
     }
-    m_create(e);
-    apply_bundle(slot_of(e), &b);
-}
-
-static void op_create_bulk(void) {
-    static ecs_entity out[MAX_BULK];
-    bundle b;
-    uint32_t count = 1 + u8() % MAX_BULK, k;
-    int use_out = u8() % 4 != 0, exhausted, ok;
-    if (!m_room(count)) return;
-    exhausted = m_exhausted(count);
-    pick_bundle(&b, 0);
-    ok = ecs_create_bulk(m.w, count, b.n, b.comps, bundle_values(&b), use_out ? out : NULL);
     if (exhausted) {
+        fr_drop(f);
         ENSURE(!ok && (ecs_last_error(m.w) == ECS_ERR_EXHAUSTED || OOM_OK()));
         return;
     }
     if (!ok) {
+        fr_drop(f);
         ENSURE(OOM_OK());
         return;
     }
-    for (k = 0; k < count; k++) {
-        ecs_entity e = m_peek(0);
-        if (use_out) ENSURE(out[k] == e);
-        m_create(e);
-        apply_bundle(slot_of(e), &b);
+    if (single) ENSURE(e == want[0]);
+    for (k = 0; !single && use_out && k < count; k++) ENSURE(out[k] == want[k]);
+    fr_finish(f);
+}
+
+static void op_create_with(void) {
+    bundle b;
+    if (!m_room(1)) return;
+    pick_bundle(&b, 0);
+    do_create_bulk(1, &b, 1, 0);
+}
+
+static void op_create_bulk(void) {
+    bundle b;
+    uint32_t count = 1 + u8() % MAX_BULK;
+    int use_out = u8() % 4 != 0;
+    if (!m_room(count)) return;
+    pick_bundle(&b, 0);
+    do_create_bulk(count, &b, 0, use_out);
+}
+
+/* ecs_strip or ecs_destroy of e (any id): the documented answers for stale
+   ids and locks, else every component through the remove path (on_remove
+   in component order) and, for destroy, the slot. Returns whether it
+   happened. */
+static int do_strip(ecs_entity e, int destroying) {
+    int i = slot_of(e), c, has = 0, ok;
+    uint32_t n = 0;
+    frame *f;
+    effect *x;
+    if (i < 0) {
+        ok = destroying ? ecs_destroy(m.w, e) : ecs_strip(m.w, e) != 0;
+        ENSURE(!ok && ecs_last_error(m.w) == ECS_OK);
+        return 0;
     }
+    if (m_busy(e, 0)) goto locked; /* inside its own hook, or being stripped */
+    for (c = 0; c < m.ncomp; c++)
+        if (m.slot[i].has[c]) {
+            has++;
+            if (m_locked(c)) goto locked; /* all or nothing */
+        }
+    f = fr_push(destroying ? "ecs_destroy" : "ecs_strip");
+    x = fr_add(f, EF_STRIP, e, 0);
+    x->flag = destroying;
+    if (destroying) {
+        ok = ecs_destroy(m.w, e);
+    } else {
+        n = ecs_strip(m.w, e);
+        ok = n != 0 || !has;
+    }
+    if (!ok) {
+        fr_drop(f);
+        ENSURE(OOM_OK());
+        return 0;
+    }
+    f->retire = destroying && al.failed; /* succeeded although an allocation failed: the slot was retired */
+    fr_finish(f);
+    if (!destroying && n != f->taken) fz_fail(__LINE__, "ecs_strip returned %u, the model took %u", (unsigned)n, (unsigned)f->taken);
+    return 1;
+locked:
+    if (destroying)
+        EXPECT_ASSERT(!ecs_destroy(m.w, e), ECS_ERR_LOCKED);
+    else
+        EXPECT_ASSERT(ecs_strip(m.w, e) == 0, ECS_ERR_LOCKED);
+    return 0;
 }
 
 static void op_destroy(void) {
     int i;
     ecs_entity e = pick_entity(&i);
-    int ok = ecs_destroy(m.w, e);
-    if (i < 0) {
-        ENSURE(!ok && ecs_last_error(m.w) == ECS_OK);
-        return;
-    }
-    if (!ok) {
-        ENSURE(OOM_OK());
-        return;
-    }
-    m_destroy(i, al.failed); /* succeeded although an allocation failed: the slot was retired */
+    do_strip(e, 1);
 }
 
 /* Destroys many (all, now and then), to keep the count moving. */
@@ -846,15 +1616,15 @@ static void op_destroy_many(void) {
     al.armed = 0; /* several calls: out of memory is for single calls */
     for (k = 0; k < n && m.nlive; k++) {
         int i = pick_live();
-        ENSURE(ecs_destroy(m.w, m.slot[i].id));
-        m_destroy(i, 0);
+        ENSURE(do_strip(m.slot[i].id, 1));
     }
 }
 
-/* ecs_add, or the typed ECS_ADD / ECS_SET (tags: always ecs_add). */
+/* ecs_add, or the typed ECS_ADD with a braced initializer (how 1) or an
+   lvalue (how 2); tags and the registered extras: always ecs_add. */
 static void *typed_add(int how, ecs_entity e, int c, const void *src, const unsigned char *v) {
     ecs_component cc = m.comp[c];
-    if (how == 0 || !comp_size[c] || !src) return ecs_add(m.w, e, cc, src);
+    if (how == 0 || !comp_size[c] || !src || c > 3) return ecs_add(m.w, e, cc, src);
     if (how == 1) {
         switch (c) { /* ECS_ADD: a braced initializer */
         case 0: return ECS_ADD(m.w, e, cc, B1, v[0]); /* scalars: the value itself */
@@ -875,7 +1645,7 @@ static void *typed_add(int how, ecs_entity e, int c, const void *src, const unsi
         }
         }
     }
-    switch (c) { /* ECS_SET: an lvalue */
+    switch (c) { /* an lvalue */
     case 0: {
         B1 x = v[0];
         return ECS_ADD(m.w, e, cc, B1, x);
@@ -898,109 +1668,200 @@ static void *typed_add(int how, ecs_entity e, int c, const void *src, const unsi
     }
 }
 
-static void op_add(void) {
-    int i = pick_live(), c = (int)(u8() % NC);
-    unsigned how = u8() % 4;
-    unsigned char v[VMAX];
-    const void *src;
+/* add of c = v (src: what is passed) to e (any id). */
+static int do_add(ecs_entity e, int c, int how, const void *src, const unsigned char *v) {
+    int i = slot_of(e), has;
+    frame *f;
     void *p;
-    if (i < 0) return;
-    src = pick_value(c, v);
-    p = typed_add(how >= 2 ? (int)how - 1 : 0, m.slot[i].id, c, src, v);
-    if (!p) {
-        ENSURE(OOM_OK());
-        return;
+    const void *old;
+    if (i < 0) { /* stale or forged: refused, nothing changes (check_world: count, next id) */
+        EXPECT_ASSERT(typed_add(how, e, c, src, v) == NULL, ECS_ERR_DEAD_ENTITY);
+        return 0;
     }
-    ENSURE(p == (void *)ecs_get(m.w, m.slot[i].id, m.comp[c]) || !comp_size[c]);
-    m_set(i, c, v);
+    has = m.slot[i].has[c];
+    if (!has && (m_locked(c) || m_busy(e, 1))) {
+        EXPECT_ASSERT(typed_add(how, e, c, src, v) == NULL, ECS_ERR_LOCKED);
+        return 0;
+    }
+    f = fr_push("ecs_add");
+    fr_set(f, e, c, v);
+    if (!has) fr_add(f, EF_HOOK_INS, e, c);
+    old = has ? ecs_get(m.w, e, m.comp[c]) : NULL;
+    p = typed_add(how, e, c, src, v);
+    if (old && p != old) fz_fail(__LINE__, "ecs_add moved the %s values (a replace: section 15)", comp_name[c]);
+    if (!p) {
+        fr_drop(f);
+        ENSURE(OOM_OK());
+        return 0;
+    }
+    fr_finish(f);
+    ENSURE(p == (void *)ecs_get(m.w, e, m.comp[c]) || !comp_size[c]);
+    return 1;
 }
 
-static void op_remove(int deletion) {
-    int i, c = (int)(u8() % NC), ok, has;
-    unsigned how = u8() % 3;
-    ecs_entity e = pick_entity(&i);
-    unsigned char out[VMAX + 8];
-    memset(out, 0xa5, sizeof out);
-    if (deletion) {
-        ok = ecs_delete(m.w, e, m.comp[c]);
-    } else if (how == 2 && comp_size[c]) { /* typed */
+static void op_add(void) {
+    int i, c;
+    unsigned how;
+    unsigned char v[VMAX];
+    const void *src;
+    ecs_entity e;
+    if (m.v2) {
+        e = pick_entity(&i);
+    } else {
+        i = pick_live();
+        e = i >= 0 ? m.slot[i].id : ECS_NULL;
+    }
+    c = pick_comp();
+    how = u8() % 4;
+    if (!m.v2 && i < 0) return;
+    src = pick_value(c, v);
+    if (do_add(e, c, how >= 2 ? (int)how - 1 : 0, src, v) || i >= 0) return;
+    /* refused (a stale or forged id): the next entity is the one it would have been */
+    if (u8() % 4 == 0 && m_room(1) && !m_exhausted(1)) {
+        ecs_entity n = ecs_create(m.w), want = m_peek(0);
+        if (n == ECS_NULL) {
+            ENSURE(OOM_OK());
+            return;
+        }
+        if (n != want) fz_fail(__LINE__, "after ecs_add(%llx) was refused, ecs_create gave %llx, not %llx",
+                               (unsigned long long)e, (unsigned long long)n, (unsigned long long)want);
+        m_create(n);
+    }
+}
+
+static int call_remove(ecs_entity e, int c, int deletion, unsigned how, unsigned char *out) {
+    int ok;
+    if (deletion) return ecs_delete(m.w, e, m.comp[c]);
+    if (how == 2 && comp_size[c] && c < 4) { /* typed */
         switch (c) {
-        case 0: ok = ECS_REMOVE(m.w, e, m.comp[c], B1, (B1 *)out); break;
+        case 0: return ECS_REMOVE(m.w, e, m.comp[c], B1, (B1 *)out);
         case 1: {
             I4 x;
             ok = ECS_REMOVE(m.w, e, m.comp[c], I4, &x);
             if (ok) memcpy(out, &x, sizeof x);
-            break;
+            return ok;
         }
         case 2: {
             D8 x;
             ok = ECS_REMOVE(m.w, e, m.comp[c], D8, &x);
             if (ok) memcpy(out, &x, sizeof x);
-            break;
+            return ok;
         }
         default: {
             S24 x;
             ok = ECS_REMOVE(m.w, e, m.comp[c], S24, &x);
             if (ok) memcpy(out, &x, sizeof x);
-            break;
+            return ok;
         }
         }
-    } else {
-        ok = ecs_remove(m.w, e, m.comp[c], how ? out : NULL);
     }
-    has = i >= 0 && m.slot[i].has[c];
+    return ecs_remove(m.w, e, m.comp[c], how ? out : NULL);
+}
+
+/* remove (how: 0 no out, 1 out, 2 typed) or delete of c from e (any id).
+   Returns whether it happened. */
+static int do_remove(ecs_entity e, int c, int deletion, unsigned how) {
+    int i = slot_of(e), has = i >= 0 && m.slot[i].has[c], ok;
+    unsigned char out[VMAX + 8];
+    frame *f = NULL;
+    effect *x;
+    memset(out, 0xa5, sizeof out);
+    if (has && m_locked(c)) {
+        EXPECT_ASSERT(!call_remove(e, c, deletion, how, out), ECS_ERR_LOCKED);
+        return 0;
+    }
+    if (has) {
+        f = fr_push(deletion ? "ecs_delete" : "ecs_remove");
+        fr_add(f, EF_HOOK_REM, e, c);
+        x = fr_add(f, EF_TAKE, e, c);
+        x->flag = deletion;
+        x->out = !deletion && how ? out : NULL; /* the value as it leaves, after the hook */
+    }
+    ok = call_remove(e, c, deletion, how, out);
     if (!has) {
         ENSURE(!ok && ecs_last_error(m.w) == ECS_OK);
-        return;
+        return 0;
     }
     if (!ok) {
+        fr_drop(f);
         ENSURE(OOM_OK());
-        return;
+        return 0;
     }
-    if (!deletion && how) {
-        if (comp_size[c])
-            ENSURE(memcmp(out, m.slot[i].val[c], comp_size[c]) == 0);
-        else
-            ENSURE(out[0] == 0xa5); /* a tag leaves *out untouched */
-        ENSURE(out[comp_size[c]] == 0xa5);
-    }
-    m_take(i, c, deletion);
+    fr_finish(f);
+    return 1;
+}
+
+static void op_remove(int deletion) {
+    int i, c = pick_comp();
+    unsigned how = u8() % 3;
+    ecs_entity e = pick_entity(&i);
+    do_remove(e, c, deletion, how);
 }
 
 static void op_strip(void) {
-    int i, c;
+    int i;
     ecs_entity e = pick_entity(&i);
-    uint32_t n = ecs_strip(m.w, e), want = 0;
+    do_strip(e, 0);
+}
+
+static void do_add_n(ecs_entity e, const bundle *b) {
+    int i = slot_of(e), ok, j, replaces = 0;
+    const void *before[NCMAX];
+    frame *f;
     if (i < 0) {
-        ENSURE(n == 0 && ecs_last_error(m.w) == ECS_OK);
+        EXPECT_ASSERT(!ecs_add_n(m.w, e, b->n, b->comps, bundle_values(b)), ECS_ERR_DEAD_ENTITY);
         return;
     }
-    for (c = 0; c < NC; c++) want += m.slot[i].has[c];
-    if (n != want) {
-        ENSURE(n == 0 && OOM_OK());
+    for (j = 0; j < (int)b->n; j++) {
+        int c = b->which[j];
+        if (!m.slot[i].has[c] && (m_locked(c) || m_busy(e, 1))) {
+            EXPECT_ASSERT(!ecs_add_n(m.w, e, b->n, b->comps, bundle_values(b)), ECS_ERR_LOCKED);
+            return;
+        }
+    }
+    for (j = 0; j < (int)b->n; j++) {
+        int c = b->which[j];
+        before[j] = m.slot[i].has[c] ? ecs_get(m.w, e, m.comp[c]) : NULL;
+        replaces |= m.slot[i].has[c] && m_locked(c);
+    }
+    if (replaces && SKIP_BUG(1)) return; /* known bug 1 */
+    f = fr_push("ecs_add_n");
+    for (j = 0; j < (int)b->n; j++) fr_set(f, e, b->which[j], b->vals[j]);
+    for (j = 0; j < (int)b->n; j++) /* on_insert for what was new, once the whole bundle is in */
+        if (!m.slot[i].has[b->which[j]]) fr_add(f, EF_HOOK_INS, e, b->which[j]);
+    ok = ecs_add_n(m.w, e, b->n, b->comps, bundle_values(b));
+    if (!ok) {
+        fr_drop(f);
+        ENSURE(OOM_OK());
         return;
     }
-    for (c = 0; c < NC; c++)
-        if (m.slot[i].has[c]) m_take(i, c, 1);
+    /* a replace moves nothing (section 15), when no callback moved it meanwhile */
+    for (j = 0; j < (int)b->n && !f->at && !SKIP_BUG(1); j++)
+        if (before[j] && ecs_get(m.w, e, m.comp[b->which[j]]) != before[j])
+            fz_fail(__LINE__, "ecs_add_n moved the %s values, which %llx already had (a replace)", comp_name[b->which[j]],
+                    (unsigned long long)e);
+    fr_finish(f);
 }
 
 static void op_add_n(void) {
     bundle b;
-    int i = pick_live(), ok;
-    if (i < 0) return;
-    pick_bundle(&b, 0);
-    ok = ecs_add_n(m.w, m.slot[i].id, b.n, b.comps, bundle_values(&b));
-    if (!ok) {
-        ENSURE(OOM_OK());
-        return;
+    int i;
+    ecs_entity e;
+    if (m.v2) {
+        e = pick_entity(&i);
+    } else {
+        i = pick_live();
+        if (i < 0) return;
+        e = m.slot[i].id;
     }
-    apply_bundle(i, &b);
+    pick_bundle(&b, 0);
+    do_add_n(e, &b);
 }
 
 /* get_mut (or ECS_GET_MUT) and a write through the pointer; ecs_get and
    ECS_GET, which never mark. */
 static void op_get(void) {
-    int i, c = (int)(u8() % NC);
+    int i, c = pick_comp();
     unsigned how = u8() % 4;
     ecs_entity e = pick_entity(&i);
     int has = i >= 0 && m.slot[i].has[c];
@@ -1027,46 +1888,70 @@ static void op_get(void) {
     ENSURE((p != NULL) == has);
     if (!has) return;
     if (comp_size[c] && how) memcpy(p, v, comp_size[c]);
-    if (how) memcpy(m.slot[i].val[c], v, comp_size[c]);
+    if (how) memcpy(m.slot[i].val[c], v, comp_size[c]), m_touch(c, 1);
     m.slot[i].mod[c] = m.tick;
 }
 
 static void op_mark(void) {
-    int i, c = (int)(u8() % NC);
+    int i, c = pick_comp();
     ecs_entity e = pick_entity(&i);
     int has = i >= 0 && m.slot[i].has[c];
     ENSURE(ecs_mark_modified(m.w, e, m.comp[c]) == has);
     if (has) m.slot[i].mod[c] = m.tick;
 }
 
+static int call_set_if_changed(ecs_entity e, int c, const void *src, int typed) {
+    if (typed && comp_size[c] == sizeof(I4) && c == 1 && src) {
+        I4 x;
+        memcpy(&x, src, sizeof x);
+        return ECS_ADD_IF_CHANGED(m.w, e, m.comp[c], I4, x);
+    }
+    return ecs_add_if_changed(m.w, e, m.comp[c], src);
+}
+
 static void op_set_if_changed(void) {
-    int i = pick_live(), c = (int)(u8() % NC), ok, want;
+    int i, c, ok, want, typed, has;
     unsigned char v[VMAX];
     const void *src;
-    if (i < 0) return;
+    ecs_entity e;
+    frame *f;
+    if (m.v2) {
+        e = pick_entity(&i);
+    } else {
+        i = pick_live();
+        e = i >= 0 ? m.slot[i].id : ECS_NULL;
+    }
+    c = pick_comp();
+    if (!m.v2 && i < 0) return;
+    if (i < 0) {
+        src = pick_value(c, v);
+        EXPECT_ASSERT(!ecs_add_if_changed(m.w, e, m.comp[c], src), ECS_ERR_DEAD_ENTITY);
+        return;
+    }
     if (u8() % 3 == 0 && m.slot[i].has[c]) { /* the same bytes: no change */
         memcpy(v, m.slot[i].val[c], VMAX);
         src = v;
     } else {
         src = pick_value(c, v);
     }
-    if (u8() % 2 && comp_size[c] == sizeof(I4) && src) {
-        I4 x;
-        memcpy(&x, src, sizeof x);
-        ok = ECS_ADD_IF_CHANGED(m.w, m.slot[i].id, m.comp[c], I4, x);
-    } else {
-        ok = ecs_add_if_changed(m.w, m.slot[i].id, m.comp[c], src);
+    typed = (int)(u8() % 2);
+    has = m.slot[i].has[c];
+    if (!has && (m_locked(c) || m_busy(e, 1))) {
+        EXPECT_ASSERT(!call_set_if_changed(e, c, src, typed), ECS_ERR_LOCKED);
+        return;
     }
-    if (!m.slot[i].has[c])
-        want = 1;
-    else
-        want = comp_size[c] && memcmp(m.slot[i].val[c], v, comp_size[c]) != 0;
+    want = !has || (comp_size[c] && memcmp(m.slot[i].val[c], v, comp_size[c]) != 0);
+    f = fr_push("ecs_add_if_changed");
+    if (want) fr_set(f, e, c, v);
+    if (!has) fr_add(f, EF_HOOK_INS, e, c);
+    ok = call_set_if_changed(e, c, src, typed);
     if (!ok && want) {
-        ENSURE(!m.slot[i].has[c] && OOM_OK());
+        fr_drop(f);
+        ENSURE(!has && OOM_OK());
         return;
     }
     ENSURE(ok == want);
-    if (want) m_set(i, c, v);
+    fr_finish(f);
 }
 
 /* ---- views ------------------------------------------------------------------------- */
@@ -1074,8 +1959,8 @@ enum { T_REQ, T_NOT, T_OPT, T_ANY };
 
 typedef struct {
     int n, nany, nreq;
-    int ci[NC], kind[NC];
-    uint32_t flags[NC];
+    int ci[NCMAX], kind[NCMAX];
+    uint32_t flags[NCMAX];
     ecs_view_desc d;
 } vspec;
 
@@ -1092,9 +1977,9 @@ static void trace_view(const vspec *v) {
 }
 
 static void pick_view(vspec *v) {
-    int order[NC], j, t;
+    int order[NCMAX], j, t;
     memset(v, 0, sizeof *v);
-    for (j = 0; j < NC; j++) order[j] = j;
+    for (j = 0; j < m.ncomp; j++) order[j] = j;
     if (m.ngroups && u8() % 2) { /* a group's terms first: the view may walk the group */
         const m_group *g = &m.grp[u8() % (unsigned)m.ngroups];
         for (j = 0; j < g->nowned; j++) {
@@ -1106,11 +1991,11 @@ static void pick_view(vspec *v) {
             v->kind[v->n++] = T_NOT;
         }
     }
-    for (j = NC - 1; j > 0; j--) {
+    for (j = m.ncomp - 1; j > 0; j--) {
         int k = (int)(u8() % (unsigned)(j + 1));
         t = order[j], order[j] = order[k], order[k] = t;
     }
-    for (j = 0; j < NC && (v->n == 0 || u8() % 3); j++) {
+    for (j = 0; j < m.ncomp && (v->n == 0 || u8() % 3); j++) {
         int c = order[j], k, dup = 0;
         for (k = 0; k < v->n; k++) dup |= v->ci[k] == c;
         if (dup) continue;
@@ -1247,7 +2132,7 @@ static void count_each(ecs_iter *it, void *ctx) {
 }
 
 static ecs_iter open_view(const vspec *v, int of) {
-    ecs_component comps[NC];
+    ecs_component comps[NCMAX];
     int k;
     for (k = 0; k < v->n && v->kind[k] == T_REQ && !v->flags[k]; k++) comps[k] = m.comp[v->ci[k]];
     if (of && k == v->n && !v->d.lead && !v->d.since) return ecs_view_of(m.w, (uint32_t)v->n, comps);
@@ -1261,6 +2146,7 @@ static void op_view(void) {
     ecs_iter it;
     unsigned mode, limit;
     int k, nwant = 0, full = 1;
+    if (m.nstrip) return; /* an entity being stripped may match a group it is not in (section 13) */
     pick_view(&v);
     mode = u8() % 8;
     limit = u8() % 4 == 0 ? 1 + u8() % 8 : 0;
@@ -1315,7 +2201,7 @@ static void op_view_bad(void) {
     ecs_view_desc d;
     ecs_iter it;
     ecs_error code = ECS_ERR_INVALID;
-    int c = (int)(u8() % NC), c2 = (c + 1 + (int)(u8() % (NC - 1))) % NC;
+    int c = pick_comp(), c2 = (c + 1 + (int)(u8() % (unsigned)(m.ncomp - 1))) % m.ncomp;
     memset(&d, 0, sizeof d);
     d.terms[0].c = m.comp[c];
     d.terms[1].c = m.comp[c2];
@@ -1327,7 +2213,7 @@ static void op_view_bad(void) {
     case 4: d.terms[0].flags = d.terms[1].flags = ECS_NOT; break;    /* nothing required */
     case 5: d.terms[1].flags = ECS_OPTIONAL; d.lead = m.comp[c2]; break; /* lead not required */
     case 6:
-        d.terms[1].c = (ecs_component)(NC + 1 + u8() % 3);
+        d.terms[1].c = (ecs_component)(m.ncomp + 1 + (int)(u8() % 3));
         code = ECS_ERR_UNKNOWN_COMPONENT;
         break;
     default: /* a filter the storage does not track */
@@ -1344,7 +2230,9 @@ static void op_view_bad(void) {
    or destroying the current entity, commands for the others. Every entity
    is yielded at most once and matches when yielded; one created in the
    loop is never yielded; one that matched at the start and still matches
-   at the end (with the same id) was yielded. */
+   at the end (with the same id) was yielded. Hooks make no calls of their
+   own in the loop (they could change other entities, which section 7
+   forbids). */
 static void defer_some(int n);
 
 static void op_view_changes(void) {
@@ -1366,6 +2254,7 @@ static void op_view_changes(void) {
         uint32_t i = m.live[k];
         if (view_match(&v, (int)i)) start[i] = m.slot[i].id;
     }
+    m.no_reentry++;
     for (it = open_view(&v, 0); ecs_iter_next(&it);) {
         ecs_entity cur = ecs_iter_entity(&it);
         int i = slot_of(cur), nchanges = (int)(u8() % 3), j;
@@ -1379,7 +2268,7 @@ static void op_view_changes(void) {
             if ((v.flags[k] & ECS_WRITE) && m.slot[i].has[v.ci[k]]) m.slot[i].mod[v.ci[k]] = m.tick;
         for (j = 0; j < nchanges; j++) {
             unsigned op = u8() % 12, cm;
-            int c = (int)(u8() % NC), t = pick_live();
+            int c = pick_comp(), t = pick_live();
             unsigned char val[VMAX];
             gen_bytes(val, VMAX);
             i = slot_of(cur);
@@ -1398,23 +2287,14 @@ static void op_view_changes(void) {
             if ((op == 1 || op == 2) && i >= 0 && (excl_m & cm)) continue;
             trace("  change %u, %s, target %llx", op, comp_name[c], t >= 0 ? (unsigned long long)m.slot[t].id : 0ull);
             if (op == 0 && i >= 0) {
-                ENSURE(ecs_destroy(m.w, cur));
-                m_destroy(i, 0);
+                ENSURE(do_strip(cur, 1));
             } else if ((op == 1 || op == 2) && i >= 0) {
-                if (op == 1)
-                    ENSURE(ecs_remove(m.w, cur, m.comp[c], val) == m.slot[i].has[c]);
-                else
-                    ENSURE(ecs_delete(m.w, cur, m.comp[c]) == m.slot[i].has[c]);
-                if (m.slot[i].has[c]) m_take(i, c, op == 2);
+                int had = m.slot[i].has[c];
+                ENSURE(do_remove(cur, c, op == 2, 1) == had);
             } else if (op == 3 && i >= 0) {
-                uint32_t n = 0;
-                for (c = 0; c < NC; c++) n += m.slot[i].has[c];
-                ENSURE(ecs_strip(m.w, cur) == n);
-                for (c = 0; c < NC; c++)
-                    if (m.slot[i].has[c]) m_take(i, c, 1);
+                ENSURE(do_strip(cur, 0));
             } else if ((op == 4 || op == 5) && t >= 0) { /* add to any entity */
-                ENSURE(ecs_add(m.w, m.slot[t].id, m.comp[c], val) != NULL);
-                m_set(t, c, val);
+                ENSURE(do_add(m.slot[t].id, c, 0, val, val));
             } else if (op == 6 && m_room(1) && !m_exhausted(1)) {
                 ecs_entity e = ecs_create(m.w);
                 ENSURE(e != ECS_NULL);
@@ -1431,6 +2311,7 @@ static void op_view_changes(void) {
             }
         }
     }
+    m.no_reentry--;
     for (k = 0; k < m.nlive; k++) { /* nobody skipped */
         uint32_t i = m.live[k];
         if (start[i] == m.slot[i].id && view_match(&v, (int)i) && seen[i] != 1)
@@ -1443,7 +2324,7 @@ static void defer_some(int n) {
     int k;
     for (k = 0; k < n && m.npending < MAX_PENDING; k++) {
         unsigned op = u8() % 10;
-        int i, c = (int)(u8() % NC), ok;
+        int i, c = pick_comp(), ok;
         m_cmd *cmd = &m.pending[m.npending];
         ecs_entity e;
         if (op == 0) { /* created now, usable at once */
@@ -1454,9 +2335,11 @@ static void defer_some(int n) {
                 continue;
             }
             m_create(e);
+            trace("ecs_defer_create: %llx", (unsigned long long)e);
             continue;
         }
         e = pick_entity(&i);
+        if (i < 0 && op != 0 && (op <= 2 || op >= 7) && SKIP_BUG(3)) continue; /* known bug 3 */
         memset(cmd, 0, sizeof *cmd);
         cmd->e = e;
         cmd->c = c;
@@ -1482,52 +2365,41 @@ static void defer_some(int n) {
             cmd->op = op <= 8 ? 2 : 3;
             ok = op <= 8 ? ecs_defer_remove(m.w, e, m.comp[c]) : ecs_defer_delete(m.w, e, m.comp[c]);
         }
+        if (!ok && i < 0 && ecs_last_error(m.w) == ECS_OK) continue; /* a stale id: nothing recorded */
         if (!ok) {
             ENSURE(OOM_OK());
             continue;
         }
+        /* recorded for a stale or forged id: it must never take effect, even
+           if a later entity gets that very id (section 4) */
+        cmd->stale = i < 0;
+        trace("ecs_defer_%s(%llx, %s)%s", cmd->op == 0 ? "destroy" : cmd->op == 1 ? "add" : cmd->op == 2 ? "remove" : "delete",
+              (unsigned long long)e, comp_name[c], i < 0 ? ": a stale id, recorded" : "");
         m.npending++;
     }
 }
 
-/* Applies the first n pending commands to the model; returns how many took effect. */
-static uint32_t m_apply_pending(int n) {
-    uint32_t applied = 0;
-    int k;
-    for (k = 0; k < n; k++) {
-        const m_cmd *cmd = &m.pending[k];
-        int i = slot_of(cmd->e);
-        if (i < 0) continue; /* died before its turn */
-        if (cmd->op == 0) {
-            m_destroy(i, 0);
-            applied++;
-        } else if (cmd->op == 1) {
-            m_set(i, cmd->c, cmd->v);
-            applied++;
-        } else if (m.slot[i].has[cmd->c]) {
-            m_take(i, cmd->c, cmd->op == 3);
-            applied++;
-        }
-    }
-    memmove(m.pending, m.pending + n, (size_t)(m.npending - n) * sizeof *m.pending);
-    m.npending -= n;
-    return applied;
-}
-
 static void op_flush(void) {
-    uint32_t applied, left, want;
+    uint32_t applied, left;
     int k;
+    frame *f;
+    if (m.guard) { /* a hook or a comparator runs: refused, every command stays queued */
+        if (m.new_rules) EXPECT_ASSERT(ecs_flush(m.w) == 0, ECS_ERR_LOCKED);
+        return;
+    }
     if (al.armed) /* a destroy that cannot grow the free queue retires its slot: not modelled here */
         for (k = 0; k < m.npending; k++)
             if (m.pending[k].op == 0) al.armed = 0;
-    m.in_flush = 1;
+    f = fr_push("ecs_flush");
+    fr_add(f, EF_FLUSH_NEXT, 0, 0);
     applied = ecs_flush(m.w);
-    m.in_flush = 0;
     left = ecs_defer_pending(m.w);
-    ENSURE(left <= (uint32_t)m.npending);
     if (left) ENSURE(OOM_OK()); /* stops at an add that ran out of memory; the rest stays queued */
-    want = m_apply_pending(m.npending - (int)left);
-    if (applied != want) fz_fail(__LINE__, "ecs_flush applied %u, model %u", (unsigned)applied, (unsigned)want);
+    ENSURE(left <= (uint32_t)m.npending);
+    f->stop_pending = left;
+    fr_finish(f);
+    ENSURE((uint32_t)m.npending == left);
+    if (applied != f->applied) fz_fail(__LINE__, "ecs_flush applied %u, model %u", (unsigned)applied, (unsigned)f->applied);
 }
 
 static void op_defer(void) {
@@ -1536,77 +2408,76 @@ static void op_defer(void) {
 }
 
 /* ---- sorting ------------------------------------------------------------------------ */
-static struct {
-    int c, desc, bad;
-} srt;
-
-/* Few distinct keys, so stability shows: a value's first byte mod 4, a
-   tag's entity index mod 5. */
-static int sort_key(ecs_entity e, const void *v) {
-    return comp_size[srt.c] ? ((const unsigned char *)v)[0] % 4 : (int)(ECS_ENTITY_INDEX(e) % 5);
-}
-static int by_key(ecs_entity a, const void *va, ecs_entity b, const void *vb, void *ctx) {
-    int ia = slot_of(a), ib = slot_of(b), tag = comp_size[srt.c] == 0, ka, kb;
-    (void)ctx;
-    if (ia < 0 || ib < 0 || !m.slot[ia].has[srt.c] || !m.slot[ib].has[srt.c] || (va == NULL) != tag ||
-        (vb == NULL) != tag ||
-        (!tag && (memcmp(va, m.slot[ia].val[srt.c], comp_size[srt.c]) ||
-                  memcmp(vb, m.slot[ib].val[srt.c], comp_size[srt.c])))) {
-        srt.bad = 1;
-        return 0;
-    }
-    ka = sort_key(a, va);
-    kb = sort_key(b, vb);
-    return srt.desc ? kb - ka : ka - kb;
-}
-
 /* Rows 0..n-1 of c are in key order, ties in their old order (before[]). */
-static void check_sorted(int c, uint32_t n, const uint32_t *before) {
+static void check_sorted(sortctx *s, uint32_t n) {
+    int c = s->c;
     const ecs_entity *ents = ecs_storage_entities(ecs_storage_of(m.w, m.comp[c]));
     const unsigned char *data = (const unsigned char *)ecs_storage_data(ecs_storage_of(m.w, m.comp[c]));
     uint32_t r;
     for (r = 0; r + 1 < n; r++) {
         const void *va = data ? data + r * comp_size[c] : NULL, *vb = data ? data + (r + 1) * comp_size[c] : NULL;
-        int cmp = by_key(ents[r], va, ents[r + 1], vb, NULL);
-        ENSURE(!srt.bad && cmp <= 0);
-        if (cmp == 0) ENSURE(before[ECS_ENTITY_INDEX(ents[r])] < before[ECS_ENTITY_INDEX(ents[r + 1])]);
+        int cmp = sort_cmp(s, ents[r], va, ents[r + 1], vb);
+        ENSURE(!s->bad && cmp <= 0);
+        if (cmp == 0) ENSURE(s->before[ECS_ENTITY_INDEX(ents[r])] < s->before[ECS_ENTITY_INDEX(ents[r + 1])]);
     }
 }
 
+static void sort_frame(frame *f, sortctx *s, uint32_t n) {
+    f->sort = s;
+    if (n < 2) return; /* no comparator, nothing locked */
+    fr_add(f, EF_LOCK, 0, s->c)->sort = s;
+    fr_add(f, EF_CMP, 0, s->c)->sort = s;
+    fr_add(f, EF_UNLOCK, 0, s->c)->sort = s;
+}
+
 static void op_sort(void) {
-    static uint32_t before[MAX_SLOTS];
-    static ecs_entity copy[MAX_SLOTS];
+    sortctx *s = (sortctx *)calloc(1, sizeof *s);
+    ecs_entity *copy = (ecs_entity *)malloc(MAX_SLOTS * sizeof *copy);
     const ecs_entity *ents;
     uint32_t r, n;
     int ok;
-    srt.c = (int)(u8() % NC);
-    srt.desc = (int)(u8() % 2);
-    srt.bad = 0;
-    n = ecs_storage_count(ecs_storage_of(m.w, m.comp[srt.c]));
-    ents = ecs_storage_entities(ecs_storage_of(m.w, m.comp[srt.c]));
-    for (r = 0; r < n; r++) before[ECS_ENTITY_INDEX(ents[r])] = r, copy[r] = ents[r];
-    if (m.st[srt.c].owner) {
-        EXPECT_ASSERT(!ecs_sort(m.w, m.comp[srt.c], by_key, NULL), ECS_ERR_INVALID);
-        return;
+    frame *f;
+    if (!s || !copy) abort();
+    s->c = pick_comp();
+    s->desc = (int)(u8() % 2);
+    s->lockmask = 1u << s->c;
+    n = ecs_storage_count(ecs_storage_of(m.w, m.comp[s->c]));
+    ents = ecs_storage_entities(ecs_storage_of(m.w, m.comp[s->c]));
+    for (r = 0; r < n; r++) s->before[ECS_ENTITY_INDEX(ents[r])] = r, copy[r] = ents[r];
+    if (m.st[s->c].owner) {
+        EXPECT_ASSERT(!ecs_sort(m.w, m.comp[s->c], by_key, s), ECS_ERR_INVALID);
+    } else if (m_locked(s->c)) {
+        EXPECT_ASSERT(!ecs_sort(m.w, m.comp[s->c], by_key, s), ECS_ERR_LOCKED);
+    } else {
+        f = fr_push("ecs_sort");
+        sort_frame(f, s, n);
+        ok = ecs_sort(m.w, m.comp[s->c], by_key, s);
+        ENSURE(!s->bad);
+        ents = ecs_storage_entities(ecs_storage_of(m.w, m.comp[s->c]));
+        if (!ok) { /* out of memory: nothing moved */
+            fr_drop(f);
+            ENSURE(OOM_OK());
+            ENSURE(n == 0 || memcmp(ents, copy, n * sizeof *ents) == 0);
+        } else {
+            fr_finish(f);
+            if (!s->dirty) check_sorted(s, n); /* (a callback changed keys: any order) */
+        }
     }
-    ok = ecs_sort(m.w, m.comp[srt.c], by_key, NULL);
-    ENSURE(!srt.bad);
-    ents = ecs_storage_entities(ecs_storage_of(m.w, m.comp[srt.c]));
-    if (!ok) { /* out of memory: nothing moved */
-        ENSURE(OOM_OK());
-        ENSURE(n == 0 || memcmp(ents, copy, n * sizeof *ents) == 0);
-        return;
-    }
-    check_sorted(srt.c, n, before);
+    free(copy);
+    free(s);
 }
 
 static void op_sort_as(void) {
     static ecs_entity want[MAX_SLOTS];
-    int c = (int)(u8() % NC), o = (int)(u8() % NC);
+    int c = pick_comp(), o = pick_comp();
     uint32_t r, n = 0, no = ecs_storage_count(ecs_storage_of(m.w, m.comp[o]));
     const ecs_entity *order = ecs_storage_entities(ecs_storage_of(m.w, m.comp[o])), *ents;
     if (m.st[c].owner) { /* only the group sorts its storages */
         EXPECT_ASSERT(!ecs_sort_as(m.w, m.comp[c], m.comp[o]), ECS_ERR_INVALID);
+        return;
+    }
+    if (m_locked(c)) {
+        EXPECT_ASSERT(!ecs_sort_as(m.w, m.comp[c], m.comp[o]), ECS_ERR_LOCKED);
         return;
     }
     for (r = 0; r < no; r++)
@@ -1617,12 +2488,74 @@ static void op_sort_as(void) {
     for (r = 0; r < n; r++) ENSURE(ents[r] == want[r]); /* the shared ones first, in order's order */
 }
 
+static void op_group_sort(void) {
+    unsigned gi = u8() % (unsigned)(m.ngroups + 2);
+    const m_group *g;
+    sortctx *s;
+    ecs_entity(*rest)[MAX_SLOTS];
+    uint32_t len, r, n[NCMAX];
+    int k, ok, locked = 0;
+    frame *f;
+    if (gi == 0 || gi > (unsigned)m.ngroups) { /* no such group */
+        EXPECT_ASSERT(ecs_group_count(m.w, gi ? (ecs_group)gi : 0) == 0, ECS_ERR_INVALID);
+        return;
+    }
+    g = &m.grp[gi - 1];
+    s = (sortctx *)calloc(1, sizeof *s);
+    rest = (ecs_entity(*)[MAX_SLOTS])malloc(NCMAX * sizeof *rest);
+    if (!s || !rest) abort();
+    s->c = pick_comp();
+    s->desc = (int)(u8() % 2);
+    s->lockmask = g->owned_mask;
+    s->movemask = g->owned_mask | g->excl_mask;
+    for (k = 0; k < g->nowned; k++) locked |= m_locked(g->owned[k]);
+    if (m.st[s->c].owner != (int)gi) {
+        EXPECT_ASSERT(!ecs_group_sort(m.w, (ecs_group)gi, m.comp[s->c], by_key, s), ECS_ERR_INVALID);
+        EXPECT_ASSERT(ecs_group_data(m.w, (ecs_group)gi, m.comp[s->c]) == NULL, ECS_ERR_INVALID);
+    } else if (locked) { /* sorting moves the rows of a storage whose hook or sort runs */
+        if (m.new_rules) EXPECT_ASSERT(!ecs_group_sort(m.w, (ecs_group)gi, m.comp[s->c], by_key, s), ECS_ERR_LOCKED);
+    } else {
+        len = ecs_group_count(m.w, (ecs_group)gi);
+        for (k = 0; k < g->nowned; k++) {
+            const ecs_entity *ents = ecs_storage_entities(ecs_storage_of(m.w, m.comp[g->owned[k]]));
+            n[k] = ecs_storage_count(ecs_storage_of(m.w, m.comp[g->owned[k]]));
+            for (r = 0; r < n[k]; r++) {
+                rest[k][r] = ents[r];
+                if (g->owned[k] == s->c) s->before[ECS_ENTITY_INDEX(ents[r])] = r;
+            }
+        }
+        f = fr_push("ecs_group_sort");
+        sort_frame(f, s, len);
+        ok = ecs_group_sort(m.w, (ecs_group)gi, m.comp[s->c], by_key, s);
+        ENSURE(!s->bad);
+        if (!ok) {
+            fr_drop(f);
+            ENSURE(OOM_OK());
+        } else {
+            fr_finish(f);
+        }
+        if (!s->dirty) {
+            for (k = 0; k < g->nowned; k++) { /* rows past the group stay; nothing moves on failure */
+                const ecs_entity *ents = ecs_storage_entities(ecs_storage_of(m.w, m.comp[g->owned[k]]));
+                for (r = ok ? len : 0; r < n[k]; r++) ENSURE(ents[r] == rest[k][r]);
+            }
+            if (ok) check_sorted(s, len);
+        }
+    }
+    free(rest);
+    free(s);
+}
+
 /* ---- tracking ------------------------------------------------------------------------- */
 static void op_track(void) {
-    int c = (int)(u8() % NC), k;
+    int c = pick_comp(), k;
     uint32_t flags = u8() % 17, old = m.st[c].track;
     if (flags == 16) {
         EXPECT_ASSERT(!ecs_track_set(m.w, m.comp[c], 0x40 | (u8() & 15)), ECS_ERR_INVALID);
+        return;
+    }
+    if (m_locked(c)) { /* its remove path counts on its records */
+        if (m.new_rules) EXPECT_ASSERT(!ecs_track_set(m.w, m.comp[c], flags), ECS_ERR_LOCKED);
         return;
     }
     if (!ecs_track_set(m.w, m.comp[c], flags)) {
@@ -1647,7 +2580,7 @@ static void op_timestamp(void) {
 }
 
 static void m_clear(int c, uint32_t flags, ecs_tick t, int windows) {
-    int first = c ? c - 1 : 0, last = c ? c - 1 : NC - 1, k;
+    int first = c ? c - 1 : 0, last = c ? c - 1 : m.ncomp - 1, k;
     for (k = first; k <= last; k++) {
         if (windows && (flags & ECS_TRACK_INSERTION)) m.st[k].clear_ins = m.tick;
         if (windows && (flags & ECS_TRACK_MODIFICATION)) m.st[k].clear_mod = m.tick;
@@ -1661,7 +2594,7 @@ static void m_clear(int c, uint32_t flags, ecs_tick t, int windows) {
 }
 
 static void op_clear(void) {
-    int c = (int)(u8() % (NC + 1));
+    int c = (int)(u8() % (unsigned)(m.ncomp + 1));
     uint32_t flags = u8() & 31;
     ecs_clear_tracking(m.w, c ? m.comp[c - 1] : 0, flags);
     m_clear(c, flags, ~(ecs_tick)0, 1);
@@ -1669,7 +2602,7 @@ static void op_clear(void) {
 }
 
 static void op_clear_older(void) {
-    int c = (int)(u8() % (NC + 1));
+    int c = (int)(u8() % (unsigned)(m.ncomp + 1));
     uint32_t flags = u8() & 31;
     ecs_tick t = m.nts && u8() % 2 ? m.ts[u8() % (unsigned)(m.nts < NTS ? m.nts : NTS)] : m.tick - u8() % 4;
     ecs_clear_tracking_older_than(m.w, c ? m.comp[c - 1] : 0, flags, t);
@@ -1679,7 +2612,7 @@ static void op_clear_older(void) {
 /* Queries the catalogue says assert: storages that do not track, entity
    lists without track_entities, an entry not in the deleted list. */
 static void op_query_bad(void) {
-    int c = (int)(u8() % NC), i;
+    int c = pick_comp(), i;
     ecs_entity e = pick_entity(&i);
     uint32_t n = 7, track = m.st[c].track;
     ecs_change fake;
@@ -1722,7 +2655,7 @@ static void op_query_bad(void) {
 
 /* ---- uniques ---------------------------------------------------------------------------- */
 static void op_unique(void) {
-    int c = (int)(u8() % NC);
+    int c = pick_comp();
     ecs_component cc = m.comp[c];
     unsigned char v[VMAX], out[VMAX];
     const void *src;
@@ -1788,21 +2721,27 @@ static void op_unique(void) {
 static void op_group_new(void) {
     ecs_group_desc d;
     m_group g;
-    unsigned owned = u8() % 64, excl = u8() % 64, rot = u8() % NC, bad = u8() % 8;
-    int k, taken = 0, want_assert = 0;
+    unsigned owned, excl, rot, bad, all = (1u << m.ncomp) - 1;
+    int k, want = 0, list[2 * NCMAX + 1], nlist = 0;
+    ecs_error code = ECS_ERR_INVALID;
     ecs_group id;
+    if (m.v2) {
+        owned = u16() & all, excl = u16() & all;
+    } else {
+        owned = u8() % 64, excl = u8() % 64;
+    }
+    rot = u8() % (unsigned)m.ncomp, bad = u8() % 8;
     if (m.ngroups >= MAX_GROUPS) return;
     memset(&d, 0, sizeof d);
     memset(&g, 0, sizeof g);
     excl &= ~owned;
     if (u8() % 2) excl &= 0x30; /* mostly tags excluded */
-    for (k = 0; k < NC; k++) { /* rotated: owned[0] varies */
-        int c = (int)((k + rot) % NC);
+    for (k = 0; k < m.ncomp; k++) { /* rotated: owned[0] varies */
+        int c = (int)((k + (int)rot) % m.ncomp);
         if (owned >> c & 1) {
             g.owned_mask |= 1u << c;
             d.owned[g.nowned] = m.comp[c];
             g.owned[g.nowned++] = c;
-            taken |= m.st[c].owner != 0;
         }
         if (excl >> c & 1) {
             g.excl_mask |= 1u << c;
@@ -1810,13 +2749,24 @@ static void op_group_new(void) {
             g.excl[g.nexcl++] = c;
         }
     }
+    for (k = 0; k < g.nowned; k++) list[nlist++] = g.owned[k];
+    for (k = 0; k < g.nexcl; k++) list[nlist++] = g.excl[k];
     if (bad == 0 && g.nowned) { /* listed twice */
         d.excluded[g.nexcl] = d.owned[0];
-        want_assert = 1;
+        list[nlist++] = g.owned[0];
     }
-    if (!g.nowned || taken) want_assert = 1;
-    if (want_assert) {
-        EXPECT_ASSERT(ecs_group_new(m.w, &d) == 0, ECS_ERR_INVALID);
+    /* what ecs_group_new refuses, in its order: each storage in turn */
+    if (!g.nowned) want = 1;
+    for (k = 0; !want && k < nlist; k++) {
+        int j, twice = 0;
+        for (j = 0; j < k; j++) twice |= list[j] == list[k];
+        if (twice || (k < g.nowned && m.st[list[k]].owner))
+            want = 1;
+        else if (m_locked(list[k]))
+            want = 1, code = ECS_ERR_LOCKED;
+    }
+    if (want) {
+        EXPECT_ASSERT(ecs_group_new(m.w, &d) == 0, code);
         return;
     }
     id = ecs_group_new(m.w, &d);
@@ -1831,65 +2781,252 @@ static void op_group_new(void) {
     for (k = 0; k < g.nowned; k++) m.st[g.owned[k]].owner = (int)id;
 }
 
-static void op_group_sort(void) {
-    static uint32_t before[MAX_SLOTS];
-    static ecs_entity rest[NC][MAX_SLOTS];
-    unsigned gi = u8() % (unsigned)(m.ngroups + 2);
-    const m_group *g;
-    uint32_t len, r, n[NC];
-    int k, ok;
-    if (gi == 0 || gi > (unsigned)m.ngroups) { /* no such group */
-        EXPECT_ASSERT(ecs_group_count(m.w, gi ? (ecs_group)gi : 0) == 0, ECS_ERR_INVALID);
+static void op_hooks(void) {
+    int c = pick_comp(), set = m.v2 ? (int)(u8() % 4) : (u8() % 2 ? H_INS | H_REM : 0);
+    if (m_locked(c)) {
+        EXPECT_ASSERT(!ecs_hooks_set(m.w, m.comp[c], set ? &hook_sets[set] : NULL), ECS_ERR_LOCKED);
         return;
     }
-    g = &m.grp[gi - 1];
-    srt.c = (int)(u8() % NC);
-    srt.desc = (int)(u8() % 2);
-    srt.bad = 0;
-    if (m.st[srt.c].owner != (int)gi) {
-        EXPECT_ASSERT(!ecs_group_sort(m.w, (ecs_group)gi, m.comp[srt.c], by_key, NULL), ECS_ERR_INVALID);
-        EXPECT_ASSERT(ecs_group_data(m.w, (ecs_group)gi, m.comp[srt.c]) == NULL, ECS_ERR_INVALID);
-        return;
-    }
-    len = ecs_group_count(m.w, (ecs_group)gi);
-    for (k = 0; k < g->nowned; k++) {
-        const ecs_entity *ents = ecs_storage_entities(ecs_storage_of(m.w, m.comp[g->owned[k]]));
-        n[k] = ecs_storage_count(ecs_storage_of(m.w, m.comp[g->owned[k]]));
-        for (r = 0; r < n[k]; r++) {
-            rest[k][r] = ents[r];
-            if (g->owned[k] == srt.c) before[ECS_ENTITY_INDEX(ents[r])] = r;
-        }
-    }
-    ok = ecs_group_sort(m.w, (ecs_group)gi, m.comp[srt.c], by_key, NULL);
-    ENSURE(!srt.bad);
-    if (!ok) ENSURE(OOM_OK());
-    for (k = 0; k < g->nowned; k++) { /* rows past the group stay; nothing moves on failure */
-        const ecs_entity *ents = ecs_storage_entities(ecs_storage_of(m.w, m.comp[g->owned[k]]));
-        for (r = ok ? len : 0; r < n[k]; r++) ENSURE(ents[r] == rest[k][r]);
-    }
-    if (ok) check_sorted(srt.c, len, before);
+    ENSURE(ecs_hooks_set(m.w, m.comp[c], set ? &hook_sets[set] : NULL));
+    m.st[c].hooks = set;
 }
 
-static void op_hooks(void) {
-    int c = (int)(u8() % NC), on = (int)(u8() % 2);
-    ENSURE(ecs_hooks_set(m.w, m.comp[c], on ? &observer : NULL));
-    m.st[c].hooks = on;
+/* ---- registration, systems, workloads (the full mode) ------------------------------------- */
+static void op_register(void) {
+    unsigned k = u8() % 6;
+    int c, at = -1;
+    ecs_component id;
+    if (k < NCMAX - NC) { /* one of the extras: new, or registered again */
+        for (c = NC; c < m.ncomp; c++)
+            if (strcmp(comp_name[c], extra[k].name) == 0) at = c;
+        if (at < 0 && SKIP_BUG(2)) al.armed = 0; /* known bug 2 */
+        id = ecs_register(m.w, extra[k].name, extra[k].size, extra[k].align);
+        if (at >= 0) {
+            ENSURE(id == m.comp[at]);
+            return;
+        }
+        if (!id) {
+            ENSURE(OOM_OK());
+            return;
+        }
+        ENSURE(m.ncomp < NCMAX && id == (ecs_component)(m.ncomp + 1));
+        c = m.ncomp++;
+        comp_name[c] = extra[k].name;
+        comp_size[c] = extra[k].size;
+        comp_align[c] = extra[k].align;
+        m.comp[c] = id;
+        trace("registered %s: %u", comp_name[c], (unsigned)id);
+        ENSURE(ecs_lookup(m.w, extra[k].name) == id && ecs_component_size(m.w, id) == extra[k].size);
+    } else if (k == 4) {
+        c = pick_comp();
+        ENSURE(ecs_register(m.w, comp_name[c], comp_size[c], comp_align[c]) == m.comp[c]);
+    } else {
+        c = pick_comp();
+        EXPECT_ASSERT(ecs_register(m.w, comp_name[c], comp_size[c] + 4, 4) == 0, ECS_ERR_INVALID);
+    }
+}
+
+/* Batches as section 14 cuts them. */
+static void m_plan(m_wl *w) {
+    int i, k, batch = 0, first = 0;
+    unsigned rd = 0, wr = 0;
+    for (i = 0; i < w->n; i++) {
+        const m_sys *d = &m.sys[w->step[i]];
+        unsigned r = 0, wm = 0;
+        int why = 0;
+        for (k = 0; k < d->nreads; k++) r |= 1u << d->reads[k];
+        for (k = 0; k < d->nwrites; k++) wm |= 1u << d->writes[k];
+        if (i) {
+            for (k = first; k < i; k++) why |= w->step[k] == w->step[i] || m.sys[w->step[k]].structural;
+            why |= d->structural || (r & wr) || (wm & (rd | wr));
+        }
+        if (why) batch++, first = i, rd = wr = 0;
+        w->batch[i] = batch;
+        rd |= r;
+        wr |= wm;
+    }
+    w->nbatch = w->n ? batch + 1 : 0;
+}
+
+static void op_system_new(void) {
+    ecs_system_desc d;
+    m_sys s;
+    unsigned kind = u8() % 10;
+    int k, ok;
+    memset(&d, 0, sizeof d);
+    memset(&s, 0, sizeof s);
+    d.fn = sys_fn;
+    if (m.running) { /* inside a running workload: refused (its systems are in use) */
+        if (!m.new_rules || m.nsys >= MAX_SYS) return;
+        d.name = sys_names[m.nsys];
+        d.user = (void *)(intptr_t)m.nsys;
+        EXPECT_ASSERT(!ecs_system_new(m.w, &d), ECS_ERR_LOCKED);
+        return;
+    }
+    if (kind == 0) { /* no fn */
+        d.name = "nofn";
+        d.fn = NULL;
+        EXPECT_ASSERT(!ecs_system_new(m.w, &d), ECS_ERR_INVALID);
+        return;
+    }
+    if (kind == 1 && (m.nsys || m.nwl)) { /* the name is taken */
+        k = (int)(u8() % (unsigned)(m.nsys + m.nwl));
+        d.name = k < m.nsys ? sys_names[k] : wl_names[k - m.nsys];
+        EXPECT_ASSERT(!ecs_system_new(m.w, &d), ECS_ERR_INVALID);
+        return;
+    }
+    if (m.nsys >= MAX_SYS) return;
+    d.name = sys_names[m.nsys];
+    d.user = (void *)(intptr_t)m.nsys;
+    if (kind == 2) { /* an unknown component */
+        d.reads[0] = (ecs_component)(m.ncomp + 1 + (int)(u8() % 3));
+        EXPECT_ASSERT(!ecs_system_new(m.w, &d), ECS_ERR_UNKNOWN_COMPONENT);
+        return;
+    }
+    s.structural = (int)(u8() % 2);
+    s.run_if = u8() % 3 == 0;
+    s.nreads = (int)(u8() % 3);
+    s.nwrites = (int)(u8() % 3);
+    for (k = 0; k < s.nreads; k++) s.reads[k] = pick_comp(), d.reads[k] = m.comp[s.reads[k]];
+    for (k = 0; k < s.nwrites; k++) s.writes[k] = pick_comp(), d.writes[k] = m.comp[s.writes[k]];
+    d.structural = s.structural != 0;
+    d.run_if = s.run_if ? sys_run_if : NULL;
+    s.last_run = 1; /* never ran */
+    ok = ecs_system_new(m.w, &d);
+    if (!ok) {
+        ENSURE(OOM_OK());
+        return;
+    }
+    trace("system %s: structural %d, run_if %d", d.name, s.structural, s.run_if);
+    m.sys[m.nsys++] = s;
+}
+
+static void op_workload_new(void) {
+    const char *items[4];
+    unsigned kind = u8() % 8;
+    int n = (int)(u8() % 5), k, j, unknown = 0, ok;
+    m_wl w;
+    ecs_plan_step plan[MAX_STEPS];
+    memset(&w, 0, sizeof w);
+    if (m.running) { /* inside a running workload: refused */
+        if (!m.new_rules || m.nwl >= MAX_WL) return;
+        EXPECT_ASSERT(!ecs_workload_new(m.w, wl_names[m.nwl], 0, NULL), ECS_ERR_LOCKED);
+        return;
+    }
+    if (kind == 0 && (m.nsys || m.nwl)) { /* the name is taken */
+        k = (int)(u8() % (unsigned)(m.nsys + m.nwl));
+        EXPECT_ASSERT(!ecs_workload_new(m.w, k < m.nsys ? sys_names[k] : wl_names[k - m.nsys], 0, NULL),
+                      ECS_ERR_INVALID);
+        return;
+    }
+    if (m.nwl >= MAX_WL) return;
+    for (k = 0; k < n; k++) {
+        unsigned b = u8();
+        if (kind == 1 && k == n - 1) {
+            items[k] = "nosuch";
+            unknown = 1;
+        } else if (m.nwl && b % 4 == 0) { /* a workload, expanded in place */
+            const m_wl *x = &m.wl[b / 4 % (unsigned)m.nwl];
+            items[k] = wl_names[b / 4 % (unsigned)m.nwl];
+            for (j = 0; j < x->n && w.n < MAX_STEPS; j++) w.step[w.n++] = x->step[j];
+            if (j < x->n) return; /* too long for the model */
+        } else if (m.nsys) {
+            items[k] = sys_names[b % (unsigned)m.nsys];
+            if (w.n >= MAX_STEPS) return;
+            w.step[w.n++] = (int)(b % (unsigned)m.nsys);
+        } else {
+            return;
+        }
+    }
+    if (unknown) {
+        EXPECT_ASSERT(!ecs_workload_new(m.w, wl_names[m.nwl], (uint32_t)n, items), ECS_ERR_NOT_FOUND);
+        return;
+    }
+    ok = ecs_workload_new(m.w, wl_names[m.nwl], (uint32_t)n, items);
+    if (!ok) {
+        ENSURE(OOM_OK());
+        return;
+    }
+    m_plan(&w);
+    ENSURE(ecs_workload_plan(m.w, wl_names[m.nwl], plan, MAX_STEPS) == (uint32_t)w.n);
+    for (k = 0; k < w.n; k++)
+        if (strcmp(plan[k].system, sys_names[w.step[k]]) != 0 || plan[k].batch != (uint32_t)w.batch[k])
+            fz_fail(__LINE__, "workload %s step %d: %s in batch %u, model %s in batch %d (%s)", wl_names[m.nwl], k,
+                    plan[k].system, (unsigned)plan[k].batch, sys_names[w.step[k]], w.batch[k], plan[k].reason);
+    trace("workload %s: %d steps, %d batches", wl_names[m.nwl], w.n, w.nbatch);
+    if (m.default_wl < 0) m.default_wl = m.nwl;
+    m.wl[m.nwl++] = w;
+}
+
+static void op_workload_run(void) {
+    unsigned k = u8() % (unsigned)(m.nwl + 2);
+    const char *name = k < (unsigned)m.nwl ? wl_names[k] : k == (unsigned)m.nwl ? NULL : "nosuch";
+    int idx = k < (unsigned)m.nwl ? (int)k : k == (unsigned)m.nwl ? m.default_wl : -1, rc;
+    frame *f;
+    if (m.running) { /* nested: INVALID (or LOCKED inside a hook, with the new rules) */
+        ecs_error err;
+        fa.expecting++;
+        fa.count = 0;
+        rc = ecs_workload_run(m.w, name);
+        fa.expecting--;
+        err = ecs_last_error(m.w);
+        if (rc != -1 || fa.count != 1 || !(err == ECS_ERR_INVALID || (m.guard && err == ECS_ERR_LOCKED)))
+            fz_fail(__LINE__, "ecs_workload_run inside a workload: %d, %d asserts, error %d", rc, fa.count, (int)err);
+        ecs_clear_error(m.w);
+        return;
+    }
+    if (m.guard) { /* inside a hook or comparator */
+        if (m.new_rules) EXPECT_ASSERT(ecs_workload_run(m.w, name) == -1, ECS_ERR_LOCKED);
+        return;
+    }
+    if (idx < 0) {
+        EXPECT_ASSERT(ecs_workload_run(m.w, name) == -1, ECS_ERR_NOT_FOUND);
+        return;
+    }
+    al.armed = 0; /* (a flush between batches out of memory: not modelled) */
+    f = fr_push("ecs_workload_run");
+    f->wl = idx;
+    if (m.wl[idx].n) {
+        fr_add(f, EF_BATCH, 0, 0);
+    } else {
+        fr_add(f, EF_ADVANCE, 0, 0);
+        fr_add(f, EF_RUN_END, 0, 0);
+    }
+    m.running = 1;
+    rc = ecs_workload_run(m.w, name);
+    fr_finish(f);
+    ENSURE(!m.running);
+    if (rc != f->rc) fz_fail(__LINE__, "ecs_workload_run returned %d, model %d", rc, f->rc);
+    if (rc) {
+        ENSURE(ecs_last_error(m.w) == ECS_ERR_SYSTEM);
+        ENSURE(ecs_workload_failed_system(m.w) && strcmp(ecs_workload_failed_system(m.w), sys_names[f->failed_sys]) == 0);
+    } else {
+        ENSURE(ecs_workload_failed_system(m.w) == NULL);
+    }
+}
+
+/* Inside a callback only: the world is in use, so it stays. */
+static void op_world_free(void) {
+    if (!m.depth || !m.new_rules) return;
+    EXPECT_ASSERT((ecs_world_free(m.w), 1), ECS_ERR_LOCKED);
 }
 
 /* ---- bad input -------------------------------------------------------------------------- */
 /* Calls the catalogue (section 2) says assert and fail; check_world()
    afterwards shows that they changed nothing. */
 static void op_bad(void) {
-    int i, c = (int)(u8() % NC), j = pick_live();
+    int i, c = pick_comp(), j = pick_live();
     ecs_entity e = pick_entity(&i), live = j >= 0 ? m.slot[j].id : ECS_NULL;
-    ecs_component unknown = u8() % 2 ? 0 : (ecs_component)(NC + 1 + u8() % 5);
+    ecs_component unknown = u8() % 2 ? 0 : (ecs_component)(m.ncomp + 1 + (int)(u8() % 5));
     ecs_component comps[3];
     unsigned char v[VMAX];
+    unsigned what = u8() % 16;
+    if (m_any_lock()) return; /* a lock check may come before the one tested here */
     memset(v, 7, sizeof v);
     comps[0] = m.comp[c];
-    comps[1] = m.comp[(c + 1) % NC];
+    comps[1] = m.comp[(c + 1) % m.ncomp];
     comps[2] = m.comp[c]; /* listed twice */
-    switch (u8() % 16) {
+    switch (what) {
     case 0:
         if (i < 0) EXPECT_ASSERT(ecs_add(m.w, e, m.comp[c], v) == NULL, ECS_ERR_DEAD_ENTITY);
         break;
@@ -1951,7 +3088,7 @@ static void op_bad(void) {
         ENSURE(ecs_lookup(m.w, comp_name[c]) == m.comp[c] && ecs_lookup(m.w, "nope") == 0);
         EXPECT_ASSERT(ecs_register(m.w, comp_name[c], comp_size[c] + 8, 8) == 0, ECS_ERR_INVALID);
         EXPECT_ASSERT(ecs_register(m.w, "odd", 6, 4) == 0, ECS_ERR_INVALID);
-        ENSURE(ecs_component_max(m.w) == NC && ecs_component_size(m.w, m.comp[c]) == comp_size[c]);
+        ENSURE(ecs_component_max(m.w) == (uint32_t)m.ncomp && ecs_component_size(m.w, m.comp[c]) == comp_size[c]);
         break;
     case 13: /* stale ids miss quietly */
         if (i < 0) {
@@ -1974,7 +3111,7 @@ static void op_bad(void) {
         memset(&d, 0, sizeof d);
         d.excluded[0] = m.comp[c];
         EXPECT_ASSERT(ecs_group_new(m.w, &d) == 0, ECS_ERR_INVALID); /* none owned */
-        d.owned[0] = unknown ? unknown : (ecs_component)(NC + 1);
+        d.owned[0] = unknown ? unknown : (ecs_component)(m.ncomp + 1);
         EXPECT_ASSERT(ecs_group_new(m.w, &d) == 0, ECS_ERR_UNKNOWN_COMPONENT);
         break;
     }
@@ -1984,89 +3121,117 @@ static void op_bad(void) {
 /* Arms the allocator: the k-th allocation of the next op fails. */
 static void op_oom(void) { al.armed = 1 + (long)(u8() % 6); }
 
-/* ---- the op table ---------------------------------------------------------------------- */
+/* ---- the op tables ---------------------------------------------------------------------- */
 typedef void (*op_fn)(void);
 static void op_remove0(void) { op_remove(0); }
 static void op_delete(void) { op_remove(1); }
 
+/* weights: legacy mode, full mode, and inside callbacks (full mode) */
 static const struct {
     const char *name;
     op_fn fn;
-    int weight;
+    int legacy, full, nested;
 } OPS[] = {
-    {"create", op_create, 8},
-    {"create_with", op_create_with, 8},
-    {"create_bulk", op_create_bulk, 2},
-    {"destroy", op_destroy, 8},
-    {"destroy_many", op_destroy_many, 1},
-    {"add", op_add, 22},
-    {"remove", op_remove0, 8},
-    {"delete", op_delete, 6},
-    {"strip", op_strip, 3},
-    {"add_n", op_add_n, 8},
-    {"get", op_get, 8},
-    {"mark_modified", op_mark, 3},
-    {"set_if_changed", op_set_if_changed, 5},
-    {"view", op_view, 14},
-    {"view_bad", op_view_bad, 2},
-    {"view_changes", op_view_changes, 6},
-    {"defer", op_defer, 8},
-    {"flush", op_flush, 4},
-    {"sort", op_sort, 3},
-    {"sort_as", op_sort_as, 3},
-    {"track", op_track, 3},
-    {"timestamp", op_timestamp, 8},
-    {"clear_tracking", op_clear, 4},
-    {"clear_older_than", op_clear_older, 3},
-    {"query_bad", op_query_bad, 3},
-    {"unique", op_unique, 8},
-    {"group_new", op_group_new, 2},
-    {"group_sort", op_group_sort, 3},
-    {"hooks", op_hooks, 2},
-    {"bad_input", op_bad, 4},
-    {"arm_oom", op_oom, 6},
+    {"create", op_create, 8, 7, 6},
+    {"create_with", op_create_with, 8, 7, 5},
+    {"create_bulk", op_create_bulk, 2, 2, 1},
+    {"destroy", op_destroy, 8, 8, 8},
+    {"destroy_many", op_destroy_many, 1, 1, 0},
+    {"add", op_add, 22, 18, 14},
+    {"remove", op_remove0, 8, 7, 7},
+    {"delete", op_delete, 6, 6, 5},
+    {"strip", op_strip, 3, 3, 4},
+    {"add_n", op_add_n, 8, 7, 5},
+    {"get", op_get, 8, 6, 4},
+    {"mark_modified", op_mark, 3, 2, 1},
+    {"set_if_changed", op_set_if_changed, 5, 4, 3},
+    {"view", op_view, 14, 8, 2},
+    {"view_bad", op_view_bad, 2, 1, 0},
+    {"view_changes", op_view_changes, 6, 5, 0},
+    {"defer", op_defer, 8, 6, 5},
+    {"flush", op_flush, 4, 4, 4},
+    {"sort", op_sort, 3, 4, 3},
+    {"sort_as", op_sort_as, 3, 2, 2},
+    {"track", op_track, 3, 3, 2},
+    {"timestamp", op_timestamp, 8, 6, 1},
+    {"clear_tracking", op_clear, 4, 3, 1},
+    {"clear_older_than", op_clear_older, 3, 2, 1},
+    {"query_bad", op_query_bad, 3, 2, 1},
+    {"unique", op_unique, 8, 4, 2},
+    {"group_new", op_group_new, 2, 2, 2},
+    {"group_sort", op_group_sort, 3, 3, 3},
+    {"hooks", op_hooks, 2, 5, 3},
+    {"bad_input", op_bad, 4, 3, 1},
+    {"arm_oom", op_oom, 6, 5, 2},
+    {"register", op_register, 0, 2, 2},
+    {"system_new", op_system_new, 0, 3, 2},
+    {"workload_new", op_workload_new, 0, 3, 2},
+    {"workload_run", op_workload_run, 0, 5, 2},
+    {"world_free", op_world_free, 0, 0, 1},
 };
 #define NOPS ((int)(sizeof OPS / sizeof OPS[0]))
-static unsigned char op_table[256];
+static unsigned char op_table[3][256];
 
-static void build_table(void) {
+static void build_table(unsigned char *table, int which) {
     int total = 0, k, b = 0;
-    for (k = 0; k < NOPS; k++) total += OPS[k].weight;
+    for (k = 0; k < NOPS; k++) total += which == 0 ? OPS[k].legacy : which == 1 ? OPS[k].full : OPS[k].nested;
     for (k = 0; k < NOPS; k++) {
-        int n = (OPS[k].weight * 256 + total / 2) / total, j;
+        int w = which == 0 ? OPS[k].legacy : which == 1 ? OPS[k].full : OPS[k].nested;
+        int n = (w * 256 + total / 2) / total, j;
         fz_op_names[k] = OPS[k].name;
-        for (j = 0; j < n && b < 256; j++) op_table[b++] = (unsigned char)k;
+        for (j = 0; j < n && b < 256; j++) table[b++] = (unsigned char)k;
     }
-    while (b < 256) op_table[b++] = 5; /* add */
+    while (b < 256) table[b++] = 5; /* add */
+}
+
+/* One call made by a callback. */
+static void nested_op(void) {
+    int k = op_table[2][u8()];
+    const char *outer = m.opname;
+    m.opname = OPS[k].name;
+    if (m.trace) fprintf(stderr, "%*sop %s (at %lu)\n", 4 * m.depth, "", m.opname, (unsigned long)m.at);
+    OPS[k].fn();
+    fz_op_count[k]++;
+    fz_nested_ops++;
+    m.opname = outer;
 }
 
 /* Keeps the tracking lists short, so checking all of them after every op stays cheap. */
 static int lists_long(void) {
     int c;
     if (m.created.n > LIST_MAX || m.destroyed.n > LIST_MAX) return 1;
-    for (c = 0; c < NC; c++)
+    for (c = 0; c < m.ncomp; c++)
         if (m.st[c].removed.n > LIST_MAX || m.st[c].deleted.n > LIST_MAX) return 1;
     return 0;
 }
 
-int fz_run_input(const uint8_t *data, size_t size) {
+static void fz_init(void) {
     static int built;
-    int ops = 0;
-    if (!built) {
-        build_table();
-        m.trace = getenv("FUZZ_TRACE") != NULL;
-        m.skip_known = getenv("FUZZ_SKIP_KNOWN") != NULL;
-        built = 1;
-    }
+    const char *nr = getenv("FUZZ_NEW_RULES");
+    if (built) return;
+    build_table(op_table[0], 0);
+    build_table(op_table[1], 1);
+    build_table(op_table[2], 2);
+    m.trace = getenv("FUZZ_TRACE") != NULL;
+    m.skip_known = getenv("FUZZ_SKIP_KNOWN") ? ~0u : 0;
+    if (getenv("FUZZ_ONLY_BUG")) m.skip_known = ~(1u << atoi(getenv("FUZZ_ONLY_BUG")));
+    m.new_rules = nr ? atoi(nr) != 0 : FUZZ_NEW_RULES;
+    built = 1;
+}
+
+int fz_run_input(const uint8_t *data, size_t size) {
+    int ops = 0, c;
+    fz_init();
     m.in = data;
     m.n = size;
     m.at = 0;
     m.op = 0;
     m.opname = NULL;
+    fa.msg[0] = 0;
     world_new();
     check_world();
     while (m.at < m.n) {
-        int k = op_table[u8()], oom;
+        int k = op_table[m.v2][u8()], oom;
         m.op++;
         if (lists_long()) {
             m.opname = "clear_tracking (lists full)";
@@ -2080,12 +3245,17 @@ int fz_run_input(const uint8_t *data, size_t size) {
         ecs_clear_error(m.w);
         oom = OPS[k].fn == op_oom;
         al.failed = 0;
+        m.budget = OP_BUDGET;
         OPS[k].fn();
         if (!oom) al.armed = 0; /* armed for one op only */
         al.failed = 0;
         fz_op_count[k]++;
         fz_total_ops++;
         ops++;
+        /* nothing is left in flight */
+        ENSURE(nframes == 0 && m.nbusy == 0 && m.guard == 0 && m.nsorts == 0 && !m.running && m.depth == 0 &&
+               m.inflight == 0);
+        for (c = 0; c < m.ncomp; c++) ENSURE(m.lockcnt[c] == 0);
         check_world();
     }
     m.opname = "ecs_world_free";
@@ -2097,7 +3267,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fz_run_input(data, size);
     return 0;
 }
-
 /* ---- without libFuzzer: replay files, or a fixed-seed random driver -------------------- */
 #ifdef FUZZ_MAIN
 #include <dirent.h>
@@ -2110,6 +3279,7 @@ static long replayed_files, replayed_ops, failed_files;
 
 static long replay_file(const char *path) {
     long ops;
+    const char *base;
     FILE *f = fopen(path, "rb");
     unsigned char *buf;
     long len;
@@ -2127,6 +3297,9 @@ static long replay_file(const char *path) {
     }
     fclose(f);
     snprintf(m.where, sizeof m.where, "%s (replay it: FUZZ_TRACE=1 build/fuzz/fuzz_replay %s)", path, path);
+    fz_init();
+    base = strrchr(path, '/');
+    if (strncmp(base ? base + 1 : path, "known-bug-", 10) == 0) m.skip_known = 0; /* the bug itself */
     ops = fz_run_input(buf, (size_t)len);
     free(buf);
     return ops;
@@ -2207,6 +3380,7 @@ static int random_driver(long target, unsigned long long seed) {
     while (fz_total_ops < target) {
         size_t len = rnd(4) ? 16 + rnd(1024) : 1024 + rnd(sizeof buf - 1024), j;
         for (j = 0; j < len; j++) buf[j] = (unsigned char)rnd(256);
+        if (rnd(8)) buf[1] |= 0x80; /* mostly the full mode */
         snprintf(m.where, sizeof m.where,
                  "random input %ld of seed %llu (FUZZ_DUMP=file saves it for FUZZ_TRACE=1 fuzz_replay file)", inputs, seed);
         if (dump) { /* the input about to run: left behind if it crashes */
@@ -2218,8 +3392,15 @@ static int random_driver(long target, unsigned long long seed) {
         inputs++;
     }
     secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
-    printf("random driver: seed %llu, %ld inputs, %ld ops, %.1f s, every op checked against the model\n", seed,
-           inputs, fz_total_ops, secs);
+    printf("random driver: seed %llu, %ld inputs, %ld ops (and %ld calls made by callbacks), %.1f s, every op "
+           "checked against the model\n", seed, inputs, fz_total_ops, fz_nested_ops, secs);
+    printf("  callbacks: %ld hooks, %ld comparators, %ld systems, %ld run_ifs; %ld forged ids\n", fz_callbacks[0],
+           fz_callbacks[1], fz_callbacks[2], fz_callbacks[3], fz_forged);
+    printf("  refused as documented: %ld LOCKED, %ld DEAD_ENTITY, %ld INVALID, %ld NOT_FOUND, %ld other\n",
+           fz_refused[ECS_ERR_LOCKED], fz_refused[ECS_ERR_DEAD_ENTITY], fz_refused[ECS_ERR_INVALID],
+           fz_refused[ECS_ERR_NOT_FOUND],
+           fz_refused[ECS_ERR_UNKNOWN_COMPONENT] + fz_refused[ECS_ERR_SIZE_MISMATCH]);
+    printf("  ops (top level and in callbacks):\n");
     for (k = 0; k < 64 && fz_op_names[k]; k++) printf("  %-18s %9ld\n", fz_op_names[k], fz_op_count[k]);
     printf("RESULT 1 0\n");
     return 0;
