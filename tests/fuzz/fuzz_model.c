@@ -188,23 +188,22 @@ static const struct {
       entity pages: the failure path frees the name and the storage, not
       the pages (64 bytes left at ecs_world_free).
       known-bug-2-register-oom-leak: create, arm out-of-memory, register.
-   3. ecs_defer_destroy, _remove and _delete record a command for an id
-      that is not alive, and ecs_flush applies it if an entity with that
-      very id exists by then: a stale or never-handed-out id reaches a
-      later entity (section 4: it must be treated like a stale id).
-      known-bug-3-defer-stale-id: in an empty world,
-      ecs_defer_destroy(0:1), then ecs_defer_create (which hands out 0:1),
-      then ecs_flush destroys the new entity. (The model accepts either
-      answer for such a call: refused with no error, or recorded and never
-      applied.)
 
-   Fixed since, their inputs kept as regress-*: destroying the current
-   entity of a view over a group-owned storage joined the group for a
-   moment (the first version's known bug 1); ecs_destroy/ecs_strip inside
-   a sort comparator, with no storage observed and no hook running, took
-   the one-pass path that checks no lock and popped rows of the storage
-   being sorted, which ended with an entity twice and another's row lost
-   (regress-destroy-in-comparator; fixed in a6f1fa1). */
+   Fixed since, their inputs kept as regress-*:
+   - destroying the current entity of a view over a group-owned storage
+     joined the group for a moment (the first version's known bug 1;
+     regress-destroy-current-joins-group);
+   - ecs_destroy/ecs_strip inside a sort comparator, with no storage
+     observed and no hook running, took the one-pass path that checks no
+     lock and popped rows of the storage being sorted, which ended with an
+     entity twice and another's row lost (regress-destroy-in-comparator;
+     fixed in a6f1fa1);
+   - ecs_defer_destroy/_remove/_delete recorded commands for ids never
+     handed out, and ecs_flush applied them to a later entity that got that
+     very id: in an empty world ecs_defer_destroy(0:1), ecs_defer_create
+     (which hands out 0:1), ecs_flush destroyed it (regress-defer-stale-id;
+     fixed in d24f0cd). The model accepts either answer for such a call:
+     refused with no error, or recorded and never applied. */
 
 /* ---- the allocator: counts, checks sizes, fails on demand ---------------- */
 static struct {
@@ -2339,7 +2338,6 @@ static void defer_some(int n) {
             continue;
         }
         e = pick_entity(&i);
-        if (i < 0 && op != 0 && (op <= 2 || op >= 7) && SKIP_BUG(3)) continue; /* known bug 3 */
         memset(cmd, 0, sizeof *cmd);
         cmd->e = e;
         cmd->c = c;
