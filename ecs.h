@@ -2535,6 +2535,7 @@ ECS__FN ecs_component ecs_register(ecs_world *w, const char *name, size_t size, 
     s->pages = w->npages ? (uintptr_t *)ecs__alloc_n(w, w->npages, sizeof *s->pages) : NULL;
     if (!s->name || (w->npages && !s->pages)) {
         ecs__free(w, s->name, len);
+        ecs__free(w, s->pages, (size_t)w->npages * sizeof *s->pages);
         ecs__free(w, s, sizeof *s);
         ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_register", ECS_NULL, 0, "out of memory");
         return 0;
@@ -3099,7 +3100,10 @@ static bool ecs__reserve_bundle(ecs_world *w, const char *call, ecs_entity e, ui
     uint32_t i, k;
     for (i = 0; i < n; i++) {
         ecs_storage *s = w->storages[comps[i]];
-        bool ok = ecs__reserve_rows(w, s, count);
+        bool ok;
+        if (e != ECS_NULL && (uint32_t)ECS__ENTRY(s, ECS_ENTITY_INDEX(e)) != ECS__NO_ROW)
+            continue; /* a replace: no row, and the values must not move (section 15) */
+        ok = ecs__reserve_rows(w, s, count);
         if (e != ECS_NULL)
             ok = ok && ecs__reserve_page(w, s, ECS_ENTITY_INDEX(e));
         else

@@ -396,6 +396,33 @@ static void test_bundle_values_may_be_read_from_an_existing_entity(void) {
     CHECK(ok);
 }
 
+/* Section 15: replacing a value never moves its storage. A bundle that
+   replaces one component and inserts another grows only the second, even
+   when the first storage is full. */
+static void test_add_n_replacing_in_a_full_storage_does_not_move_it(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component pos = ECS_COMPONENT(w, Pos), health = ECS_COMPONENT(w, Health);
+    ecs_component comps[2];
+    const void *values[2];
+    Pos p = {7, 8};
+    Health h = {9};
+    ecs_entity e = ECS_NULL;
+    const Pos *before;
+    int i;
+    for (i = 0; i < 8; i++) { /* 8 rows: the first capacity, full */
+        e = ecs_create(w);
+        ECS_ADD(w, e, pos, Pos, {1, 2});
+    }
+    before = ECS_GET(w, e, pos, Pos);
+    comps[0] = pos;
+    comps[1] = health;
+    values[0] = &p;
+    values[1] = &h;
+    CHECK(ecs_add_n(w, e, 2, comps, values));
+    CHECK(ECS_GET(w, e, pos, Pos) == before && before->x == 7 && ECS_GET(w, e, health, Health)->hp == 9);
+    ecs_world_free(w);
+}
+
 int main(void) {
     RUN(test_add_n_adds_every_component_with_its_value);
     RUN(test_add_n_replaces_components_already_present);
@@ -416,5 +443,6 @@ int main(void) {
     RUN(test_create_bulk_beyond_max_entities_creates_nothing);
     RUN(test_create_bulk_with_a_bad_bundle_asserts_and_creates_nothing);
     RUN(test_bundle_values_may_be_read_from_an_existing_entity);
+    RUN(test_add_n_replacing_in_a_full_storage_does_not_move_it);
     return test_summary();
 }
