@@ -363,7 +363,11 @@ static struct {
     int no_reentry;
     sortctx *sorts[MAX_SORTS];
     int nsorts;
-    const char *cbname[MAX_DEPTH + 2];
+    struct {
+        const char *what; /* the callbacks in flight, for messages */
+        ecs_entity e;
+        int c; /* the hook's component, or -1 */
+    } cb[MAX_DEPTH + 2];
     /* systems and workloads */
     m_sys sys[MAX_SYS];
     int nsys;
@@ -398,7 +402,10 @@ static void fz_fail(int line, const char *fmt, ...) {
     va_end(ap);
     fprintf(stderr, "\n");
     for (k = 0; k < m.depth && k < MAX_DEPTH + 2; k++)
-        fprintf(stderr, "  inside %s\n", m.cbname[k] ? m.cbname[k] : "?");
+        if (m.cb[k].c >= 0)
+            fprintf(stderr, "  inside %s(%llx, %s)\n", m.cb[k].what, (unsigned long long)m.cb[k].e, comp_name[m.cb[k].c]);
+        else
+            fprintf(stderr, "  inside %s\n", m.cb[k].what);
     if (m.w && ecs_last_error(m.w)) fprintf(stderr, "  last error: %s\n", ecs_last_error_msg(m.w));
     if (fa.msg[0]) fprintf(stderr, "  last assert: %s\n", fa.msg);
     if (m.where[0]) fprintf(stderr, "  input: %s\n", m.where);
@@ -926,7 +933,8 @@ static frame *cb_expect(int kind, ecs_entity e, int c, const char *what) {
     if (!f) fz_fail(__LINE__, "%s: a callback while no call is in flight", what);
     x = fr_next(f);
     if (!x || x->kind != kind || x->e != e || x->c != c)
-        fz_fail(__LINE__, "%s: unexpected callback during %s, the model expects %s", what, f->what,
+        fz_fail(__LINE__, "%s(%llx, %s): unexpected callback during %s, the model expects %s", what,
+                (unsigned long long)e, kind == EF_SYS || kind == EF_RUNIF ? "system" : comp_name[c], f->what,
                 effect_str(x, buf, sizeof buf));
     if (kind != EF_CMP) f->at++;
     return f;
@@ -1034,7 +1042,7 @@ static void check_world(void);
 static void nested_op(void);
 
 /* A callback makes calls of its own, drawn from the input (the full mode). */
-static void callback_ops(const char *what, int most) {
+static void callback_ops(const char *what, ecs_entity e, int c, int most) {
     unsigned b;
     int n, k;
     al.armed = 0; /* an armed allocation is for the call's own work, before its first callback */
@@ -1042,8 +1050,15 @@ static void callback_ops(const char *what, int most) {
     b = u8();
     n = b < 150 ? 0 : b < 215 ? 1 : b < 245 ? 2 : most;
     if (!n) return;
-    m.cbname[m.depth++] = what;
-    if (m.trace) trace("%s: %d call(s)", what, n);
+    m.cb[m.depth].what = what;
+    m.cb[m.depth].e = e;
+    m.cb[m.depth++].c = c;
+    if (m.trace) {
+        if (c >= 0)
+            trace("%s(%llx, %s): %d call(s)", what, (unsigned long long)e, comp_name[c], n);
+        else
+            trace("%s: %d call(s)", what, n);
+    }
     for (k = 0; k < n && m.budget > 0; k++) {
         int failed = al.failed;
         m.budget--;
@@ -1061,23 +1076,23 @@ static void callback_ops(const char *what, int most) {
 
 static void hook_cb(int ins, ecs_world *w, ecs_entity e, ecs_component c, void *value) {
     int ci = (int)c - 1, i;
-    char what[80];
+    const char *what = ins ? "on_insert" : "on_remove";
     ENSURE(w == m.w && ci >= 0 && ci < m.ncomp);
-    snprintf(what, sizeof what, "%s(%llx, %s)", ins ? "on_insert" : "on_remove", (unsigned long long)e, comp_name[ci]);
     cb_expect(ins ? EF_HOOK_INS : EF_HOOK_REM, e, ci, what);
     fz_callbacks[0]++;
     i = slot_of(e);
     ENSURE(i >= 0 && m.slot[i].has[ci] && ecs_alive(w, e) && ecs_has(w, e, c));
     ENSURE(value == (void *)ecs_get(w, e, c)); /* on_remove: still readable */
     if (comp_size[ci] && memcmp(value, m.slot[i].val[ci], comp_size[ci]) != 0)
-        fz_fail(__LINE__, "%s: the value differs from the model", what);
+        fz_fail(__LINE__, "%s(%llx, %s): the value differs from the model", what, (unsigned long long)e, comp_name[ci]);
     /* the hook runs: its storage is locked, its entity busy */
     m.lockcnt[ci]++;
     busy_push(e, 0);
-    callback_ops(what, 3);
+    callback_ops(what, e, ci, 3);
     /* nothing moved the hook's row: its value is where it was */
     if (!ecs_alive(w, e) || value != (void *)ecs_get(w, e, c))
-        fz_fail(__LINE__, "%s: after the hook's calls its value moved (or the entity lost it)", what);
+        fz_fail(__LINE__, "%s(%llx, %s): after the hook's calls its value moved (or the entity lost it)", what,
+                (unsigned long long)e, comp_name[ci]);
     busy_pop();
     m.lockcnt[ci]--;
 }
@@ -1124,7 +1139,7 @@ static int by_key(ecs_entity a, const void *va, ecs_entity b, const void *vb, vo
         fz_fail(__LINE__, "a comparator ran during %s, which runs none (a sort the model expects refused?)", f->what);
     r = sort_cmp(s, a, va, b, vb);
     fz_callbacks[1]++;
-    if (s->calls++ < 4) callback_ops("comparator", 2);
+    if (s->calls++ < 4) callback_ops("comparator", 0, -1, 2);
     return r;
 }
 
@@ -1146,7 +1161,7 @@ static int sys_fn(const ecs_system_ctx *ctx) {
     int k = (int)(intptr_t)ctx->user, ret;
     frame *f = sys_expect(EF_SYS, ctx);
     fz_callbacks[2]++;
-    callback_ops(sys_names[k], 4);
+    callback_ops(sys_names[k], 0, -1, 4);
     ret = u8() % 32 == 31 ? 1 + (int)(u8() % 3) : 0;
     m.sys[k].last_run = ctx->now;
     if (ret && !f->rc) f->rc = ret, f->failed_sys = k;
@@ -1155,7 +1170,7 @@ static int sys_fn(const ecs_system_ctx *ctx) {
 static bool sys_run_if(const ecs_system_ctx *ctx) {
     frame *f = sys_expect(EF_RUNIF, ctx);
     fz_callbacks[3]++;
-    callback_ops("run_if", 2);
+    callback_ops("run_if", 0, -1, 2);
     f->runif_ok = u8() % 4 != 0;
     return f->runif_ok != 0;
 }
@@ -1193,27 +1208,29 @@ static void probe_stale(ecs_entity e) {
             fz_fail(__LINE__, "stale id %llx reads %s", (unsigned long long)e, comp_name[c]);
     }
 }
+/* A few ids nobody holds, different ones each time: variants of a live
+   id, a free slot's next version, slots past the end. */
 static void check_forged(void) {
-    static const uint32_t odd[6] = {0, 0x80000000u, 0xffffffffu, 0x7fffffffu, 0xfffffffeu, 2};
-    int k, j;
-    for (k = 0; k < 2 && k < m.nlive; k++) {
-        uint32_t i = m.live[(m.probe + (unsigned)k) % (unsigned)m.nlive], v = m.slot[i].version;
-        probe_stale(((ecs_entity)(v | 0x80000000u) << 32) | i);
-        probe_stale(((ecs_entity)(v + 1) << 32) | i);
-        probe_stale(((ecs_entity)(v - 1) << 32) | i);
-        for (j = 0; j < 6; j++) probe_stale(((ecs_entity)odd[j] << 32) | i);
+    static const uint32_t odd[9] = {0x80000000u, 1, 0xffffffffu, 0, 0xffffffffu, 0x7fffffffu, 0xfffffffeu, 2, 0x80000001u};
+    unsigned p = m.probe++, k;
+    if (m.nlive) {
+        uint32_t i = m.live[p % (unsigned)m.nlive], v = m.slot[i].version;
+        for (k = 0; k < 3; k++) { /* odd[0..2] are relative: top bit, +1, -1 */
+            unsigned j = (p + k) % 9;
+            uint32_t fv = j == 0 ? v | 0x80000000u : j == 1 ? v + 1 : j == 2 ? v - 1 : odd[j];
+            probe_stale(((ecs_entity)fv << 32) | i);
+        }
     }
-    for (k = 0; k < 2 && k < m.fq_len; k++) {
-        uint32_t i = m.fq[(m.fq_head + (int)((m.probe + (unsigned)k) % (unsigned)m.fq_len)) % MAX_SLOTS];
-        probe_stale(((ecs_entity)m.slot[i].version << 32) | i);
-        probe_stale(((ecs_entity)(m.slot[i].version | 0x80000000u) << 32) | i);
-        probe_stale(((ecs_entity)(m.slot[i].version - 1) << 32) | i);
+    if (m.fq_len) {
+        uint32_t i = m.fq[(m.fq_head + (int)(p % (unsigned)m.fq_len)) % MAX_SLOTS];
+        probe_stale(((ecs_entity)(m.slot[i].version | (p & 1 ? 0x80000000u : 0)) << 32) | i);
     }
-    probe_stale(((ecs_entity)1 << 32) | m.nslots);
-    probe_stale(((ecs_entity)1 << 32) | 4096u);
-    probe_stale(((ecs_entity)1 << 32) | 0xffffffffu);
-    probe_stale(ECS_NULL);
-    m.probe++;
+    switch (p % 4) {
+    case 0: probe_stale(((ecs_entity)1 << 32) | m.nslots); break;
+    case 1: probe_stale(((ecs_entity)1 << 32) | 4096u); break;
+    case 2: probe_stale(((ecs_entity)1 << 32) | 0xffffffffu); break;
+    default: probe_stale(ECS_NULL); break;
+    }
 }
 
 static void check_world(void) {
@@ -1366,7 +1383,7 @@ static void check_world(void) {
             }
         }
     }
-    check_forged();
+    if (!m.depth) check_forged(); /* (top level only: inside callbacks the calls use forged ids) */
 }
 
 /* ---- world setup ---------------------------------------------------------------------- */
