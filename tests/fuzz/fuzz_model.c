@@ -168,31 +168,24 @@ static const struct {
 #define MAX_STEPS 16
 
 /* ---- KNOWN BUGS --------------------------------------------------------------
-   Open ecs.h bugs this fuzzer found. Their minimized reproducers are
-   tests/fuzz/corpus/known-bug-<n>-*, which make test replays (and which
-   fail until ecs.h is fixed). FUZZ_SKIP_KNOWN=1 leaves out the calls that
-   hit them, so that a run can look for new ones; FUZZ_ONLY_BUG=n leaves
-   out all but bug n (to minimize its reproducer: make fuzz-minimize).
+   Open ecs.h bugs this fuzzer found: none. When there is one, its minimized
+   reproducer goes to tests/fuzz/corpus/known-bug-<n>-<what>, which make
+   test replays (and which fails until ecs.h is fixed), and a condition
+   `if (SKIP_BUG(n)) ...` leaves out the calls that hit it when
+   FUZZ_SKIP_KNOWN=1 (so that a run can look for new ones; make test's
+   other runs set it); FUZZ_ONLY_BUG=n leaves out all known bugs but n (to
+   minimize its reproducer: make fuzz-minimize FUZZ_BUG=n).
 
-   1. ecs_add_n moves a storage in which it only replaces a value. The
-      bundle reserves a row in every storage it names, also where the
-      entity already has the component, so a full storage grows and its
-      values move: section 15 says a replace (add on an entity that
-      already has it) never moves them. Inside a hook of that storage the
-      hook's value pointer then dangles (a write through it is a
-      use-after-free). known-bug-1-add-n-replace-moves: on_insert(e0, B1)
-      of an ecs_create_bulk calls ecs_add_n(e11, {..., B1}), a replace of
-      B1 on a full B1 storage.
-   2. ecs_register leaks the new storage's sparse page table when the
-      allocation of its name fails (out of memory) after the world has
-      entity pages: the failure path frees the name and the storage, not
-      the pages (64 bytes left at ecs_world_free).
-      known-bug-2-register-oom-leak: create, arm out-of-memory, register.
-
-   Fixed since, their inputs kept as regress-*:
-   - destroying the current entity of a view over a group-owned storage
-     joined the group for a moment (the first version's known bug 1;
-     regress-destroy-current-joins-group);
+   Found by this version and fixed since, their inputs kept as regress-*:
+   - ecs_add_n moved a storage in which it only replaced a value: the
+     bundle reserved a row in every storage it named, so a full storage
+     grew and its values moved (section 15: a replace never moves them);
+     inside a hook of that storage, the hook's value pointer dangled
+     (regress-add-n-replace-moves: on_insert(e0, B1) of an ecs_create_bulk
+     calls ecs_add_n(e11, {..., B1}); fixed in d0f7128);
+   - ecs_register leaked the new storage's sparse page table when the
+     allocation of its name failed (regress-register-oom-leak: create, arm
+     out-of-memory, register; fixed in d0f7128);
    - ecs_destroy/ecs_strip inside a sort comparator, with no storage
      observed and no hook running, took the one-pass path that checks no
      lock and popped rows of the storage being sorted, which ended with an
@@ -203,7 +196,10 @@ static const struct {
      very id: in an empty world ecs_defer_destroy(0:1), ecs_defer_create
      (which hands out 0:1), ecs_flush destroyed it (regress-defer-stale-id;
      fixed in d24f0cd). The model accepts either answer for such a call:
-     refused with no error, or recorded and never applied. */
+     refused with no error, or recorded and never applied.
+   Found by the first version: destroying the current entity of a view
+   over a group-owned storage joined the group for a moment
+   (regress-destroy-current-joins-group). */
 
 /* ---- the allocator: counts, checks sizes, fails on demand ---------------- */
 static struct {
@@ -1821,7 +1817,7 @@ static void op_strip(void) {
 }
 
 static void do_add_n(ecs_entity e, const bundle *b) {
-    int i = slot_of(e), ok, j, replaces = 0;
+    int i = slot_of(e), ok, j;
     const void *before[NCMAX];
     frame *f;
     if (i < 0) {
@@ -1838,9 +1834,7 @@ static void do_add_n(ecs_entity e, const bundle *b) {
     for (j = 0; j < (int)b->n; j++) {
         int c = b->which[j];
         before[j] = m.slot[i].has[c] ? ecs_get(m.w, e, m.comp[c]) : NULL;
-        replaces |= m.slot[i].has[c] && m_locked(c);
     }
-    if (replaces && SKIP_BUG(1)) return; /* known bug 1 */
     f = fr_push("ecs_add_n");
     for (j = 0; j < (int)b->n; j++) fr_set(f, e, b->which[j], b->vals[j]);
     for (j = 0; j < (int)b->n; j++) /* on_insert for what was new, once the whole bundle is in */
@@ -1851,9 +1845,11 @@ static void do_add_n(ecs_entity e, const bundle *b) {
         ENSURE(OOM_OK());
         return;
     }
-    /* a replace moves nothing (section 15), when no callback moved it meanwhile */
-    for (j = 0; j < (int)b->n && !f->at && !SKIP_BUG(1); j++)
-        if (before[j] && ecs_get(m.w, e, m.comp[b->which[j]]) != before[j])
+    /* a replace moves nothing (section 15), when no callback moved it
+       meanwhile and no group owns it (an insert of the bundle may make e
+       join the group, which swaps rows of its storages: section 13) */
+    for (j = 0; j < (int)b->n && !f->at; j++)
+        if (before[j] && !m.st[b->which[j]].owner && ecs_get(m.w, e, m.comp[b->which[j]]) != before[j])
             fz_fail(__LINE__, "ecs_add_n moved the %s values, which %llx already had (a replace)", comp_name[b->which[j]],
                     (unsigned long long)e);
     fr_finish(f);
@@ -2814,7 +2810,6 @@ static void op_register(void) {
     if (k < NCMAX - NC) { /* one of the extras: new, or registered again */
         for (c = NC; c < m.ncomp; c++)
             if (strcmp(comp_name[c], extra[k].name) == 0) at = c;
-        if (at < 0 && SKIP_BUG(2)) al.armed = 0; /* known bug 2 */
         id = ecs_register(m.w, extra[k].name, extra[k].size, extra[k].align);
         if (at >= 0) {
             ENSURE(id == m.comp[at]);
