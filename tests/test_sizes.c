@@ -308,11 +308,11 @@ static void test_register_refuses_sizes_above_0xffffffff(void) {
     if (sizeof(size_t) > 4) {
         EXPECT_REFUSED(ecs_register(w, "Huge", (size_t)0xffffffffu + 1u, 1) == 0, ECS_ERR_INVALID, "ecs_register");
         EXPECT_REFUSED(ecs_register(w, "Huge", (size_t)0xffffffffu + 16u, 16) == 0, ECS_ERR_INVALID, "ecs_register");
-        EXPECT_REFUSED(ecs_register(w, "Huge", ((size_t)1 << 40), 8) == 0, ECS_ERR_INVALID, "ecs_register");
-    }
-    EXPECT_REFUSED(ecs_register(w, "Huge", (size_t)-1, 1) == 0, ECS_ERR_INVALID, "ecs_register");
-    EXPECT_REFUSED(ecs_register(w, "Huge", (size_t)-16, 16) == 0, ECS_ERR_INVALID, "ecs_register");
-    CHECK(strstr(test__assert_msg, "Huge") != NULL);
+        EXPECT_REFUSED(ecs_register(w, "Huge", (size_t)-1 / 2 + 1, 8) == 0, ECS_ERR_INVALID, "ecs_register");
+        EXPECT_REFUSED(ecs_register(w, "Huge", (size_t)-1, 1) == 0, ECS_ERR_INVALID, "ecs_register");
+        EXPECT_REFUSED(ecs_register(w, "Huge", (size_t)-16, 16) == 0, ECS_ERR_INVALID, "ecs_register");
+        CHECK(strstr(test__assert_msg, "Huge") != NULL);
+    } /* with a 32-bit size_t every size is at most 0xffffffff: accepted, and adds fail cleanly (below) */
     CHECK(ecs_component_max(w) == before && ecs_lookup(w, "Huge") == 0 && mt->live == live);
     TEARDOWN_CLEAN();
 }
