@@ -217,9 +217,9 @@
                                 of their entities and, for a group, changes
                                 that would join or leave it; ecs_flush,
                                 ecs_workload_run, ecs_world_free
-      a system or run_if        ecs_system_new, ecs_workload_new,
-                                ecs_workload_run (INVALID), ecs_world_free;
-                                systems sharing a batch follow section 14
+      a system or run_if, and   ecs_system_new, ecs_workload_new,
+      desc.parallel_for while   ecs_workload_run (INVALID), ecs_world_free;
+      it runs a batch           systems sharing a batch follow section 14
       ecs_each's fn, a view     what the rules of iteration (section 7)
       loop                      forbid; ecs_world_free is undefined there
                                 (the loop reads the world after fn returns),
@@ -237,7 +237,9 @@
           Creates a world. desc may be NULL; a zeroed ecs_desc is the default
           configuration. Returns NULL if the world cannot be allocated.
       void ecs_world_free(ecs_world *w)
-          Frees the world and everything in it. NULL is ignored.
+          Frees the world and everything in it. NULL is ignored. Refused
+          (assert, the world stays) inside a hook, a sort comparator or a
+          running workload (section 2, "Callbacks").
 
       All memory of a world comes from desc->allocator (alloc/free with a
       user context) or, if that is zeroed, from ECS_MALLOC/ECS_FREE, and
@@ -546,7 +548,10 @@
           its turn does nothing. Recording fails only when out of memory
           (false, nothing recorded). If applying an add runs out of memory,
           flush stops there: that command and the ones after it stay queued
-          for the next flush.
+          for the next flush. Inside a hook or a sort comparator flush is
+          refused (0, ECS_ERR_LOCKED): the queue waits for the next flush.
+          A destroy, remove or delete of an id that no entity ever had is
+          not recorded (false): a later entity could get that id.
 
    ---------------------------------------------------------------------------
    9. SORTING
