@@ -1875,23 +1875,9 @@ ECS__HOT bool ecs_iter_next(ecs_iter *it) { return ecs__iter_fast(it) || ecs__it
 ECS__INLINE ecs_entity ecs_iter_entity(const ecs_iter *it) { return it->lead->dense[it->lo + it->i]; }
 
 /* Term k's value for the current entity: base + i * size (size: sizeof(T)
-   for the typed macros). Checked under ECS_DEBUG. */
+   for the typed macros). A block starts at entity i, so in a block loop
+   it is the block's array (ECS_BLOCK, ecs_block). Checked under ECS_DEBUG. */
 ECS__INLINE void *ecs__field(const ecs_iter *it, const char *call, uint32_t k, size_t size) {
-#if ECS_DEBUG
-    if (!it || k >= it->nterms || (size != (size_t)-1 && size != it->st[k]->size)) {
-        ecs__bad_field(it, call, k, size);
-        return NULL;
-    }
-    if (it->flags[k] & ECS_NOT) return NULL;
-#else
-    (void)call;
-#endif
-    if (size == (size_t)-1) size = it->flags[k] & ECS_NOT ? 0 : it->st[k]->size; /* untyped: a NOT term stays NULL */
-    return (void *)(it->base[k] + (uintptr_t)it->i * size);
-}
-
-/* Term k's array for the current block (NULL: an ECS_NOT term). */
-ECS__INLINE void *ecs__block(const ecs_iter *it, const char *call, uint32_t k, size_t size) {
 #if ECS_DEBUG
     if (!it || k >= it->nterms || (size != (size_t)-1 && size != it->st[k]->size)) {
         ecs__bad_field(it, call, k, size);
@@ -1946,14 +1932,14 @@ ECS__INLINE void *ecs__block(const ecs_iter *it, const char *call, uint32_t k, s
 #endif
 #define ECS_ADD(w, e, c, T, ...) ((T *)ecs__add_fast((w), "ECS_ADD", (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T)))
 #define ECS_FIELD(it, k, T) ((T *)ecs__field((it), "ECS_FIELD", (k), sizeof(T)))
-#define ECS_BLOCK(it, k, T) ((T *)ecs__block((it), "ECS_BLOCK", (k), sizeof(T)))
+#define ECS_BLOCK(it, k, T) ((T *)ecs__field((it), "ECS_BLOCK", (k), sizeof(T)))
 #define ECS_UNIQUE_GET(w, c, T) ((const T *)ecs__unique_get((w), "ECS_UNIQUE_GET", (c), ECS__SIZE(T), false))
 #define ECS_UNIQUE_GET_MUT(w, c, T) ((T *)ecs__unique_get((w), "ECS_UNIQUE_GET_MUT", (c), ECS__SIZE(T), true))
 #define ECS_UNIQUE_ADD(w, c, T, ...) ((T *)ecs__unique_add_sized((w), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T)))
 #define ECS_ADD_IF_CHANGED(w, e, c, T, ...) \
     ecs__add_if_changed_sized((w), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T))
 #define ecs_field(it, k) ecs__field((it), "ecs_field", (k), (size_t)-1)
-#define ecs_block(it, k) ecs__block((it), "ecs_block", (k), (size_t)-1)
+#define ecs_block(it, k) ecs__field((it), "ecs_block", (k), (size_t)-1)
 #define ECS_DEFER_ADD(w, e, c, T, ...) ecs__defer_add_sized((w), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T))
 
 #ifdef __cplusplus
@@ -5065,8 +5051,7 @@ ECS__FN ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc 
     X(bool, ecs__iter_slow, (ecs_iter *it)) \
     X(bool, ecs_iter_next, (ecs_iter *it)) \
     X(ecs_entity, ecs_iter_entity, (const ecs_iter *it)) \
-    X(void *, ecs__field, (const ecs_iter *it, const char *call, uint32_t k, size_t size)) \
-    X(void *, ecs__block, (const ecs_iter *it, const char *call, uint32_t k, size_t size))
+    X(void *, ecs__field, (const ecs_iter *it, const char *call, uint32_t k, size_t size))
 #ifdef __cplusplus
 typedef void (*ecs__fnptr)(void);
 #define ECS__SYMBOL(ret, name, params) (ecs__fnptr) & name,

@@ -53,7 +53,13 @@ static void test__on_assert(const char *msg) {
 
 #define RUN(fn) test__run(#fn, fn)
 
+/* `./test_x NAME` runs only the test NAME (to see a crash in isolation):
+   main calls test_only(argc, argv) first. */
+static const char *test__only;
+static inline void test_only(int argc, char **argv) { test__only = argc > 1 ? argv[1] : NULL; }
+
 static void test__run(const char *name, void (*fn)(void)) {
+    if (test__only && strcmp(test__only, name) != 0) return;
     test__asserts = test__expected = test__failed = 0;
     fn();
     if (!test__failed && test__asserts != test__expected) {
@@ -71,6 +77,28 @@ static void test__run(const char *name, void (*fn)(void)) {
 static int test_summary(void) {
     printf("RESULT %d %d\n", test__npass, test__nfail);
     return test__nfail != 0;
+}
+
+/* Does an assert message start with `call` followed by '(' or ':', and
+   contain "entity " ent and comp (each when not NULL)? The _or_say form
+   prints what is missing, with the caller's line. */
+static inline int test_names(const char *msg, const char *call, const char *ent, const char *comp) {
+    size_t n = strlen(call);
+    char want[64];
+    if (strncmp(msg, call, n) != 0 || (msg[n] != '(' && msg[n] != ':')) return 0;
+    if (ent) {
+        snprintf(want, sizeof want, "entity %s", ent);
+        if (!strstr(msg, want)) return 0;
+    }
+    return !comp || strstr(msg, comp) != NULL;
+}
+
+static inline int test_names_or_say(const char *msg, const char *call, const char *ent, const char *comp,
+                                    const char *file, int line) {
+    if (test_names(msg, call, ent, comp)) return 1;
+    printf("  %s:%d: the assert \"%s\" does not name %s, entity %s, %s\n", file, line, msg, call,
+           ent ? ent : "-", comp ? comp : "-");
+    return 0;
 }
 
 /* A deterministic PRNG for randomized tests (xorshift64*). */

@@ -17,25 +17,6 @@ typedef struct { int t; } Time;
 
 /* ---- checking an answer ---------------------------------------------------------- */
 
-/* Does msg start with `call` followed by '(' or ':', and contain "entity "
-   ent and comp (each when not NULL)? */
-static int names(const char *msg, const char *call, const char *ent, const char *comp) {
-    size_t n = strlen(call);
-    char want[64];
-    if (strncmp(msg, call, n) != 0 || (msg[n] != '(' && msg[n] != ':')) return 0;
-    if (ent) {
-        snprintf(want, sizeof want, "entity %s", ent);
-        if (!strstr(msg, want)) return 0;
-    }
-    return !comp || strstr(msg, comp) != NULL;
-}
-
-static int names_or_say(const char *msg, const char *call, const char *ent, const char *comp, int line) {
-    if (names(msg, call, ent, comp)) return 1;
-    printf("  %s:%d: the assert \"%s\" does not name %s, entity %s, %s\n", __FILE__, line, msg, call,
-           ent ? ent : "-", comp ? comp : "-");
-    return 0;
-}
 
 /* expr must hold and assert exactly once, with a message that names call,
    entity ent and component comp (NULL: not checked); the error code must be
@@ -44,7 +25,7 @@ static int names_or_say(const char *msg, const char *call, const char *ent, cons
     do {                                                                                        \
         ecs_clear_error(w);                                                                     \
         EXPECT_ASSERT(expr, "");                                                                \
-        if (!names_or_say(test__assert_msg, (call), (ent), (comp), __LINE__)) {                 \
+        if (!test_names_or_say(test__assert_msg, (call), (ent), (comp), __FILE__, __LINE__)) {  \
             test__failed = 1;                                                                   \
             return;                                                                             \
         }                                                                                       \
@@ -66,7 +47,7 @@ static int names_or_say(const char *msg, const char *call, const char *ent, cons
         ecs_clear_error(w);                                                                     \
         CHECK(expr);                                                                            \
         CHECK(ecs_last_error(w) == (code));                                                     \
-        if (!names(ecs_last_error_msg(w), (call), NULL, NULL)) {                                \
+        if (!test_names(ecs_last_error_msg(w), (call), NULL, NULL)) {                                \
             printf("  %s:%d: the error \"%s\" does not name %s\n", __FILE__, __LINE__,          \
                    ecs_last_error_msg(w), (call));                                              \
             test__failed = 1;                                                                   \

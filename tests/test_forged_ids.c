@@ -390,23 +390,17 @@ static void test_an_id_that_becomes_valid_later_inherits_nothing_from_before(voi
     teardown();
 }
 
-/* ./test_forged_ids NAME runs only the test NAME. */
-static const char *only;
-#define RUN_ONE(fn)                                                                             \
-    do {                                                                                        \
-        if (!only || strcmp(only, #fn) == 0) RUN(fn);                                           \
-    } while (0)
 
 int main(int argc, char **argv) {
-    only = argc > 1 ? argv[1] : NULL;
-    RUN_ONE(test_forged_ids_read_as_absent);
-    RUN_ONE(test_forged_ids_remove_strip_and_destroy_nothing);
-    RUN_ONE(test_forged_ids_are_refused_by_every_add_with_dead_entity);
-    RUN_ONE(test_forged_ids_in_deferred_commands_answer_like_a_stale_id_and_the_flush_applies_nothing);
-    RUN_ONE(test_entity_str_formats_any_64_bit_value);
-    RUN_ONE(test_the_next_entity_differs_from_every_refused_forged_id_and_inherits_nothing);
-    RUN_ONE(test_destroying_twice_never_changes_the_count);
-    RUN_ONE(test_an_id_that_becomes_valid_later_inherits_nothing_from_before);
+    test_only(argc, argv);
+    RUN(test_forged_ids_read_as_absent);
+    RUN(test_forged_ids_remove_strip_and_destroy_nothing);
+    RUN(test_forged_ids_are_refused_by_every_add_with_dead_entity);
+    RUN(test_forged_ids_in_deferred_commands_answer_like_a_stale_id_and_the_flush_applies_nothing);
+    RUN(test_entity_str_formats_any_64_bit_value);
+    RUN(test_the_next_entity_differs_from_every_refused_forged_id_and_inherits_nothing);
+    RUN(test_destroying_twice_never_changes_the_count);
+    RUN(test_an_id_that_becomes_valid_later_inherits_nothing_from_before);
     teardown();
     return test_summary();
 }

@@ -692,63 +692,57 @@ static void test_system_view_with_null_ctx_or_desc_is_refused(void) {
     teardown();
 }
 
-/* ./test_null_args NAME runs only the test NAME. */
-static const char *only;
-#define RUN_ONE(fn)                                                                             \
-    do {                                                                                        \
-        if (!only || strcmp(only, #fn) == 0) RUN(fn);                                           \
-    } while (0)
 
 int main(int argc, char **argv) {
-    only = argc > 1 ? argv[1] : NULL;
+    test_only(argc, argv);
     /* 2, 3: errors and the world */
-    RUN_ONE(test_null_world_to_the_error_calls_asserts);
-    RUN_ONE(test_world_new_with_null_desc_makes_the_default_world);
-    RUN_ONE(test_world_free_of_null_does_nothing);
+    RUN(test_null_world_to_the_error_calls_asserts);
+    RUN(test_world_new_with_null_desc_makes_the_default_world);
+    RUN(test_world_free_of_null_does_nothing);
     /* 4: entities */
-    RUN_ONE(test_null_world_to_the_entity_calls_asserts);
-    RUN_ONE(test_entity_str_with_null_buf_is_refused);
+    RUN(test_null_world_to_the_entity_calls_asserts);
+    RUN(test_entity_str_with_null_buf_is_refused);
     /* 5: components and storages */
-    RUN_ONE(test_null_world_to_the_component_calls_asserts);
-    RUN_ONE(test_register_with_null_name_is_refused_invalid);
-    RUN_ONE(test_lookup_of_null_name_returns_zero_quietly);
-    RUN_ONE(test_storage_calls_with_null_storage_are_refused);
+    RUN(test_null_world_to_the_component_calls_asserts);
+    RUN(test_register_with_null_name_is_refused_invalid);
+    RUN(test_lookup_of_null_name_returns_zero_quietly);
+    RUN(test_storage_calls_with_null_storage_are_refused);
     /* 6: component operations */
-    RUN_ONE(test_null_world_to_the_component_operations_asserts);
-    RUN_ONE(test_null_comps_with_components_to_add_is_refused_invalid);
-    RUN_ONE(test_null_optional_arguments_of_component_operations_behave_as_documented);
+    RUN(test_null_world_to_the_component_operations_asserts);
+    RUN(test_null_comps_with_components_to_add_is_refused_invalid);
+    RUN(test_null_optional_arguments_of_component_operations_behave_as_documented);
     /* 7: views */
-    RUN_ONE(test_null_world_to_the_view_calls_asserts_and_yields_nothing);
-    RUN_ONE(test_null_view_arguments_are_refused_invalid);
-    RUN_ONE(test_null_iterator_to_field_and_block_is_refused);
-    RUN_ONE(test_each_passes_a_null_ctx_through);
+    RUN(test_null_world_to_the_view_calls_asserts_and_yields_nothing);
+    RUN(test_null_view_arguments_are_refused_invalid);
+    RUN(test_null_iterator_to_field_and_block_is_refused);
+    RUN(test_each_passes_a_null_ctx_through);
     /* 8: command buffer */
-    RUN_ONE(test_null_world_to_the_command_calls_asserts);
-    RUN_ONE(test_defer_add_of_a_null_value_records_zeroes);
+    RUN(test_null_world_to_the_command_calls_asserts);
+    RUN(test_defer_add_of_a_null_value_records_zeroes);
     /* 9: sorting */
-    RUN_ONE(test_null_world_to_the_sort_calls_asserts);
-    RUN_ONE(test_sort_with_null_cmp_is_refused_invalid_and_moves_nothing);
+    RUN(test_null_world_to_the_sort_calls_asserts);
+    RUN(test_sort_with_null_cmp_is_refused_invalid_and_moves_nothing);
     /* 10: uniques */
-    RUN_ONE(test_null_world_to_the_unique_calls_asserts);
-    RUN_ONE(test_null_value_and_out_of_the_unique_calls_behave_as_documented);
+    RUN(test_null_world_to_the_unique_calls_asserts);
+    RUN(test_null_value_and_out_of_the_unique_calls_behave_as_documented);
     /* 11: tracking */
-    RUN_ONE(test_null_world_to_the_tracking_calls_asserts);
-    RUN_ONE(test_deleted_value_of_a_null_entry_is_refused_invalid);
-    RUN_ONE(test_tracking_lists_with_a_null_count_still_answer);
+    RUN(test_null_world_to_the_tracking_calls_asserts);
+    RUN(test_deleted_value_of_a_null_entry_is_refused_invalid);
+    RUN(test_tracking_lists_with_a_null_count_still_answer);
     /* 12: hooks */
-    RUN_ONE(test_null_world_to_hooks_set_asserts);
-    RUN_ONE(test_hooks_set_with_null_hooks_clears_them);
+    RUN(test_null_world_to_hooks_set_asserts);
+    RUN(test_hooks_set_with_null_hooks_clears_them);
     /* 13: groups */
-    RUN_ONE(test_null_world_to_the_group_calls_asserts);
-    RUN_ONE(test_group_new_with_null_desc_is_refused_invalid);
-    RUN_ONE(test_group_sort_with_null_cmp_is_refused_invalid);
+    RUN(test_null_world_to_the_group_calls_asserts);
+    RUN(test_group_new_with_null_desc_is_refused_invalid);
+    RUN(test_group_sort_with_null_cmp_is_refused_invalid);
     /* 14: systems and workloads */
-    RUN_ONE(test_null_world_to_the_system_and_workload_calls_asserts);
-    RUN_ONE(test_system_new_with_null_desc_name_or_fn_is_refused_invalid);
-    RUN_ONE(test_null_optional_fields_of_a_system_desc_are_fine);
-    RUN_ONE(test_workload_new_with_null_name_items_or_item_is_refused_invalid);
-    RUN_ONE(test_null_workload_name_means_the_default_workload);
-    RUN_ONE(test_system_view_with_null_ctx_or_desc_is_refused);
+    RUN(test_null_world_to_the_system_and_workload_calls_asserts);
+    RUN(test_system_new_with_null_desc_name_or_fn_is_refused_invalid);
+    RUN(test_null_optional_fields_of_a_system_desc_are_fine);
+    RUN(test_workload_new_with_null_name_items_or_item_is_refused_invalid);
+    RUN(test_null_workload_name_means_the_default_workload);
+    RUN(test_system_view_with_null_ctx_or_desc_is_refused);
     teardown();
     return test_summary();
 }

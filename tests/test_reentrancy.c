@@ -57,25 +57,6 @@ typedef struct { int v; } Val;
 
 /* ---- checking an answer (as in test_bad_input.c) --------------------------------- */
 
-/* Does msg start with `call` followed by '(' or ':', and contain "entity "
-   ent and comp (each when not NULL)? */
-static int names(const char *msg, const char *call, const char *ent, const char *comp) {
-    size_t n = strlen(call);
-    char want[64];
-    if (strncmp(msg, call, n) != 0 || (msg[n] != '(' && msg[n] != ':')) return 0;
-    if (ent) {
-        snprintf(want, sizeof want, "entity %s", ent);
-        if (!strstr(msg, want)) return 0;
-    }
-    return !comp || strstr(msg, comp) != NULL;
-}
-
-static int names_or_say(const char *msg, const char *call, const char *ent, const char *comp, int line) {
-    if (names(msg, call, ent, comp)) return 1;
-    printf("  %s:%d: the assert \"%s\" does not name %s, entity %s, %s\n", __FILE__, line, msg, call,
-           ent ? ent : "-", comp ? comp : "-");
-    return 0;
-}
 
 /* expr must hold and assert exactly once, naming call, entity ent (ECS_NULL:
    not checked) and component comp (NULL: not checked); the error must be
@@ -86,8 +67,8 @@ static int names_or_say(const char *msg, const char *call, const char *ent, cons
         ecs_entity ent_ = (ent);                                                                \
         ecs_clear_error(hw);                                                                    \
         EXPECT_ASSERT(expr, "");                                                                \
-        if (!names_or_say(test__assert_msg, (call), ent_ ? ecs_entity_str(ent_, es_) : NULL,   \
-                          (comp), __LINE__)) {                                                  \
+        if (!test_names_or_say(test__assert_msg, (call), ent_ ? ecs_entity_str(ent_, es_) : NULL, \
+                          (comp), __FILE__, __LINE__)) {                                          \
             test__failed = 1;                                                                   \
             return;                                                                             \
         }                                                                                       \
@@ -1350,48 +1331,42 @@ static void test_each_fn_follows_the_rules_of_iteration(void) {
     teardown();
 }
 
-/* ./test_reentrancy NAME runs only the test NAME. */
-static const char *only;
-#define RUN_ONE(fn)                                                                             \
-    do {                                                                                        \
-        if (!only || strcmp(only, #fn) == 0) RUN(fn);                                           \
-    } while (0)
 
 int main(int argc, char **argv) {
-    only = argc > 1 ? argv[1] : NULL;
+    test_only(argc, argv);
     /* hooks: refused */
-    RUN_ONE(test_hook_inserting_into_or_removing_from_its_own_storage_is_refused_locked);
-    RUN_ONE(test_hook_changing_the_storages_of_its_storages_group_is_refused_locked);
-    RUN_ONE(test_hook_destroying_or_stripping_its_own_entity_is_refused_locked);
-    RUN_ONE(test_hook_adding_to_its_entity_while_it_is_stripped_or_destroyed_is_refused_locked);
-    RUN_ONE(test_hook_sorting_or_rehooking_or_grouping_its_own_storage_is_refused_locked);
-    RUN_ONE(test_hook_sorting_its_storages_group_is_refused_locked);
-    RUN_ONE(test_hook_changing_its_storages_tracking_is_refused_locked);
-    RUN_ONE(test_hook_flushing_is_refused_locked_and_drops_nothing);
-    RUN_ONE(test_hook_running_a_workload_is_refused_locked);
-    RUN_ONE(test_hook_freeing_the_world_is_refused_and_the_world_stays_usable);
+    RUN(test_hook_inserting_into_or_removing_from_its_own_storage_is_refused_locked);
+    RUN(test_hook_changing_the_storages_of_its_storages_group_is_refused_locked);
+    RUN(test_hook_destroying_or_stripping_its_own_entity_is_refused_locked);
+    RUN(test_hook_adding_to_its_entity_while_it_is_stripped_or_destroyed_is_refused_locked);
+    RUN(test_hook_sorting_or_rehooking_or_grouping_its_own_storage_is_refused_locked);
+    RUN(test_hook_sorting_its_storages_group_is_refused_locked);
+    RUN(test_hook_changing_its_storages_tracking_is_refused_locked);
+    RUN(test_hook_flushing_is_refused_locked_and_drops_nothing);
+    RUN(test_hook_running_a_workload_is_refused_locked);
+    RUN(test_hook_freeing_the_world_is_refused_and_the_world_stays_usable);
     /* hooks: allowed */
-    RUN_ONE(test_hook_changing_other_storages_and_entities_is_allowed);
-    RUN_ONE(test_hook_registering_hundreds_of_components_is_allowed);
-    RUN_ONE(test_hook_deferring_commands_is_allowed_and_the_next_flush_applies_them);
-    RUN_ONE(test_hook_making_a_group_of_unlocked_storages_is_allowed);
-    RUN_ONE(test_hook_adding_systems_and_workloads_is_allowed);
-    RUN_ONE(test_hook_reading_anything_is_allowed);
+    RUN(test_hook_changing_other_storages_and_entities_is_allowed);
+    RUN(test_hook_registering_hundreds_of_components_is_allowed);
+    RUN(test_hook_deferring_commands_is_allowed_and_the_next_flush_applies_them);
+    RUN(test_hook_making_a_group_of_unlocked_storages_is_allowed);
+    RUN(test_hook_adding_systems_and_workloads_is_allowed);
+    RUN(test_hook_reading_anything_is_allowed);
     /* comparators */
-    RUN_ONE(test_comparator_inserting_into_or_removing_from_the_sorted_storages_is_refused_locked);
-    RUN_ONE(test_comparator_sorting_the_storages_being_sorted_again_is_refused_locked);
-    RUN_ONE(test_comparator_flushing_is_refused_locked_and_drops_nothing);
-    RUN_ONE(test_comparator_running_a_workload_is_refused_locked);
-    RUN_ONE(test_comparator_freeing_the_world_is_refused_and_the_world_stays_usable);
-    RUN_ONE(test_comparator_changing_other_storages_is_allowed);
+    RUN(test_comparator_inserting_into_or_removing_from_the_sorted_storages_is_refused_locked);
+    RUN(test_comparator_sorting_the_storages_being_sorted_again_is_refused_locked);
+    RUN(test_comparator_flushing_is_refused_locked_and_drops_nothing);
+    RUN(test_comparator_running_a_workload_is_refused_locked);
+    RUN(test_comparator_freeing_the_world_is_refused_and_the_world_stays_usable);
+    RUN(test_comparator_changing_other_storages_is_allowed);
     /* systems and run_if */
-    RUN_ONE(test_system_or_run_if_adding_systems_or_workloads_is_refused_locked_and_the_run_completes);
-    RUN_ONE(test_system_or_run_if_running_a_workload_is_refused_invalid);
-    RUN_ONE(test_system_or_run_if_freeing_the_world_is_refused_and_the_run_completes);
-    RUN_ONE(test_structural_system_changing_the_world_is_allowed);
+    RUN(test_system_or_run_if_adding_systems_or_workloads_is_refused_locked_and_the_run_completes);
+    RUN(test_system_or_run_if_running_a_workload_is_refused_invalid);
+    RUN(test_system_or_run_if_freeing_the_world_is_refused_and_the_run_completes);
+    RUN(test_structural_system_changing_the_world_is_allowed);
     /* ecs_each; last: while ecs_world_free is not refused there, the walk
        reads the freed world (use after free under ASan) */
-    RUN_ONE(test_each_fn_follows_the_rules_of_iteration);
+    RUN(test_each_fn_follows_the_rules_of_iteration);
     teardown();
     return test_summary();
 }

@@ -583,27 +583,21 @@ static void test_iter_chunk_with_nchunks_past_2_32_over_rows_covers_every_row_on
     TEARDOWN_CLEAN();
 }
 
-/* ./test_sizes NAME runs only the test NAME. */
-static const char *only;
-#define RUN_ONE(fn)                                                                             \
-    do {                                                                                        \
-        if (!only || strcmp(only, #fn) == 0) RUN(fn);                                           \
-    } while (0)
 
 int main(int argc, char **argv) {
-    only = argc > 1 ? argv[1] : NULL;
-    RUN_ONE(test_create_bulk_of_nearly_uint32_max_entities_fails_cleanly_without_wrapping);
-    RUN_ONE(test_creating_beyond_max_entities_is_refused_exhausted_and_keeps_no_memory);
-    RUN_ONE(test_register_refuses_sizes_above_0xffffffff);
-    RUN_ONE(test_a_component_of_nearly_4_gib_fails_cleanly_everywhere);
-    RUN_ONE(test_defer_add_of_a_big_component_with_a_failing_allocator_leaves_the_queue_unchanged);
-    RUN_ONE(test_workload_new_above_2_24_steps_is_refused_invalid_and_keeps_no_memory);
-    RUN_ONE(test_workload_new_of_exactly_2_24_steps_out_of_memory_frees_what_it_took);
-    RUN_ONE(test_view_of_with_more_than_max_terms_is_refused);
-    RUN_ONE(test_iter_chunk_with_nchunks_past_2_32_over_rows_covers_every_row_once);
+    test_only(argc, argv);
+    RUN(test_create_bulk_of_nearly_uint32_max_entities_fails_cleanly_without_wrapping);
+    RUN(test_creating_beyond_max_entities_is_refused_exhausted_and_keeps_no_memory);
+    RUN(test_register_refuses_sizes_above_0xffffffff);
+    RUN(test_a_component_of_nearly_4_gib_fails_cleanly_everywhere);
+    RUN(test_defer_add_of_a_big_component_with_a_failing_allocator_leaves_the_queue_unchanged);
+    RUN(test_workload_new_above_2_24_steps_is_refused_invalid_and_keeps_no_memory);
+    RUN(test_workload_new_of_exactly_2_24_steps_out_of_memory_frees_what_it_took);
+    RUN(test_view_of_with_more_than_max_terms_is_refused);
+    RUN(test_iter_chunk_with_nchunks_past_2_32_over_rows_covers_every_row_once);
     /* last: while these are not refused, the calls with n = UINT32_MAX read
        past comps (ASan ends the process) */
-    RUN_ONE(test_bundles_take_more_than_max_terms_but_not_more_than_registered);
+    RUN(test_bundles_take_more_than_max_terms_but_not_more_than_registered);
     teardown();
     return test_summary();
 }
