@@ -1800,15 +1800,20 @@ ECS__HOT bool ecs_iter_next_block(ecs_iter *it) {
     }
 }
 
+/* ECS_DEBUG: remember the entity handed out, for messages. */
+#if ECS_DEBUG
+#define ECS__CUR(it) ((it)->cur = (it)->lead->dense[(it)->lo + (it)->i])
+#else
+#define ECS__CUR(it) ((void)0)
+#endif
+
 /* The per-entity step's fast case: the next entity of an aligned block
    (i goes down) while its pointers are good (the world's epoch is the
    block's key). No call: a loop of it keeps the iterator in registers. */
 ECS__HOT bool ecs__iter_fast(ecs_iter *it) {
     if (ECS__LIKELY(it->key == it->world->epoch && it->i)) { /* the epoch first: a load every pass makes */
         it->i--;
-#if ECS_DEBUG
-        it->cur = it->lead->dense[it->lo + it->i];
-#endif
+        ECS__CUR(it);
         return true;
     }
     return false;
@@ -1825,17 +1830,13 @@ ECS__HOT bool ecs__iter_slow(ecs_iter *it) {
             ecs_tick tick = it->tick;
             it->i--;
             for (m = 0; m < it->nmark; m++) it->mark[m][it->i] = tick;
-#if ECS_DEBUG
-            it->cur = it->lead->dense[it->lo + it->i];
-#endif
+            ECS__CUR(it);
             return true;
         }
         while (it->pst && it->i) { /* a probe run with one term to test */
             it->i--;
             if (ecs__iter_probe(it)) {
-#if ECS_DEBUG
-                it->cur = it->lead->dense[it->lo + it->i];
-#endif
+                ECS__CUR(it);
                 return true;
             }
         }
@@ -1846,17 +1847,13 @@ ECS__HOT bool ecs__iter_slow(ecs_iter *it) {
             if (!it->probing) {
                 it->i--;
                 for (m = 0; (it->key & 1u) && m < it->nmark; m++) it->mark[m][it->i] = it->tick; /* marked as reached */
-#if ECS_DEBUG
-                it->cur = it->lead->dense[it->lo + it->i];
-#endif
+                ECS__CUR(it);
                 return true;
             }
             do {
                 it->i--;
                 if (ecs__iter_probe(it)) {
-#if ECS_DEBUG
-                    it->cur = it->lead->dense[it->lo + it->i];
-#endif
+                    ECS__CUR(it);
                     return true;
                 }
             } while (it->i);

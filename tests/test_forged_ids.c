@@ -34,18 +34,7 @@
 
 typedef struct { int v; } Val;
 
-/* ---- checking an answer (as in test_bad_input.c) --------------------------------- */
-
-static int names(const char *msg, const char *call, const char *ent, const char *comp) {
-    size_t n = strlen(call);
-    char want[64];
-    if (strncmp(msg, call, n) != 0 || (msg[n] != '(' && msg[n] != ':')) return 0;
-    if (ent) {
-        snprintf(want, sizeof want, "entity %s", ent);
-        if (!strstr(msg, want)) return 0;
-    }
-    return !comp || strstr(msg, comp) != NULL;
-}
+/* ---- checking an answer (test_names is in tests/test.h) --------------------------- */
 
 /* expr must hold and assert once naming call, entity e and component comp;
    the error is ECS_ERR_DEAD_ENTITY with the asserted message. */
@@ -55,7 +44,7 @@ static int names(const char *msg, const char *call, const char *ent, const char 
         ecs_entity_str((e), es_);                                                               \
         ecs_clear_error(w);                                                                     \
         EXPECT_ASSERT(expr, "");                                                                \
-        if (!names(test__assert_msg, (call), es_, (comp))) {                                    \
+        if (!test_names(test__assert_msg, (call), es_, (comp))) {                                    \
             printf("  %s:%d: the assert \"%s\" does not name %s, entity %s, %s\n", __FILE__,    \
                    __LINE__, test__assert_msg, (call), es_, (comp) ? (const char *)(comp) : "-"); \
             test__failed = 1;                                                                   \
