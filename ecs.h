@@ -4812,20 +4812,18 @@ ECS__FN bool ecs_workload_new(ecs_world *w, const char *name, uint32_t n, const 
                                                : "a workload needs a name not taken by another workload or system");
         return false;
     }
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
+        uint32_t at = ecs__workload_index(w, items[i]); /* a NULL name is found nowhere */
         if (!items[i]) {
             ecs__null_arg(w, "ecs_workload_new", "an item (items[i])");
             return false;
-        }
-    for (i = 0; i < n; i++) {
-        uint32_t at = ecs__workload_index(w, items[i]);
-        if (at != ECS__NOT_FOUND)
+        } else if (at != ECS__NOT_FOUND)
             steps += w->wl[at].n;
         else if (ecs__system_find(w, items[i]) != ECS__NOT_FOUND)
             steps++;
         else {
             char what[100];
-            snprintf(what, sizeof what, "no system or workload named '%s'", items[i] ? items[i] : "(null)");
+            snprintf(what, sizeof what, "no system or workload named '%s'", items[i]);
             ecs__fail(w, ECS_ERR_NOT_FOUND, "ecs_workload_new", ECS_NULL, 0, what);
             return false;
         }
