@@ -48,8 +48,9 @@
       12. Hooks
       13. Groups
       14. Systems and workloads
-      15. Pointer validity
-      16. Revision history
+      15. Save and load
+      16. Pointer validity
+      17. Revision history
       (License at the end of the file.)
 
    ---------------------------------------------------------------------------
@@ -187,6 +188,15 @@
       ecs_entity_str            NULL buf                  NULL, assert
       ecs_iter_chunk            NULL iterator             false, assert
       ecs_deleted_value         entry not in the list     NULL, INVALID, assert
+      ecs_save, ecs_save_buffer pending commands; NULL    false/0, INVALID, assert
+                                write, or NULL buf with cap
+                                write/save callback fails false/0, INVALID
+                                out of memory             false/0, OUT_OF_MEMORY
+      ecs_load                  live entities; pending    false, INVALID, assert
+                                commands; NULL bytes
+                                a bad snapshot (sect. 15) false, FORMAT/NOT_FOUND/
+                                                          SIZE_MISMATCH/..., w unchanged
+      ecs_serial_set            unknown; save w/o load    false, assert
       ecs_storage_*             NULL handle               NULL/0/false, assert
       a call from a callback    refused (table below)     failure value, LOCKED, assert
       any out-of-line call      NULL world                failure value, assert
@@ -226,6 +236,9 @@
                                 as freeing any array you are walking
       an allocator function     every call (not checked: they must not call
                                 ecs.h)
+      a save or load callback   every call that changes that world (not
+      (ecs_serial)              checked; ECS_DEBUG asserts after it); ecs_load
+                                is refused in hooks, comparators and workloads
       Changes a hook makes to other storages run their own hooks, to any
       depth. ecs_defer_* is allowed everywhere; from a hook during ecs_flush
       the command is applied by that same flush.
@@ -513,7 +526,7 @@
           and owns no memory. ECS_WRITE terms are marked modified as each
           entity is reached (blocks: when handed out), so the entities a
           break skipped stay unmarked.
-        - Fields and blocks are pointers into the storages (section 15):
+        - Fields and blocks are pointers into the storages (section 16):
           take them before a structural change in the body, not after it.
           The next step fetches every array again, so the loop itself
           survives such a change (ECS_EACH and ecs_iter_next compare the
@@ -792,7 +805,97 @@
           Returns the number of steps.
 
    ---------------------------------------------------------------------------
-   15. POINTER VALIDITY
+   15. SAVE AND LOAD
+
+      A snapshot is a world's state as bytes: every slot's version and
+      whether it is alive, the free-slot queue in order, every storage's
+      rows in row order with their values, tracking ticks and lists, the
+      uniques, the created/destroyed lists and the clock. Loaded, every
+      entity has its id again (so ids stored inside values stay right),
+      every value is byte for byte the same, and the next creates hand out
+      the ids the saved world would have. Components are matched by name,
+      so the loading program registers them in any order.
+
+      bool ecs_save(ecs_world *w, ecs_write_fn write, void *user)
+          Streams the snapshot through write(bytes, n, user), in pieces.
+          False when write or a save callback returns false (ECS_ERR_INVALID,
+          the message names the byte offset or the component), out of
+          memory, or commands are pending (ECS_ERR_INVALID, assert: flush
+          first; the command buffer is not saved).
+      size_t ecs_save_buffer(ecs_world *w, void *buf, size_t cap)
+          The snapshot's size in bytes, written to buf only when it fits
+          (size <= cap; else buf's contents are unspecified), so
+          ecs_save_buffer(w, NULL, 0) asks for the size, as snprintf does.
+          0 on failure (as ecs_save).
+      bool ecs_load(ecs_world *w, const void *bytes, size_t n)
+          Restores a snapshot into w, which must have no live entity and no
+          pending command (a new world, or one whose entities were all
+          destroyed). Every component the snapshot holds must be registered
+          in w under its name, with the same size and alignment; w may
+          have more. For each of them the snapshot replaces its rows,
+          tracking flags, ticks and lists, and its unique (present or not);
+          the slots, the free queue, the clock and the created/destroyed
+          lists are replaced too. Components w has and the snapshot lacks
+          keep their unique and tracking. Hooks do not run. w's groups are
+          packed over the loaded rows (rows of a group the saving world had
+          keep their order), and every system's last_run goes back to 1.
+          A failed load leaves w exactly as it was (no assert: a snapshot is
+          input) and says why; the message names the part and byte offset:
+            ECS_ERR_FORMAT         not a snapshot, another format version or
+                                   value byte order, damaged (the checksum:
+                                   truncated or any bit changed), or
+                                   inconsistent (a row of a dead entity...)
+            ECS_ERR_NOT_FOUND      a component of the snapshot is not
+                                   registered in w
+            ECS_ERR_SIZE_MISMATCH  its size or alignment differs
+            ECS_ERR_EXHAUSTED      more slots than w's desc.max_entities
+            ECS_ERR_OUT_OF_MEMORY
+            ECS_ERR_INVALID        a load callback returned false; w has
+                                   live entities or pending commands (assert)
+      bool ecs_serial_set(ecs_world *w, ecs_component c, const ecs_serial *serial)
+          How c is saved. By default its values are their bytes; a type
+          that holds pointers gives callbacks instead; serial->skip leaves
+          c out of snapshots (no rows, unique, lists or tracking: a loaded
+          world has none, and does not need c registered). NULL: the
+          default again. Values of deletion lists are saved as bytes.
+            bool save(const void *value, ecs_write_fn write, void *wuser, void *user)
+                writes the value through write(bytes, n, wuser), in any
+                number of pieces; false fails the save
+            bool load(void *value, const void *bytes, size_t n, void *user)
+                builds the value in zeroed memory from the n bytes save
+                wrote; false fails the load
+            void drop(void *value, void *user)             (optional)
+                releases what load built, when the load fails later on
+          They run inside ecs_save / ecs_load and must not call ecs.h on
+          that world (like allocator functions; ECS_DEBUG asserts when one
+          changed it).
+
+      The format (version 1). Framing is little-endian; values are their
+      registered bytes, in the byte order of the machine that saved them,
+      so a snapshot loads on any machine of the same byte order and
+      component layout (tests: written on x86-64, read on i386, aarch64
+      and armhf). u32/u64: little-endian integers; list: u32 n, then n
+      entries of u64 entity, u64 tick.
+        header    "ECSHSNAP", u32 format version (1), u8 byte order of the
+                  values (1 little, 2 big), 3 bytes 0
+        slots     u32 n, u32 version[n] (bit 31: free, with the version its
+                  next entity gets), u32 nfree, u32 free slot[nfree] (next
+                  first), u64 clock, list created, list destroyed
+        storages  u32 n, then each: u32 length, name, u64 size, u32
+                  align, u32 track flags, u32 bits (1: values from a save
+                  callback, 2: a unique), u32 rows, u64 entity[rows], the
+                  values (rows x size bytes; with callbacks, per row u64
+                  length + bytes), u64 inserted[rows] and u64 modified[rows]
+                  when tracked, u64 window starts (inserted, modified),
+                  list removed, list deleted + the deleted values (n x size
+                  bytes), and with a unique: its value (as a row's), u64
+                  inserted, u64 modified
+        trailer   u64 length of the whole snapshot, u64 checksum of every
+                  byte before it (64-bit multiply-rotate rounds on 4 lanes:
+                  any one changed bit, and any cut, is caught)
+
+   ---------------------------------------------------------------------------
+   16. POINTER VALIDITY
 
       A pointer returned by add/get/get_mut (or ecs_storage_data) points
       into the storage's packed data array. It stays valid until the next
@@ -808,7 +911,7 @@
       life of the world.
 
    ---------------------------------------------------------------------------
-   16. REVISION HISTORY
+   17. REVISION HISTORY
 
       0.1  (2026-11-21)  world, versioned entities, paged sparse-set
                          storages, component operations, bundles; views,
@@ -961,7 +1064,8 @@ typedef enum ecs_error {
     ECS_ERR_NOT_FOUND,          /* no unique value, system or workload of that name */
     ECS_ERR_LOCKED,             /* the change would pull the rug from under a running hook */
     ECS_ERR_SYSTEM,             /* a system returned an error (ecs_workload_run) */
-    ECS_ERR_INVALID             /* any other bad argument; see the message */
+    ECS_ERR_INVALID,            /* any other bad argument; see the message */
+    ECS_ERR_FORMAT              /* ecs_load: not a snapshot, or a damaged one */
 } ecs_error;
 
 typedef struct ecs_allocator {
@@ -1214,6 +1318,20 @@ ECS_API uint32_t ecs_workload_plan(const ecs_world *w, const char *name, ecs_pla
 ECS_API const char *ecs_workload_failed_system(const ecs_world *w);
 ECS_API ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc *desc);
 
+/* --- 15. save and load ------------------------------------------------------ */
+typedef bool (*ecs_write_fn)(const void *bytes, size_t n, void *user);
+typedef struct ecs_serial {
+    bool (*save)(const void *value, ecs_write_fn write, void *wuser, void *user);
+    bool (*load)(void *value, const void *bytes, size_t n, void *user);
+    void (*drop)(void *value, void *user); /* optional: undoes a load */
+    void *user;
+    bool skip;                             /* not saved */
+} ecs_serial;
+ECS_API bool ecs_save(ecs_world *w, ecs_write_fn write, void *user);
+ECS_API size_t ecs_save_buffer(ecs_world *w, void *buf, size_t cap);
+ECS_API bool ecs_load(ecs_world *w, const void *bytes, size_t n);
+ECS_API bool ecs_serial_set(ecs_world *w, ecs_component c, const ecs_serial *serial);
+
 /* --- private: used by the inline functions and macros below ------------- */
 ECS_API void ecs__assert_fail(const char *msg, const char *file, int line);
 ECS_API void ecs__bad_access(const ecs_world *w, const char *call, ecs_entity e, ecs_component c,
@@ -1309,6 +1427,8 @@ struct ecs_storage {
     ecs__changes removed, deleted;
     /* hooks (section 12) */
     ecs_hooks hooks;
+    /* how it is saved (section 15) */
+    ecs_serial serial;
     /* groups (section 13): the one that owns this storage (0: none), those excluding it */
     ecs_group owner;
     ecs_group *excluded_by;
@@ -3090,7 +3210,7 @@ static bool ecs__reserve_bundle(ecs_world *w, const char *call, ecs_entity e, ui
         ecs_storage *s = w->storages[comps[i]];
         bool ok;
         if (e != ECS_NULL && (uint32_t)ECS__ENTRY(s, ECS_ENTITY_INDEX(e)) != ECS__NO_ROW)
-            continue; /* a replace: no row, and the values must not move (section 15) */
+            continue; /* a replace: no row, and the values must not move (section 16) */
         ok = ecs__reserve_rows(w, s, count);
         if (e != ECS_NULL)
             ok = ok && ecs__reserve_page(w, s, ECS_ENTITY_INDEX(e));
@@ -3918,7 +4038,7 @@ ECS__FN uint32_t ecs_flush(ecs_world *w) {
    to each storage of apply[] (key itself, or every storage of a group).
    Scratch: 8 bytes per row; on failure nothing moved. While cmp runs, the
    storages being sorted are locked: it may read anything, but no row of
-   them may come or go (section 16). */
+   them may come or go (section 17). */
 static bool ecs__sort_rows(ecs_world *w, const char *call, ecs_storage *key, uint32_t n,
                            ecs_sort_fn cmp, void *ctx, ecs_storage *const *apply, uint32_t napply) {
     uint32_t *perm, *tmp, width, i, a, *src, *dst;
@@ -4523,12 +4643,24 @@ static uint32_t ecs__collect(const ecs_component *in, ecs_component *out) {
     return n;
 }
 
+/* Packs the entities that match g into its rows (len 0 at first),
+   walking its shortest owned storage: rows below k are done, so a swap
+   never revisits one, and rows already packed stay where they are. */
+static void ecs__group_pack(ecs_world *w, ecs_group id, const char *call) {
+    ecs__group *g = &w->groups[id - 1];
+    ecs_storage *lead = w->storages[g->owned[0]];
+    uint32_t k;
+    for (k = 1; k < g->nowned; k++)
+        if (w->storages[g->owned[k]]->count < lead->count) lead = w->storages[g->owned[k]];
+    g->len = 0;
+    for (k = 0; k < lead->count; k++) ecs__group_join(w, g, lead->dense[k], call);
+}
+
 ECS__FN ecs_group ecs_group_new(ecs_world *w, const ecs_group_desc *d) {
     if (!w) { ecs__no_world("ecs_group_new"); return 0; }
     ecs_component owned[ECS_MAX_TERMS], excl[ECS_MAX_TERMS];
     uint32_t no, nx, k, j;
     ecs__group g;
-    ecs_storage *lead;
     memset(&g, 0, sizeof g);
     if (!d) { ecs__null_arg(w, "ecs_group_new", "desc"); return 0; }
     no = ecs__collect(d->owned, owned);
@@ -4588,16 +4720,7 @@ ECS__FN ecs_group ecs_group_new(ecs_world *w, const ecs_group_desc *d) {
         s->excluded_by[s->nexcluded_by++] = w->ngroups;
         ecs__attach(w, s);
     }
-    /* pack the entities that already match, walking the shortest owned
-       storage: rows below k are done, so a swap never revisits one */
-    lead = w->storages[owned[0]];
-    for (k = 1; k < no; k++)
-        if (w->storages[owned[k]]->count < lead->count) lead = w->storages[owned[k]];
-    for (k = 0; k < lead->count; k++) {
-        ecs__group *gp = &w->groups[w->ngroups - 1];
-        ecs_entity e = lead->dense[k];
-        ecs__group_join(w, gp, e, "ecs_group_new");
-    }
+    ecs__group_pack(w, w->ngroups, "ecs_group_new");
     return w->ngroups;
 }
 
@@ -4992,6 +5115,750 @@ ECS__FN ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc 
     d = *desc;
     if (!d.since) d.since = ctx->last_run;
     return ecs__view(ctx->world, "ecs_system_view", &d);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Save and load                                                             */
+/* ------------------------------------------------------------------------- */
+/* The format is in doc section 15. Saving streams the world through a
+   writer that batches small pieces and sums every byte. Loading checks
+   the header and the checksum, then reads the snapshot once into staged
+   arrays (validating as it goes: a live entity per row, no row twice, a
+   free queue of free slots...), and only when all of it is staged swaps
+   the arrays into the world: nothing can fail after the first change. */
+
+#define ECS__SNAP_MAGIC "ECSHSNAP"
+#define ECS__SNAP_FORMAT 1u
+#define ECS__SNAP_CUSTOM 1u /* storage bits: values from a save callback */
+#define ECS__SNAP_UNIQUE 2u /* ... a unique follows */
+#define ECS__SNAP_HEADER 16u
+#define ECS__SNAP_TRAILER 16u
+
+/* 1 when this machine stores integers little-endian, 2 when big. */
+static unsigned ecs__byte_order(void) {
+    const uint16_t one = 1;
+    unsigned char b;
+    memcpy(&b, &one, 1);
+    return b ? 1u : 2u;
+}
+static uint32_t ecs__le32(const unsigned char *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static uint64_t ecs__le64(const unsigned char *p) { return ecs__le32(p) | (uint64_t)ecs__le32(p + 4) << 32; }
+static void ecs__put32(unsigned char *p, uint32_t v) {
+    p[0] = (unsigned char)v, p[1] = (unsigned char)(v >> 8), p[2] = (unsigned char)(v >> 16), p[3] = (unsigned char)(v >> 24);
+}
+static void ecs__put64(unsigned char *p, uint64_t v) {
+    ecs__put32(p, (uint32_t)v);
+    ecs__put32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* --- the checksum ------------------------------------------------------------ */
+/* Four lanes take 8 bytes each in turn: lane = rotl(lane + x * P2, 31) * P1,
+   a bijection in both the lane and x, so one changed bit anywhere changes
+   its lane's end state, and the sum of the rotated lanes, the length and
+   the final mix (all bijections in each lane) change with it. */
+#define ECS__P1 0x9e3779b185ebca87u
+#define ECS__P2 0xc2b2ae3d27d4eb4fu
+typedef struct ecs__sum {
+    uint64_t lane[4], len;
+    unsigned char pend[32];
+    uint32_t npend;
+} ecs__sum;
+static uint64_t ecs__rotl(uint64_t x, unsigned r) { return (x << r) | (x >> (64 - r)); }
+static void ecs__sum_init(ecs__sum *s) {
+    memset(s, 0, sizeof *s);
+    s->lane[0] = ECS__P1;
+    s->lane[1] = ECS__P2;
+    s->lane[2] = ~(uint64_t)ECS__P1;
+    s->lane[3] = ~(uint64_t)ECS__P2;
+}
+static void ecs__sum_blocks(ecs__sum *s, const unsigned char *p, size_t nblocks) {
+    uint64_t a = s->lane[0], b = s->lane[1], c = s->lane[2], d = s->lane[3];
+    for (; nblocks; nblocks--, p += 32) {
+        a = ecs__rotl(a + ecs__le64(p) * ECS__P2, 31) * ECS__P1;
+        b = ecs__rotl(b + ecs__le64(p + 8) * ECS__P2, 31) * ECS__P1;
+        c = ecs__rotl(c + ecs__le64(p + 16) * ECS__P2, 31) * ECS__P1;
+        d = ecs__rotl(d + ecs__le64(p + 24) * ECS__P2, 31) * ECS__P1;
+    }
+    s->lane[0] = a, s->lane[1] = b, s->lane[2] = c, s->lane[3] = d;
+}
+static void ecs__sum_add(ecs__sum *s, const void *bytes, size_t n) {
+    const unsigned char *p = (const unsigned char *)bytes;
+    s->len += n;
+    if (s->npend) {
+        size_t k = 32 - s->npend < n ? 32 - s->npend : n;
+        memcpy(s->pend + s->npend, p, k);
+        s->npend += (uint32_t)k;
+        p += k;
+        n -= k;
+        if (s->npend < 32) return;
+        ecs__sum_blocks(s, s->pend, 1);
+        s->npend = 0;
+    }
+    ecs__sum_blocks(s, p, n / 32);
+    memcpy(s->pend, p + n / 32 * 32, n % 32);
+    s->npend = (uint32_t)(n % 32);
+}
+static uint64_t ecs__sum_end(const ecs__sum *in) {
+    ecs__sum s = *in;
+    uint64_t h;
+    if (s.npend) { /* the tail, zero-padded (the length tells it apart) */
+        memset(s.pend + s.npend, 0, 32 - s.npend);
+        ecs__sum_blocks(&s, s.pend, 1);
+    }
+    h = ecs__rotl(s.lane[0], 1) + ecs__rotl(s.lane[1], 7) + ecs__rotl(s.lane[2], 12) + ecs__rotl(s.lane[3], 18);
+    h ^= s.len * ECS__P1;
+    h ^= h >> 33, h *= ECS__P2, h ^= h >> 29, h *= ECS__P1, h ^= h >> 32;
+    return h;
+}
+
+/* --- saving ------------------------------------------------------------------ */
+typedef struct ecs__out {
+    ecs_world *w;
+    ecs_write_fn write;
+    void *user;
+    ecs__sum sum;
+    uint64_t pos;        /* bytes handed to write so far */
+    ecs_error err;       /* the first failure; the rest is skipped */
+    const char *why;
+    ecs_component c;
+    uint32_t nbuf;
+    unsigned char buf[4096];
+} ecs__out;
+
+static void ecs__out_fail(ecs__out *o, ecs_error err, const char *why) {
+    if (o->err) return;
+    o->err = err;
+    o->why = why;
+}
+static void ecs__out_raw(ecs__out *o, const void *p, size_t n) {
+    if (o->err || !n) return;
+    ecs__sum_add(&o->sum, p, n);
+    if (!o->write(p, n, o->user)) ecs__out_fail(o, ECS_ERR_INVALID, "the write callback failed");
+    o->pos += n;
+}
+static void ecs__out_flush(ecs__out *o) {
+    ecs__out_raw(o, o->buf, o->nbuf);
+    o->nbuf = 0;
+}
+static void ecs__out_bytes(ecs__out *o, const void *p, size_t n) {
+    if (n > sizeof o->buf - o->nbuf) {
+        ecs__out_flush(o);
+        if (n >= sizeof o->buf) { /* big arrays go straight through */
+            ecs__out_raw(o, p, n);
+            return;
+        }
+    }
+    if (n) memcpy(o->buf + o->nbuf, p, n);
+    o->nbuf += (uint32_t)n;
+}
+static void ecs__out_u32(ecs__out *o, uint32_t v) {
+    unsigned char b[4];
+    ecs__put32(b, v);
+    ecs__out_bytes(o, b, 4);
+}
+static void ecs__out_u64(ecs__out *o, uint64_t v) {
+    unsigned char b[8];
+    ecs__put64(b, v);
+    ecs__out_bytes(o, b, 8);
+}
+/* Arrays of integers: as they are on little-endian machines. */
+static void ecs__out_u64s(ecs__out *o, const uint64_t *a, size_t n) {
+    size_t i;
+    if (ecs__byte_order() == 1) {
+        ecs__out_bytes(o, a, n * 8);
+        return;
+    }
+    for (i = 0; i < n; i++) ecs__out_u64(o, a[i]);
+}
+static void ecs__out_u32s(ecs__out *o, const uint32_t *a, size_t n) {
+    size_t i;
+    if (ecs__byte_order() == 1) {
+        ecs__out_bytes(o, a, n * 4);
+        return;
+    }
+    for (i = 0; i < n; i++) ecs__out_u32(o, a[i]);
+}
+static void ecs__out_list(ecs__out *o, const ecs__changes *l, uint32_t vsize) {
+    ecs__out_u32(o, l->count);
+    ecs__out_u64s(o, (const uint64_t *)(const void *)l->items, (size_t)l->count * 2);
+    if (vsize) ecs__out_bytes(o, l->values, (size_t)l->count * vsize);
+}
+
+/* A save callback's bytes, gathered so that their length goes first. */
+typedef struct ecs__gather {
+    ecs_world *w;
+    unsigned char *p;
+    size_t n, cap;
+    bool oom;
+} ecs__gather;
+static bool ecs__gather_write(const void *bytes, size_t n, void *user) {
+    ecs__gather *g = (ecs__gather *)user;
+    if (!bytes && n) return false;
+    if (n > g->cap - g->n) {
+        size_t cap = g->cap ? g->cap : 256;
+        unsigned char *p;
+        while (cap - g->n < n) {
+            if (cap > SIZE_MAX / 2) return g->oom = true, false;
+            cap *= 2;
+        }
+        if (!(p = (unsigned char *)ecs__alloc(g->w, cap))) return g->oom = true, false;
+        if (g->n) memcpy(p, g->p, g->n);
+        ecs__free(g->w, g->p, g->cap);
+        g->p = p;
+        g->cap = cap;
+    }
+    if (n) memcpy(g->p + g->n, bytes, n);
+    g->n += n;
+    return true;
+}
+
+/* ECS_DEBUG: what a callback that changed the world would have changed. */
+#if ECS_DEBUG
+#define ECS__STAMP(w) ((uint64_t)(w)->epoch ^ (uint64_t)(w)->nslots << 20 ^ (uint64_t)(w)->alive << 40 ^ \
+                       (w)->tick ^ (uint64_t)(w)->ncomponents << 50)
+#else
+#define ECS__STAMP(w) 0u
+#endif
+
+/* One value (a row's or the unique): its bytes, or what its save callback
+   writes, after its length. */
+static void ecs__out_value(ecs__out *o, ecs_storage *s, const void *value, ecs__gather *g) {
+    uint64_t stamp = ECS__STAMP(o->w);
+    if (!s->serial.save) {
+        ecs__out_bytes(o, value, s->size);
+        return;
+    }
+    g->n = 0;
+    if (!o->err && !s->serial.save(value, ecs__gather_write, g, s->serial.user)) {
+        o->c = s->id;
+        ecs__out_fail(o, g->oom ? ECS_ERR_OUT_OF_MEMORY : ECS_ERR_INVALID,
+                      g->oom ? "out of memory" : "its save callback failed");
+    }
+    ECS_ASSERT(stamp == ECS__STAMP(o->w), "ecs_save: a save callback changed the world");
+    (void)stamp;
+    ecs__out_u64(o, g->n);
+    ecs__out_bytes(o, g->p, g->n);
+}
+
+static bool ecs__saved(const ecs_storage *s) { return !s->serial.skip; }
+
+static bool ecs__save(ecs_world *w, const char *call, ecs_write_fn write, void *user) {
+    ecs__out *o;
+    ecs__gather g;
+    uint32_t c, n = 0, i;
+    unsigned char head[ECS__SNAP_HEADER], tail[8];
+    bool ok;
+    if (!write) { ecs__null_arg(w, call, "write"); return false; }
+    if (w->cmds_len) {
+        ecs__fail(w, ECS_ERR_INVALID, call, ECS_NULL, 0, "commands are pending (the command buffer is not saved): ecs_flush first");
+        return false;
+    }
+    if (!(o = (ecs__out *)ecs__alloc(w, sizeof *o))) {
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, ECS_NULL, 0, "out of memory");
+        return false;
+    }
+    memset(o, 0, offsetof(ecs__out, buf));
+    memset(&g, 0, sizeof g);
+    g.w = w;
+    o->w = w, o->write = write, o->user = user;
+    ecs__sum_init(&o->sum);
+    memcpy(head, ECS__SNAP_MAGIC, 8);
+    ecs__put32(head + 8, ECS__SNAP_FORMAT);
+    head[12] = (unsigned char)ecs__byte_order(), head[13] = head[14] = head[15] = 0;
+    ecs__out_bytes(o, head, sizeof head);
+    /* slots */
+    ecs__out_u32(o, w->nslots);
+    ecs__out_u32s(o, w->versions, w->nslots);
+    ecs__out_u32(o, w->fq_len);
+    i = w->fq_cap - w->fq_head < w->fq_len ? w->fq_cap - w->fq_head : w->fq_len; /* the ring in order */
+    ecs__out_u32s(o, w->freeq + w->fq_head, i);
+    ecs__out_u32s(o, w->freeq, w->fq_len - i);
+    ecs__out_u64(o, w->tick);
+    ecs__out_list(o, &w->created, 0);
+    ecs__out_list(o, &w->destroyed, 0);
+    /* storages */
+    for (c = 1; c <= w->ncomponents; c++) n += ecs__saved(w->storages[c]);
+    ecs__out_u32(o, n);
+    for (c = 1; c <= w->ncomponents && !o->err; c++) {
+        ecs_storage *s = w->storages[c];
+        uint32_t row, len;
+        if (!ecs__saved(s)) continue;
+        len = (uint32_t)strlen(s->name);
+        ecs__out_u32(o, len);
+        ecs__out_bytes(o, s->name, len);
+        ecs__out_u64(o, s->size);
+        ecs__out_u32(o, s->align);
+        ecs__out_u32(o, s->track);
+        ecs__out_u32(o, (s->serial.save && s->size ? ECS__SNAP_CUSTOM : 0u) | (s->unique ? ECS__SNAP_UNIQUE : 0u));
+        ecs__out_u32(o, s->count);
+        ecs__out_u64s(o, s->dense, s->count);
+        if (s->serial.save && s->size)
+            for (row = 0; row < s->count && !o->err; row++) ecs__out_value(o, s, s->data + (size_t)row * s->size, &g);
+        else
+            ecs__out_bytes(o, s->data, (size_t)s->count * s->size);
+        if (s->inserted) ecs__out_u64s(o, s->inserted, s->count);
+        if (s->modified) ecs__out_u64s(o, s->modified, s->count);
+        ecs__out_u64(o, s->clear_inserted);
+        ecs__out_u64(o, s->clear_modified);
+        ecs__out_list(o, &s->removed, 0);
+        ecs__out_list(o, &s->deleted, s->size);
+        if (s->unique) {
+            if (s->size) ecs__out_value(o, s, s->unique, &g);
+            ecs__out_u64(o, s->unique_inserted);
+            ecs__out_u64(o, s->unique_modified);
+        }
+    }
+    /* trailer: the length (summed), then the sum of everything before it */
+    ecs__out_u64(o, o->pos + o->nbuf + ECS__SNAP_TRAILER);
+    ecs__out_flush(o);
+    ecs__put64(tail, ecs__sum_end(&o->sum));
+    ecs__out_raw(o, tail, sizeof tail);
+    ok = !o->err;
+    if (!ok) {
+        char what[120];
+        snprintf(what, sizeof what, "%s (at byte %llu)", o->why, (unsigned long long)o->pos);
+        ecs__seterr(w, o->err, call, ECS_NULL, o->c, what);
+    }
+    ecs__free(w, g.p, g.cap);
+    ecs__free(w, o, sizeof *o);
+    return ok;
+}
+
+ECS__FN bool ecs_save(ecs_world *w, ecs_write_fn write, void *user) {
+    if (!w) { ecs__no_world("ecs_save"); return false; }
+    return ecs__save(w, "ecs_save", write, user);
+}
+
+typedef struct ecs__membuf {
+    unsigned char *p;
+    size_t cap, n;
+} ecs__membuf;
+static bool ecs__membuf_write(const void *bytes, size_t n, void *user) {
+    ecs__membuf *m = (ecs__membuf *)user;
+    if (m->n <= m->cap && n <= m->cap - m->n) memcpy(m->p + m->n, bytes, n);
+    m->n = n > SIZE_MAX - m->n ? SIZE_MAX : m->n + n;
+    return m->n != SIZE_MAX;
+}
+ECS__FN size_t ecs_save_buffer(ecs_world *w, void *buf, size_t cap) {
+    ecs__membuf m;
+    if (!w) { ecs__no_world("ecs_save_buffer"); return 0; }
+    if (!buf && cap) { ecs__null_arg(w, "ecs_save_buffer", "buf (with cap > 0)"); return 0; }
+    m.p = (unsigned char *)buf, m.cap = cap, m.n = 0;
+    return ecs__save(w, "ecs_save_buffer", ecs__membuf_write, &m) ? m.n : 0;
+}
+
+ECS__FN bool ecs_serial_set(ecs_world *w, ecs_component c, const ecs_serial *serial) {
+    if (!w) { ecs__no_world("ecs_serial_set"); return false; }
+    if (c - 1u >= w->ncomponents) {
+        ecs__bad_access(w, "ecs_serial_set", ECS_NULL, c, (size_t)-1);
+        return false;
+    }
+    if (serial && !serial->save != !serial->load) {
+        ecs__fail(w, ECS_ERR_INVALID, "ecs_serial_set", ECS_NULL, c, "save and load come as a pair");
+        return false;
+    }
+    if (serial)
+        w->storages[c]->serial = *serial;
+    else
+        memset(&w->storages[c]->serial, 0, sizeof(ecs_serial));
+    return true;
+}
+
+/* --- loading ----------------------------------------------------------------- */
+/* The snapshot being read: a cursor that fails once and stays failed. */
+typedef struct ecs__in {
+    const unsigned char *p;
+    size_t n, pos;
+    const char *part;    /* what is being read, for the message */
+    bool bad;
+} ecs__in;
+static const unsigned char *ecs__in_take(ecs__in *in, uint64_t len) {
+    const unsigned char *p;
+    if (in->bad || len > in->n - in->pos) {
+        in->bad = true;
+        return NULL;
+    }
+    p = in->p + in->pos;
+    in->pos += (size_t)len;
+    return p;
+}
+static uint32_t ecs__in_u32(ecs__in *in) {
+    const unsigned char *p = ecs__in_take(in, 4);
+    return p ? ecs__le32(p) : 0;
+}
+static uint64_t ecs__in_u64(ecs__in *in) {
+    const unsigned char *p = ecs__in_take(in, 8);
+    return p ? ecs__le64(p) : 0;
+}
+static void ecs__get_u64s(uint64_t *dst, const unsigned char *src, size_t n) {
+    size_t i;
+    if (ecs__byte_order() == 1)
+        memcpy(dst, src, n * 8);
+    else
+        for (i = 0; i < n; i++) dst[i] = ecs__le64(src + i * 8);
+}
+
+/* What one storage of the snapshot becomes, staged until the commit. */
+typedef struct ecs__staged {
+    ecs_storage *s;
+    uint32_t track, rows, cap, built; /* built: values a load callback made */
+    ecs_entity *dense;
+    unsigned char *data;
+    ecs_tick *inserted, *modified;
+    ecs_tick clear_inserted, clear_modified, unique_inserted, unique_modified;
+    ecs__changes removed, deleted;
+    void *unique;
+    bool unique_built;
+    uint64_t **pages;  /* [w->npages]: fresh sparse pages, NULL where none is needed */
+} ecs__staged;
+
+typedef struct ecs__loading {
+    ecs_world *w;
+    ecs__in in;
+    uint32_t nslots, cap, alive, nfree, fq_cap, n;
+    uint32_t *versions, *freeq;
+    ecs_tick tick;
+    ecs__changes created, destroyed;
+    ecs__staged *st;
+    ecs_error err;
+    ecs_component c;
+    char what[120];
+} ecs__loading;
+
+static bool ecs__load_fail(ecs__loading *L, ecs_error err, ecs_component c, const char *what) {
+    if (!L->err) {
+        L->err = err;
+        L->c = c;
+        snprintf(L->what, sizeof L->what, "%s", what);
+    }
+    return false;
+}
+/* A snapshot that is not what it claims: names the part and byte. */
+static bool ecs__load_bad(ecs__loading *L, ecs_component c, const char *what) {
+    char buf[120];
+    snprintf(buf, sizeof buf, "damaged snapshot: %s (%s, at byte %lu)", what, L->in.part,
+             (unsigned long)(ECS__SNAP_HEADER + L->in.pos));
+    return ecs__load_fail(L, ECS_ERR_FORMAT, c, buf);
+}
+static bool ecs__load_oom(ecs__loading *L, ecs_component c) {
+    return ecs__load_fail(L, ECS_ERR_OUT_OF_MEMORY, c, "out of memory");
+}
+
+static bool ecs__load_list(ecs__loading *L, ecs__changes *l, uint32_t vsize, ecs_component c) {
+    uint32_t n = ecs__in_u32(&L->in);
+    const unsigned char *items = ecs__in_take(&L->in, (uint64_t)n * 16), *values;
+    values = ecs__in_take(&L->in, (uint64_t)n * vsize);
+    if (L->in.bad) return ecs__load_bad(L, c, "cut short");
+    if (!n) return true;
+    if (!ecs__changes_reserve(L->w, l, n, vsize)) return ecs__load_oom(L, c);
+    ecs__get_u64s((uint64_t *)(void *)l->items, items, (size_t)n * 2);
+    if (vsize) memcpy(l->values, values, (size_t)n * vsize);
+    l->count = n;
+    return true;
+}
+
+/* A value as ecs__out_value wrote it, into dst (zeroed, s->size bytes). */
+static bool ecs__load_value(ecs__loading *L, ecs__staged *t, bool custom, void *dst) {
+    ecs_storage *s = t->s;
+    const unsigned char *p;
+    uint64_t n = custom ? ecs__in_u64(&L->in) : s->size, stamp;
+    bool ok;
+    if (!(p = ecs__in_take(&L->in, n))) return ecs__load_bad(L, s->id, "cut short");
+    if (!custom) {
+        memcpy(dst, p, s->size);
+        return true;
+    }
+    stamp = ECS__STAMP(L->w);
+    ok = s->serial.load(dst, p, (size_t)n, s->serial.user);
+    ECS_ASSERT(stamp == ECS__STAMP(L->w), "ecs_load: a load callback changed the world");
+    (void)stamp;
+    return ok || ecs__load_fail(L, ECS_ERR_INVALID, s->id, "its load callback failed");
+}
+
+/* Reads one storage of the snapshot into t. */
+static bool ecs__load_storage(ecs__loading *L, ecs__staged *t) {
+    ecs_world *w = L->w;
+    ecs__in *in = &L->in;
+    char buf[128], *name = buf;
+    const unsigned char *p, *dense;
+    uint32_t len, align, bits, row, k;
+    uint64_t size;
+    ecs_component c;
+    ecs_storage *s;
+    in->part = "a storage's name";
+    len = ecs__in_u32(in);
+    if (!(p = ecs__in_take(in, len)) || !len || memchr(p, 0, len)) return ecs__load_bad(L, 0, "no name");
+    if (len >= sizeof buf && !(name = (char *)ecs__alloc(w, (size_t)len + 1))) return ecs__load_oom(L, 0);
+    memcpy(name, p, len);
+    name[len] = 0;
+    c = ecs_lookup(w, name);
+    if (!c) {
+        char what[120];
+        snprintf(what, sizeof what, "the snapshot's component \"%.60s\" is not registered", name);
+        ecs__load_fail(L, ECS_ERR_NOT_FOUND, 0, what);
+    }
+    if (name != buf) ecs__free(w, name, (size_t)len + 1);
+    if (!c) return false;
+    s = t->s = w->storages[c];
+    for (k = 0; L->st + k < t; k++)
+        if (L->st[k].s == s) return ecs__load_bad(L, c, "a storage listed twice");
+    in->part = s->name;
+    size = ecs__in_u64(in);
+    align = ecs__in_u32(in);
+    t->track = ecs__in_u32(in);
+    bits = ecs__in_u32(in);
+    t->rows = ecs__in_u32(in);
+    if (in->bad) return ecs__load_bad(L, c, "cut short");
+    if (size != s->size || align != s->align) {
+        char what[120];
+        snprintf(what, sizeof what, "saved with size %llu and alignment %lu, registered with %lu and %lu",
+                 (unsigned long long)size, (unsigned long)align, (unsigned long)s->size, (unsigned long)s->align);
+        return ecs__load_fail(L, ECS_ERR_SIZE_MISMATCH, c, what);
+    }
+    if ((t->track & ~(uint32_t)ECS_TRACK_ALL) || (bits & ~(uint32_t)(ECS__SNAP_CUSTOM | ECS__SNAP_UNIQUE)) ||
+        ((bits & ECS__SNAP_CUSTOM) && !s->size) || t->rows > L->alive)
+        return ecs__load_bad(L, c, "flags or row count out of range");
+    if ((bits & ECS__SNAP_CUSTOM) && !s->serial.load)
+        return ecs__load_fail(L, ECS_ERR_INVALID, c, "saved by a save callback: give it its load callback (ecs_serial_set) first");
+    /* rows: every entity alive, none twice; its sparse entry goes into a fresh page */
+    if (!(dense = ecs__in_take(in, (uint64_t)t->rows * 8))) return ecs__load_bad(L, c, "cut short");
+    t->cap = t->rows;
+    if (t->rows && (!(t->dense = (ecs_entity *)ecs__alloc_n(w, t->cap, sizeof *t->dense)) ||
+                    (s->size && !(t->data = (unsigned char *)ecs__alloc_n(w, t->cap, s->size))) ||
+                    ((t->track & ECS_TRACK_INSERTION) && !(t->inserted = (ecs_tick *)ecs__alloc_n(w, t->cap, sizeof(ecs_tick)))) ||
+                    ((t->track & ECS_TRACK_MODIFICATION) && !(t->modified = (ecs_tick *)ecs__alloc_n(w, t->cap, sizeof(ecs_tick))))))
+        return ecs__load_oom(L, c);
+    if (t->rows && !(t->pages = (uint64_t **)ecs__alloc_n(w, w->npages, sizeof *t->pages))) return ecs__load_oom(L, c);
+    if (t->rows) memset(t->pages, 0, (size_t)w->npages * sizeof *t->pages);
+    ecs__get_u64s(t->dense, dense, t->rows);
+    for (row = 0; row < t->rows; row++) {
+        ecs_entity e = t->dense[row];
+        uint32_t idx = ECS_ENTITY_INDEX(e), p_ = idx >> ECS__PAGE_BITS;
+        uint64_t *page;
+        if (idx >= L->nslots || L->versions[idx] != ECS_ENTITY_VERSION(e) || ECS_ENTITY_VERSION(e) >= ECS__DEAD)
+            return ecs__load_bad(L, c, "a row of an entity that is not alive");
+        if (!(page = t->pages[p_])) {
+            if (!(page = t->pages[p_] = (uint64_t *)ecs__alloc_n(w, ECS__PAGE_SIZE, sizeof *page))) return ecs__load_oom(L, c);
+            memset(page, 0xff, ECS__PAGE_SIZE * sizeof *page); /* all ECS__ABSENT */
+        }
+        if (page[idx & ECS__PAGE_MASK] != ECS__ABSENT) return ecs__load_bad(L, c, "an entity with two rows");
+        page[idx & ECS__PAGE_MASK] = (e & ECS__VERSION_BITS) | row;
+    }
+    /* values, ticks, lists, the unique */
+    in->part = s->name;
+    if (bits & ECS__SNAP_CUSTOM) {
+        memset(t->data, 0, (size_t)t->rows * s->size);
+        for (; t->built < t->rows; t->built++)
+            if (!ecs__load_value(L, t, true, t->data + (size_t)t->built * s->size)) return false;
+    } else if (s->size) {
+        if (!(p = ecs__in_take(in, (uint64_t)t->rows * s->size))) return ecs__load_bad(L, c, "cut short");
+        if (t->rows) memcpy(t->data, p, (size_t)t->rows * s->size);
+    }
+    for (k = 0; k < 2; k++) {
+        ecs_tick *ticks = k ? t->modified : t->inserted;
+        if (!(t->track & (k ? ECS_TRACK_MODIFICATION : ECS_TRACK_INSERTION))) continue;
+        if (!(p = ecs__in_take(in, (uint64_t)t->rows * 8))) return ecs__load_bad(L, c, "cut short");
+        ecs__get_u64s(ticks, p, t->rows);
+    }
+    t->clear_inserted = ecs__in_u64(in);
+    t->clear_modified = ecs__in_u64(in);
+    if (!ecs__load_list(L, &t->removed, 0, c) || !ecs__load_list(L, &t->deleted, s->size, c)) return false;
+    if ((t->removed.count && !(t->track & ECS_TRACK_REMOVAL)) || (t->deleted.count && !(t->track & ECS_TRACK_DELETION)))
+        return ecs__load_bad(L, c, "a list its tracking does not keep");
+    if (bits & ECS__SNAP_UNIQUE) {
+        if (!(t->unique = ecs__alloc(w, s->size ? s->size : 1))) return ecs__load_oom(L, c);
+        memset(t->unique, 0, s->size ? s->size : 1);
+        if (s->size && !ecs__load_value(L, t, (bits & ECS__SNAP_CUSTOM) != 0, t->unique)) return false;
+        t->unique_built = (bits & ECS__SNAP_CUSTOM) != 0;
+        t->unique_inserted = ecs__in_u64(in);
+        t->unique_modified = ecs__in_u64(in);
+    }
+    return !in->bad || ecs__load_bad(L, c, "cut short");
+}
+
+/* Frees what a load staged (the commit took what it installed). */
+static void ecs__load_free(ecs__loading *L, bool undo) {
+    ecs_world *w = L->w;
+    uint32_t k, row, p;
+    for (k = 0; L->st && k < L->n; k++) {
+        ecs__staged *t = &L->st[k];
+        ecs_storage *s = t->s;
+        if (!s) break;
+        if (undo && s->serial.drop) { /* values load callbacks built */
+            for (row = 0; row < t->built; row++) s->serial.drop(t->data + (size_t)row * s->size, s->serial.user);
+            if (t->unique_built) s->serial.drop(t->unique, s->serial.user);
+        }
+        ecs__free(w, t->dense, (size_t)t->cap * sizeof *t->dense);
+        ecs__free(w, t->data, (size_t)t->cap * s->size);
+        ecs__free(w, t->inserted, (size_t)t->cap * sizeof(ecs_tick));
+        ecs__free(w, t->modified, (size_t)t->cap * sizeof(ecs_tick));
+        ecs__changes_free(w, &t->removed, 0);
+        ecs__changes_free(w, &t->deleted, s->size);
+        ecs__free(w, t->unique, s->size ? s->size : 1);
+        if (t->pages) {
+            for (p = 0; p < w->npages; p++) ecs__free(w, t->pages[p], ECS__PAGE_SIZE * sizeof(uint64_t));
+            ecs__free(w, t->pages, (size_t)w->npages * sizeof *t->pages);
+        }
+    }
+    ecs__free(w, L->st, (size_t)L->n * sizeof *L->st);
+    ecs__free(w, L->versions, (size_t)L->cap * sizeof *L->versions);
+    ecs__free(w, L->freeq, (size_t)L->fq_cap * sizeof *L->freeq);
+    ecs__changes_free(w, &L->created, 0);
+    ecs__changes_free(w, &L->destroyed, 0);
+}
+
+/* Reads the whole snapshot into L; false (L->err) at the first problem. */
+static bool ecs__load_read(ecs__loading *L) {
+    ecs_world *w = L->w;
+    ecs__in *in = &L->in;
+    const unsigned char *p;
+    uint32_t i;
+    in->part = "the slots";
+    L->nslots = ecs__in_u32(in);
+    if (in->bad) return ecs__load_bad(L, 0, "cut short");
+    if (L->nslots > w->max_slots) {
+        char what[120];
+        snprintf(what, sizeof what, "the snapshot has %lu slots, desc.max_entities allows %lu",
+                 (unsigned long)L->nslots, (unsigned long)w->max_slots);
+        return ecs__load_fail(L, ECS_ERR_EXHAUSTED, 0, what);
+    }
+    if (!(p = ecs__in_take(in, (uint64_t)L->nslots * 4))) return ecs__load_bad(L, 0, "cut short");
+    /* slots below the world's capacity stay covered by every storage's pages */
+    L->cap = L->nslots > w->slots_cap ? ecs__next_cap(w->slots_cap, L->nslots) : w->slots_cap;
+    if (!ecs__cover(w, L->cap) || (L->cap && !(L->versions = (uint32_t *)ecs__alloc_n(w, L->cap, sizeof *L->versions))))
+        return ecs__load_oom(L, 0);
+    for (i = 0; i < L->nslots; i++) {
+        uint32_t v = L->versions[i] = ecs__le32(p + (size_t)i * 4), ver = v & ~ECS__DEAD;
+        if (ver < 1 || ver > ECS_VERSION_MAX) return ecs__load_bad(L, 0, "a version out of range");
+        L->alive += v < ECS__DEAD;
+    }
+    in->part = "the free queue";
+    L->nfree = ecs__in_u32(in);
+    if (in->bad || L->nfree > L->nslots - L->alive) return ecs__load_bad(L, 0, "more free slots than dead ones");
+    if (!(p = ecs__in_take(in, (uint64_t)L->nfree * 4))) return ecs__load_bad(L, 0, "cut short");
+    for (L->fq_cap = w->fq_cap; L->fq_cap < L->nfree;) L->fq_cap = L->fq_cap ? L->fq_cap * 2 : 64;
+    if (L->fq_cap && !(L->freeq = (uint32_t *)ecs__alloc_n(w, L->fq_cap, sizeof *L->freeq))) return ecs__load_oom(L, 0);
+    for (i = 0; i < L->nfree; i++) { /* each a free slot, once: marked by clearing its top bit for a moment */
+        uint32_t idx = L->freeq[i] = ecs__le32(p + (size_t)i * 4);
+        if (idx >= L->nslots || L->versions[idx] < ECS__DEAD)
+            return ecs__load_bad(L, 0, "a queued slot that is not free, or queued twice");
+        L->versions[idx] &= ~ECS__DEAD;
+    }
+    for (i = 0; i < L->nfree; i++) L->versions[L->freeq[i]] |= ECS__DEAD;
+    in->part = "the entity lists";
+    L->tick = ecs__in_u64(in);
+    if (in->bad || L->tick < 2) return ecs__load_bad(L, 0, "a clock before its start");
+    if (!ecs__load_list(L, &L->created, 0, 0) || !ecs__load_list(L, &L->destroyed, 0, 0)) return false;
+    in->part = "the storages";
+    L->n = ecs__in_u32(in);
+    if (in->bad || L->n > w->ncomponents) return ecs__load_bad(L, 0, "more storages than components");
+    if (L->n && !(L->st = (ecs__staged *)ecs__alloc_n(w, L->n, sizeof *L->st))) return L->n = 0, ecs__load_oom(L, 0);
+    if (L->n) memset(L->st, 0, (size_t)L->n * sizeof *L->st);
+    for (i = 0; i < L->n; i++)
+        if (!ecs__load_storage(L, &L->st[i])) return false;
+    in->part = "the end";
+    return in->pos == in->n || ecs__load_bad(L, 0, "bytes after the last storage");
+}
+
+/* Swaps the staged state into the world: nothing here can fail. */
+static void ecs__load_commit(ecs__loading *L) {
+    ecs_world *w = L->w;
+    void **arr[ECS__ROW_ARRAYS];
+    size_t size[ECS__ROW_ARRAYS];
+    uint32_t k, i, p;
+    for (k = 0; k < L->n; k++) {
+        ecs__staged *t = &L->st[k];
+        ecs_storage *s = t->s;
+        ecs__row_arrays(s, arr, size);
+        for (i = 0; i < ECS__ROW_ARRAYS; i++) ecs__free(w, *arr[i], (size_t)s->cap * size[i]);
+        s->dense = t->dense, s->data = t->data, s->inserted = t->inserted, s->modified = t->modified;
+        s->count = t->rows, s->cap = t->cap, s->track = t->track;
+        for (p = 0; t->pages && p < w->npages; p++) {
+            if (!t->pages[p]) continue;
+            if (ECS__PAGE(s, p) != w->absent_page) ecs__free(w, ECS__PAGE(s, p), ECS__PAGE_SIZE * sizeof(uint64_t));
+            s->pages[p] = (uintptr_t)t->pages[p] - ECS__PAGE_BIAS(p);
+            t->pages[p] = NULL;
+        }
+        s->clear_inserted = t->clear_inserted, s->clear_modified = t->clear_modified;
+        ecs__changes_free(w, &s->removed, 0);
+        ecs__changes_free(w, &s->deleted, s->size);
+        s->removed = t->removed, s->deleted = t->deleted;
+        ecs__free(w, s->unique, s->size ? s->size : 1);
+        s->unique = t->unique, s->unique_inserted = t->unique_inserted, s->unique_modified = t->unique_modified;
+        memset(t, 0, offsetof(ecs__staged, pages)); /* taken; the page table is freed below */
+        t->s = s;
+        ecs__attach(w, s);
+        ecs__changed(w, s, 0, "ecs_load");
+    }
+    ecs__free(w, w->versions, (size_t)w->slots_cap * sizeof *w->versions);
+    w->versions = L->versions, w->slots_cap = L->cap, w->nslots = L->nslots, w->alive = L->alive;
+    L->versions = NULL;
+    ecs__free(w, w->freeq, (size_t)w->fq_cap * sizeof *w->freeq);
+    w->freeq = L->freeq, w->fq_cap = L->fq_cap, w->fq_head = 0, w->fq_len = L->nfree;
+    L->freeq = NULL;
+    w->tick = L->tick;
+    if (w->track_entities) { /* kept only by a world that tracks entities */
+        ecs__changes_free(w, &w->created, 0);
+        ecs__changes_free(w, &w->destroyed, 0);
+        w->created = L->created, w->destroyed = L->destroyed;
+        memset(&L->created, 0, sizeof L->created);
+        memset(&L->destroyed, 0, sizeof L->destroyed);
+    }
+    for (k = 0; k < w->ngroups; k++) ecs__group_pack(w, k + 1, "ecs_load");
+    for (k = 0; k < w->nsys; k++) w->sys[k].last_run = 1;
+    ECS__MOVED(w);
+}
+
+ECS__FN bool ecs_load(ecs_world *w, const void *bytes, size_t n) {
+    ecs__loading L;
+    const unsigned char *b = (const unsigned char *)bytes;
+    ecs__sum sum;
+    if (!w) { ecs__no_world("ecs_load"); return false; }
+    if (!bytes && n) { ecs__null_arg(w, "ecs_load", "bytes"); return false; }
+    if (w->guard || w->running) {
+        ecs__refused(w, "ecs_load", w->guard ? ECS__IN_HOOK : "a workload");
+        return false;
+    }
+    if (w->alive || w->cmds_len) {
+        ecs__fail(w, ECS_ERR_INVALID, "ecs_load", ECS_NULL, 0,
+                  w->alive ? "the world has live entities: load into a new or emptied world" : "commands are pending");
+        return false;
+    }
+    memset(&L, 0, sizeof L);
+    L.w = w;
+    if (n < ECS__SNAP_HEADER + ECS__SNAP_TRAILER || memcmp(b, ECS__SNAP_MAGIC, 8)) {
+        ecs__seterr(w, ECS_ERR_FORMAT, "ecs_load", ECS_NULL, 0, "not a snapshot (no \"ECSHSNAP\" at the start)");
+        return false;
+    }
+    if (ecs__le32(b + 8) != ECS__SNAP_FORMAT || b[12] != ecs__byte_order()) {
+        char what[120];
+        snprintf(what, sizeof what, "format %lu with values in %s byte order; this ecs.h reads format %u, %s",
+                 (unsigned long)ecs__le32(b + 8), b[12] == 1 ? "little" : b[12] == 2 ? "big" : "unknown",
+                 ECS__SNAP_FORMAT, ecs__byte_order() == 1 ? "little" : "big");
+        ecs__seterr(w, ECS_ERR_FORMAT, "ecs_load", ECS_NULL, 0, what);
+        return false;
+    }
+    ecs__sum_init(&sum);
+    ecs__sum_add(&sum, b, n - 8);
+    if (ecs__le64(b + n - 16) != n || ecs__sum_end(&sum) != ecs__le64(b + n - 8)) {
+        char what[120];
+        snprintf(what, sizeof what, "damaged snapshot: the checksum of its %lu bytes differs (cut short or changed)",
+                 (unsigned long)n);
+        ecs__seterr(w, ECS_ERR_FORMAT, "ecs_load", ECS_NULL, 0, what);
+        return false;
+    }
+    L.in.p = b + ECS__SNAP_HEADER;
+    L.in.n = n - ECS__SNAP_HEADER - ECS__SNAP_TRAILER;
+    if (!ecs__load_read(&L)) {
+        ecs__load_free(&L, true);
+        ecs__seterr(w, L.err, "ecs_load", ECS_NULL, L.c, L.what);
+        return false;
+    }
+    ecs__load_commit(&L);
+    ecs__load_free(&L, false);
+    return true;
 }
 
 /* ------------------------------------------------------------------------- */
