@@ -5141,10 +5141,10 @@ static unsigned ecs__byte_order(void) {
     memcpy(&b, &one, 1);
     return b ? 1u : 2u;
 }
-static uint32_t ecs__le32(const unsigned char *p) {
+ECS__IMPL_HOT uint32_t ecs__le32(const unsigned char *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
-static uint64_t ecs__le64(const unsigned char *p) { return ecs__le32(p) | (uint64_t)ecs__le32(p + 4) << 32; }
+ECS__IMPL_HOT uint64_t ecs__le64(const unsigned char *p) { return ecs__le32(p) | (uint64_t)ecs__le32(p + 4) << 32; }
 static void ecs__put32(unsigned char *p, uint32_t v) {
     p[0] = (unsigned char)v, p[1] = (unsigned char)(v >> 8), p[2] = (unsigned char)(v >> 16), p[3] = (unsigned char)(v >> 24);
 }
@@ -5154,10 +5154,11 @@ static void ecs__put64(unsigned char *p, uint64_t v) {
 }
 
 /* --- the checksum ------------------------------------------------------------ */
-/* Four lanes take 8 bytes each in turn: lane = rotl(lane + x * P2, 31) * P1,
+/* Four lanes take 8 bytes each in turn: lane = rotl((lane + x) * P1, 29),
    a bijection in both the lane and x, so one changed bit anywhere changes
    its lane's end state, and the sum of the rotated lanes, the length and
-   the final mix (all bijections in each lane) change with it. */
+   the final mix (all bijections in each lane) change with it. One multiply
+   per 8 bytes: faster than memory. */
 #define ECS__P1 0x9e3779b185ebca87u
 #define ECS__P2 0xc2b2ae3d27d4eb4fu
 typedef struct ecs__sum {
@@ -5165,7 +5166,7 @@ typedef struct ecs__sum {
     unsigned char pend[32];
     uint32_t npend;
 } ecs__sum;
-static uint64_t ecs__rotl(uint64_t x, unsigned r) { return (x << r) | (x >> (64 - r)); }
+ECS__IMPL_HOT uint64_t ecs__rotl(uint64_t x, unsigned r) { return (x << r) | (x >> (64 - r)); }
 static void ecs__sum_init(ecs__sum *s) {
     memset(s, 0, sizeof *s);
     s->lane[0] = ECS__P1;
@@ -5176,10 +5177,10 @@ static void ecs__sum_init(ecs__sum *s) {
 static void ecs__sum_blocks(ecs__sum *s, const unsigned char *p, size_t nblocks) {
     uint64_t a = s->lane[0], b = s->lane[1], c = s->lane[2], d = s->lane[3];
     for (; nblocks; nblocks--, p += 32) {
-        a = ecs__rotl(a + ecs__le64(p) * ECS__P2, 31) * ECS__P1;
-        b = ecs__rotl(b + ecs__le64(p + 8) * ECS__P2, 31) * ECS__P1;
-        c = ecs__rotl(c + ecs__le64(p + 16) * ECS__P2, 31) * ECS__P1;
-        d = ecs__rotl(d + ecs__le64(p + 24) * ECS__P2, 31) * ECS__P1;
+        a = ecs__rotl((a + ecs__le64(p)) * ECS__P1, 29);
+        b = ecs__rotl((b + ecs__le64(p + 8)) * ECS__P1, 29);
+        c = ecs__rotl((c + ecs__le64(p + 16)) * ECS__P1, 29);
+        d = ecs__rotl((d + ecs__le64(p + 24)) * ECS__P1, 29);
     }
     s->lane[0] = a, s->lane[1] = b, s->lane[2] = c, s->lane[3] = d;
 }

@@ -35,6 +35,9 @@
 # slow to build and LeakSanitizer does not run under qemu-user). mingw has no
 # sanitizers. The cross builds are -g0 (a quarter less compile time; UBSan
 # reports name file and line without it); -m32 keeps -g for ASan's traces.
+# tests/test_save_golden.c checks on each of them that the platform saves,
+# byte for byte, the snapshot the x86-64 build wrote (tests/snapshot_golden.h)
+# and loads it back.
 # A platform whose tools are missing is one failed check naming
 # the missing command (bash .ci/run installs them), never a silent skip.
 # Excluded tests: none.
@@ -52,6 +55,7 @@ $(MX)/clang-c99/%.ok: tests/%.c tests/test.h ecs.h
 $(MX)/gcc-c11/test_hierarchy.ok $(MX)/clang-c99/test_hierarchy.ok: examples/hierarchy.h
 $(MX)/gcc-c11/test_movement.ok $(MX)/clang-c99/test_movement.ok: examples/movement.h
 $(MX)/gcc-c11/test_parallel.ok $(MX)/clang-c99/test_parallel.ok: examples/movement.h examples/pool.h
+$(MX)/gcc-c11/test_save_golden.ok $(MX)/clang-c99/test_save_golden.ok: tests/snapshot_golden.h
 
 # one stamp per compiler and mode, so each counts as one check
 $(MX)/gcc-c11.ok: $(TESTS:%=$(MX)/gcc-c11/%.ok)
@@ -72,12 +76,13 @@ $(MX)/cpp/clangxx11: tests/cpp_test.cpp tests/test.h ecs.h
 $(MX)/ndebug/quickstart: examples/quickstart.c ecs.h
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(WARN) -O2 -DNDEBUG $(CFLAGS_COMMON) $< -o $@ -lm
-$(MX)/ndebug.ok: examples/quickstart.c examples/hierarchy.c examples/hierarchy.h \
+$(MX)/ndebug.ok: examples/quickstart.c examples/hierarchy.c examples/hierarchy.h examples/save_load.c \
                  examples/movement.c examples/movement.h examples/parallel.c examples/pool.h \
                  tests/cpp_test.cpp tests/test.h ecs.h
 	@mkdir -p $(@D)
 	$(CLANG) -std=c99 $(WARN) -DNDEBUG -fsyntax-only $(CFLAGS_COMMON) examples/quickstart.c
 	$(CLANG) -std=c99 $(WARN) -DNDEBUG -fsyntax-only $(CFLAGS_COMMON) examples/hierarchy.c
+	$(CLANG) -std=c99 $(WARN) -DNDEBUG -fsyntax-only $(CFLAGS_COMMON) examples/save_load.c
 	$(CLANG) -std=c99 $(WARN) -DNDEBUG -fsyntax-only $(CFLAGS_COMMON) examples/movement.c
 	$(CLANG) -std=c99 $(WARN) -DNDEBUG -fsyntax-only $(CFLAGS_COMMON) examples/parallel.c
 	$(CLANGXX) -std=c++17 $(WARN) -DNDEBUG -fsyntax-only $(CFLAGS_COMMON) tests/cpp_test.cpp
@@ -135,6 +140,7 @@ MX_ALL_T   := $(MX_M32_T) $(MX_MINGW_T) $(MX_A64_T) $(MX_ARMHF_T)
 $(filter %/test_hierarchy %/test_hierarchy.exe,$(MX_ALL_T)): examples/hierarchy.h
 $(filter %/test_movement %/test_movement.exe,$(MX_ALL_T)): examples/movement.h
 $(filter %/test_parallel %/test_parallel.exe,$(MX_ALL_T)): examples/movement.h examples/pool.h
+$(filter %/test_save_golden %/test_save_golden.exe,$(MX_ALL_T)): tests/snapshot_golden.h
 
 $(MX)/m32/%: tests/%.c tests/test.h ecs.h
 	@mkdir -p $(@D)
