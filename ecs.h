@@ -98,7 +98,8 @@
    2. MEMORY AND ERRORS
 
       Memory: see ecs_desc.allocator (section 3). Every array ecs.h grows
-      doubles its capacity; nothing shrinks until the world is freed.
+      doubles its capacity; nothing shrinks until ecs_shrink or the world
+      is freed. Statistics, reserve and shrink: section 5, "Memory".
 
       Failing calls return false / NULL / 0 / ECS_NULL and record why:
       ecs_error ecs_last_error(const ecs_world *w)
@@ -253,6 +254,16 @@
           Frees the world and everything in it. NULL is ignored. Refused
           (assert, the world stays) inside a hook, a sort comparator or a
           running workload (section 2, "Callbacks").
+          First each on_remove hook runs once per value still in its
+          storage (storage by storage, last row first; pico_ecs runs its
+          destructors too), so hooks that release what a value owns leak
+          nothing. Every storage is locked meanwhile: those hooks may read
+          anything, but any add or remove is refused (LOCKED).
+      uint32_t ecs_world_clear(ecs_world *w)
+          Destroys every entity (as ecs_destroy: hooks and tracking run,
+          entities created by hooks meanwhile go too) and keeps the rest:
+          registrations, hooks, tracking, groups, uniques, systems and
+          workloads. Returns how many. Refused inside a hook or comparator.
 
       All memory of a world comes from desc->allocator (alloc/free with a
       user context) or, if that is zeroed, from ECS_MALLOC/ECS_FREE, and
@@ -296,6 +307,24 @@
       uint32_t ECS_ENTITY_INDEX(e), ECS_ENTITY_VERSION(e)
       const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR])
           Formats e as "index:version" (or "null") for messages.
+      ecs_entity ecs_create_id(ecs_world *w, ecs_entity e)
+          Creates the entity e itself (loaders, networking): its slot
+          becomes alive at e's version; slots skipped below it join the
+          free queue. ECS_NULL and INVALID (assert) if the slot is alive,
+          e's version is 0, above ECS_VERSION_MAX, or older than the
+          slot's next one; EXHAUSTED beyond desc.max_entities.
+      ecs_entity ecs_clone(ecs_world *w, ecs_entity e)
+          A new entity with a copy of each of e's components (bytes; hooks
+          and tracking run as for ecs_add), for spawning from a template.
+          All or nothing: on a failure the new entity is destroyed again.
+      uint32_t ecs_destroy_all(ecs_world *w, ecs_component c)
+          Destroys every entity that has c (Shipyard's delete_any); returns
+          how many. Stops at the first refusal (error set).
+      uint32_t ecs_entity_components(const ecs_world *w, ecs_entity e,
+                                     ecs_component *out, uint32_t cap)
+          e's components in id order: writes up to cap of them, returns
+          how many e has (0 if not alive). One sparse lookup per
+          registered component.
 
    ---------------------------------------------------------------------------
    5. COMPONENTS AND STORAGES
@@ -365,6 +394,23 @@
           (char *)data + i * size. data is NULL for tags. A NULL s is
           refused with an assert (0 / NULL).
 
+      Memory.
+      bool ecs_stats_storage(const ecs_world *w, ecs_component c, ecs_storage_stats *out)
+      bool ecs_stats_world(const ecs_world *w, ecs_world_stats *out)
+          What a storage holds (rows, capacity, bytes of values, dense ids,
+          sparse pages, tracking ticks and lists) and the world's totals
+          (slots, free queue, command buffer, name indexes, entity lists,
+          storages), counted as allocated: where the memory goes.
+      bool ecs_reserve(ecs_world *w, uint32_t n)
+          Room for n more entities: the next n creates allocate nothing.
+      bool ecs_storage_reserve(ecs_world *w, ecs_component c, uint32_t n)
+          Room for n more rows of c (moves its arrays, section 16).
+      void ecs_shrink(ecs_world *w)
+          Gives unused capacity back: row arrays and lists to their count,
+          sparse pages with no entity, slot capacity, an empty command
+          buffer. Moves arrays like growth (section 16); refused in hooks.
+          Out of memory for a smaller copy keeps the bigger one.
+
    ---------------------------------------------------------------------------
    6. COMPONENT OPERATIONS  (Shipyard's vocabulary)
 
@@ -385,6 +431,21 @@
           Like remove, but discards the value.
       uint32_t ecs_strip(ecs_world *w, ecs_entity e)
           Deletes every component of e and keeps e alive. Returns how many.
+      bool ecs_get_n(const ecs_world *w, ecs_entity e, uint32_t n,
+                     const ecs_component *comps, const void **out)
+      bool ecs_get_mut_n(ecs_world *w, ecs_entity e, uint32_t n,
+                         const ecs_component *comps, void **out)
+          out[k] = e's value of comps[k] for every k, when e has them all;
+          false (out untouched) otherwise. The _mut form marks them modified.
+      uint32_t ecs_remove_n(ecs_world *w, ecs_entity e, uint32_t n,
+                            const ecs_component *comps, void *const *outs)
+      uint32_t ecs_delete_n(ecs_world *w, ecs_entity e, uint32_t n,
+                            const ecs_component *comps)
+          Removes (deletes) each of comps e has, its value into outs[k]
+          (outs or outs[k] may be NULL). Returns a bit mask: bit k is set
+          when comps[k] was taken. All or nothing: every check and tracking
+          record is made for all of them first; 0 with the error set means
+          nothing changed. n <= ECS_MAX_TERMS.
 
       Several at once. comps[i] gets *values[i]; values or values[i] may be
       NULL (zeroed). These are all-or-nothing: when one step fails nothing
@@ -661,6 +722,11 @@
       const ecs_change *ecs_created(const ecs_world *w, ecs_tick since, uint32_t *n)
       const ecs_change *ecs_destroyed(const ecs_world *w, ecs_tick since, uint32_t *n)
           With ecs_desc.track_entities: entities created and destroyed.
+      uint32_t ecs_removed_or_deleted(const ecs_world *w, ecs_component c,
+                                      ecs_tick since, ecs_change *out, uint32_t cap)
+          One list of both (Shipyard's removed_or_deleted), merged by tick
+          (removals first within a tick): writes up to cap entries, returns
+          how many there are. c must track removal or deletion.
       void ecs_clear_tracking(ecs_world *w, ecs_component c, uint32_t flags)
           c = 0: every storage. INSERTION/MODIFICATION start a new default
           window; REMOVAL/DELETION empty the lists; ECS_TRACK_ENTITIES
@@ -786,6 +852,10 @@
           ran out of memory (ECS_ERR_OUT_OF_MEMORY; the commands not yet
           applied stay queued, and no later batch ran).
       bool ecs_workload_set_default(ecs_world *w, const char *name)
+      int ecs_system_run(ecs_world *w, const char *name)
+          Runs one system on its own (Shipyard's World::run), as a batch of
+          one: a new tick, run_if, the system, then ecs_flush. Returns as
+          ecs_workload_run; refused while a workload runs and in hooks.
       ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc *desc)
           ecs_view whose ECS_INSERTED/ECS_MODIFIED window is the system's
           own: what changed since this system last ran.
@@ -1098,12 +1168,17 @@ ECS_API void ecs_clear_error(ecs_world *w);
 /* --- 3. world ------------------------------------------------------------ */
 ECS_API ecs_world *ecs_world_new(const ecs_desc *desc);
 ECS_API void ecs_world_free(ecs_world *w);
+ECS_API uint32_t ecs_world_clear(ecs_world *w);
 
 /* --- 4. entities ----------------------------------------------------------- */
 /* inline below: bool ecs_alive(w, e); ecs_entity ecs_create(w) */
 ECS_API bool ecs_destroy(ecs_world *w, ecs_entity e);
 ECS_API uint32_t ecs_count(const ecs_world *w);
 ECS_API const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]);
+ECS_API ecs_entity ecs_create_id(ecs_world *w, ecs_entity e);
+ECS_API ecs_entity ecs_clone(ecs_world *w, ecs_entity e);
+ECS_API uint32_t ecs_destroy_all(ecs_world *w, ecs_component c);
+ECS_API uint32_t ecs_entity_components(const ecs_world *w, ecs_entity e, ecs_component *out, uint32_t cap);
 
 /* --- 5. components and storages --------------------------------------------- */
 ECS_API ecs_component ecs_register(ecs_world *w, const char *name, size_t size, size_t align);
@@ -1115,12 +1190,36 @@ ECS_API uint32_t ecs_component_max(const ecs_world *w);
 #define ECS_TAG(w, name) ecs_register((w), (name), 0, 0)
 /* inline below: ecs_storage_of, ecs_storage_get, ecs_storage_get_mut,
    ecs_storage_has, ecs_storage_count, ecs_storage_entities, ecs_storage_data */
+typedef struct ecs_storage_stats {
+    uint32_t rows, capacity;
+    size_t value_bytes;     /* capacity x size, and the unique */
+    size_t dense_bytes;     /* the entity of each row */
+    size_t sparse_bytes;    /* page table and the pages that hold entities */
+    size_t tracking_bytes;  /* tick arrays, removed and deleted lists */
+    size_t total;           /* all of the above and the storage itself */
+} ecs_storage_stats;
+typedef struct ecs_world_stats {
+    uint32_t alive, slots, slot_capacity, free_slots;
+    size_t slot_bytes;      /* versions and the free queue */
+    size_t command_bytes, name_bytes, tracking_bytes; /* created/destroyed lists */
+    size_t storage_bytes;   /* every storage's total */
+    size_t total;
+} ecs_world_stats;
+ECS_API bool ecs_stats_storage(const ecs_world *w, ecs_component c, ecs_storage_stats *out);
+ECS_API bool ecs_stats_world(const ecs_world *w, ecs_world_stats *out);
+ECS_API bool ecs_reserve(ecs_world *w, uint32_t n);
+ECS_API bool ecs_storage_reserve(ecs_world *w, ecs_component c, uint32_t n);
+ECS_API void ecs_shrink(ecs_world *w);
 
 /* --- 6. component operations ------------------------------------------------ */
 /* inline below: void *ecs_add(w, e, c, value); const void *ecs_get(w, e, c);
    void *ecs_get_mut(w, e, c); bool ecs_has(w, e, c) */
 /* inline below: bool ecs_remove(w, e, c, out); bool ecs_delete(w, e, c) */
 ECS_API uint32_t ecs_strip(ecs_world *w, ecs_entity e);
+ECS_API bool ecs_get_n(const ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps, const void **out);
+ECS_API bool ecs_get_mut_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps, void **out);
+ECS_API uint32_t ecs_remove_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps, void *const *outs);
+ECS_API uint32_t ecs_delete_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps);
 /* inline below: bool ecs_add_n(w, e, n, comps, values);
    ecs_entity ecs_create_n(w, n, comps, values) */
 ECS_API bool ecs_create_bulk(ecs_world *w, uint32_t count, uint32_t n, const ecs_component *comps,
@@ -1257,6 +1356,8 @@ ECS_API const ecs_change *ecs_deleted(const ecs_world *w, ecs_component c, ecs_t
 ECS_API const void *ecs_deleted_value(const ecs_world *w, ecs_component c, const ecs_change *entry);
 ECS_API const ecs_change *ecs_created(const ecs_world *w, ecs_tick since, uint32_t *count);
 ECS_API const ecs_change *ecs_destroyed(const ecs_world *w, ecs_tick since, uint32_t *count);
+ECS_API uint32_t ecs_removed_or_deleted(const ecs_world *w, ecs_component c, ecs_tick since, ecs_change *out,
+                                        uint32_t cap);
 ECS_API void ecs_clear_tracking(ecs_world *w, ecs_component c, uint32_t flags);
 ECS_API void ecs_clear_tracking_older_than(ecs_world *w, ecs_component c, uint32_t flags, ecs_tick t);
 
@@ -1312,6 +1413,7 @@ typedef struct ecs_plan_step {
 ECS_API bool ecs_system_new(ecs_world *w, const ecs_system_desc *desc);
 ECS_API bool ecs_workload_new(ecs_world *w, const char *name, uint32_t n, const char *const *items);
 ECS_API int ecs_workload_run(ecs_world *w, const char *name);
+ECS_API int ecs_system_run(ecs_world *w, const char *name);
 ECS_API bool ecs_workload_set_default(ecs_world *w, const char *name);
 ECS_API uint32_t ecs_workload_plan(const ecs_world *w, const char *name, ecs_plan_step *out,
                                    uint32_t cap);
@@ -2436,6 +2538,7 @@ static void ecs__changes_free(ecs_world *w, ecs__changes *l, uint32_t vsize) {
 static void ecs__storage_destroy(ecs_world *w, ecs_storage *s);
 static void ecs__systems_free(ecs_world *w);
 static void ecs__groups_free(ecs_world *w);
+static void ecs__free_hooks(ecs_world *w);
 
 ECS__FN void ecs_world_free(ecs_world *w) {
     uint32_t c;
@@ -2444,6 +2547,7 @@ ECS__FN void ecs_world_free(ecs_world *w) {
         ecs__refused(w, "ecs_world_free", w->guard ? ECS__IN_HOOK : "a workload");
         return;
     }
+    if (w->nobserved) ecs__free_hooks(w);
     for (c = 1; c <= w->ncomponents; c++) ecs__storage_destroy(w, w->storages[c]);
     ecs__free(w, w->storages, (size_t)w->storages_cap * sizeof *w->storages);
     ecs__free(w, w->absent_page, ECS__PAGE_SIZE * sizeof *w->absent_page);
@@ -2456,6 +2560,25 @@ ECS__FN void ecs_world_free(ecs_world *w) {
     ecs__groups_free(w);
     ecs__names_free(w, &w->names);
     w->alloc.free(w, sizeof *w, w->alloc.ctx);
+}
+
+ECS__FN uint32_t ecs_world_clear(ecs_world *w) {
+    uint32_t i, n = 0;
+    if (!w) { ecs__no_world("ecs_world_clear"); return 0; }
+    if (w->guard) {
+        ecs__refused(w, "ecs_world_clear", ECS__IN_HOOK);
+        return 0;
+    }
+    while (w->alive) { /* hooks may create entities: those go too */
+        uint32_t before = n;
+        for (i = 0; i < w->nslots; i++)
+            if (w->versions[i] < ECS__DEAD) {
+                if (!ecs_destroy(w, (ecs_entity)w->versions[i] << 32 | i)) return n; /* out of memory (tracking) */
+                n++;
+            }
+        if (n == before) break;
+    }
+    return n;
 }
 
 /* ------------------------------------------------------------------------- */
@@ -2537,6 +2660,29 @@ static ecs_entity ecs__take_tracked(ecs_world *w) {
     return e;
 }
 
+/* Makes room in the free queue for `extra` more slots (a ring whose
+   capacity is a power of two; growing unrolls it). */
+static bool ecs__freeq_room(ecs_world *w, uint32_t extra) {
+    uint32_t ncap = w->fq_cap ? w->fq_cap : 64, k, *q;
+    if ((uint64_t)w->fq_len + extra <= w->fq_cap) return true;
+    while (ncap < (uint64_t)w->fq_len + extra) {
+        if (ncap >= 0x80000000u) return false;
+        ncap *= 2;
+    }
+    if (!(q = (uint32_t *)ecs__alloc_n(w, ncap, sizeof *q))) return false;
+    k = w->fq_cap - w->fq_head < w->fq_len ? w->fq_cap - w->fq_head : w->fq_len; /* head..end, then 0.. */
+    if (w->fq_len) {
+        memcpy(q, w->freeq + w->fq_head, (size_t)k * sizeof *q);
+        memcpy(q + k, w->freeq, (size_t)(w->fq_len - k) * sizeof *q);
+    }
+    ecs__free(w, w->freeq, (size_t)w->fq_cap * sizeof *q);
+    w->freeq = q;
+    w->fq_cap = ncap;
+    w->fq_head = 0;
+    return true;
+}
+
+
 /* Frees e's slot (e has no component left): bumps its version, records
    the destruction (room reserved by the strip) and queues the slot. */
 static void ecs__release_slot(ecs_world *w, ecs_entity e) {
@@ -2553,21 +2699,7 @@ static void ecs__release_slot(ecs_world *w, ecs_entity e) {
         return;
     }
     w->versions[i] = ECS__DEAD | (v + 1);
-    if (w->fq_len == w->fq_cap) { /* grow the ring, unrolling it */
-        uint32_t ncap, k, *q;
-        if (w->fq_cap >= 0x80000000u) return; /* the ring cannot double: the slot is retired */
-        ncap = w->fq_cap ? w->fq_cap * 2 : 64;
-        if (!(q = (uint32_t *)ecs__alloc_n(w, ncap, sizeof *q))) return; /* out of memory: retired */
-        k = w->fq_cap - w->fq_head; /* the ring is full: head..end, then 0..head */
-        if (w->fq_len) {
-            memcpy(q, w->freeq + w->fq_head, (size_t)k * sizeof *q);
-            memcpy(q + k, w->freeq, (size_t)w->fq_head * sizeof *q);
-        }
-        ecs__free(w, w->freeq, (size_t)w->fq_cap * sizeof *q);
-        w->freeq = q;
-        w->fq_cap = ncap;
-        w->fq_head = 0;
-    }
+    if (!ecs__freeq_room(w, 1)) return; /* the ring cannot grow: the slot is retired */
     w->freeq[(w->fq_head + w->fq_len) & (w->fq_cap - 1)] = i;
     w->fq_len++;
 }
@@ -2577,6 +2709,56 @@ ECS__FN ecs_entity ecs__create(ecs_world *w) {
     if (!w) { ecs__no_world("ecs_create"); return 0; }
     if (!ecs__reserve_slots(w, "ecs_create", 1)) return ECS_NULL;
     return ecs__take_tracked(w);
+}
+ECS__FN ecs_entity ecs_create_id(ecs_world *w, ecs_entity e) {
+    uint32_t i = ECS_ENTITY_INDEX(e), v = ECS_ENTITY_VERSION(e), k, j;
+    const char *bad = NULL;
+    if (!w) { ecs__no_world("ecs_create_id"); return ECS_NULL; }
+    if (v < 1 || v > ECS_VERSION_MAX)
+        bad = "the version must be 1..ECS_VERSION_MAX";
+    else if (i < w->nslots && w->versions[i] < ECS__DEAD)
+        bad = "its slot is alive";
+    else if (i < w->nslots && v < (w->versions[i] & ~ECS__DEAD))
+        bad = "the slot's next version is newer: that id was used already";
+    if (bad) {
+        ecs__fail(w, ECS_ERR_INVALID, "ecs_create_id", e, 0, bad);
+        return ECS_NULL;
+    }
+    if (i >= w->max_slots) {
+        ecs__seterr(w, ECS_ERR_EXHAUSTED, "ecs_create_id", e, 0, "beyond desc.max_entities");
+        return ECS_NULL;
+    }
+    /* everything that can fail first: the slots up to i (those below it
+       join the free queue), the queue's room, the creation record */
+    if (i >= w->nslots &&
+        (!ecs__cover(w, i + 1u > w->slots_cap ? ecs__next_cap(w->slots_cap, i + 1u) : w->slots_cap) ||
+         !ecs__grow(w, (void **)&w->versions, &w->slots_cap, i + 1u, w->nslots, sizeof *w->versions) ||
+         !ecs__freeq_room(w, i - w->nslots))) {
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_create_id", e, 0, "out of memory");
+        return ECS_NULL;
+    }
+    if (w->track_entities && !ecs__changes_reserve(w, &w->created, 1, 0)) {
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_create_id", e, 0, "out of memory");
+        return ECS_NULL;
+    }
+    if (i < w->nslots) { /* a free slot: out of the queue, if it is in it */
+        for (k = 0; k < w->fq_len && w->freeq[(w->fq_head + k) & (w->fq_cap - 1)] != i; k++) {}
+        if (k < w->fq_len) {
+            for (j = k; j + 1 < w->fq_len; j++)
+                w->freeq[(w->fq_head + j) & (w->fq_cap - 1)] = w->freeq[(w->fq_head + j + 1) & (w->fq_cap - 1)];
+            w->fq_len--;
+        }
+    } else {
+        for (; w->nslots < i; w->nslots++) { /* slots skipped over are free */
+            w->versions[w->nslots] = ECS__DEAD | 1u;
+            w->freeq[(w->fq_head + w->fq_len++) & (w->fq_cap - 1)] = w->nslots;
+        }
+        w->nslots = i + 1;
+    }
+    w->versions[i] = v;
+    w->alive++;
+    if (w->track_entities) ecs__changes_push(&w->created, e, w->tick, NULL, 0);
+    return e;
 }
 
 /* ------------------------------------------------------------------------- */
@@ -2978,6 +3160,155 @@ static void *ecs__replace(ecs_world *w, ecs_storage *s, uint32_t row, const void
     return ecs__value(s, row);
 }
 
+/* --- memory: statistics, reserve, shrink ------------------------------------ */
+ECS__FN bool ecs_stats_storage(const ecs_world *w, ecs_component c, ecs_storage_stats *out) {
+    const ecs_storage *s;
+    uint32_t p;
+    if (!w) { ecs__no_world("ecs_stats_storage"); return false; }
+    if (!out) { ecs__null_arg(w, "ecs_stats_storage", "out"); return false; }
+    memset(out, 0, sizeof *out);
+    if (c - 1u >= w->ncomponents) {
+        ecs__bad_access(w, "ecs_stats_storage", ECS_NULL, c, (size_t)-1);
+        return false;
+    }
+    s = w->storages[c];
+    out->rows = s->count;
+    out->capacity = s->cap;
+    out->value_bytes = (size_t)s->cap * s->size + (s->unique ? (s->size ? s->size : 1) : 0);
+    out->dense_bytes = (size_t)s->cap * sizeof *s->dense;
+    out->sparse_bytes = (size_t)w->npages * sizeof *s->pages;
+    for (p = 0; p < w->npages; p++)
+        if (ECS__PAGE(s, p) != w->absent_page) out->sparse_bytes += ECS__PAGE_SIZE * sizeof(uint64_t);
+    out->tracking_bytes = (size_t)s->cap * sizeof(ecs_tick) * ((s->inserted != NULL) + (s->modified != NULL)) +
+                          (size_t)s->removed.cap * sizeof(ecs_change) +
+                          (size_t)s->deleted.cap * (sizeof(ecs_change) + s->size);
+    out->total = sizeof *s + strlen(s->name) + 1 + out->value_bytes + out->dense_bytes + out->sparse_bytes +
+                 out->tracking_bytes + (size_t)s->excluded_by_cap * sizeof *s->excluded_by;
+    return true;
+}
+
+ECS__FN bool ecs_stats_world(const ecs_world *w, ecs_world_stats *out) {
+    ecs_storage_stats ss;
+    uint32_t c;
+    if (!w) { ecs__no_world("ecs_stats_world"); return false; }
+    if (!out) { ecs__null_arg(w, "ecs_stats_world", "out"); return false; }
+    memset(out, 0, sizeof *out);
+    out->alive = w->alive;
+    out->slots = w->nslots;
+    out->slot_capacity = w->slots_cap;
+    out->free_slots = w->fq_len;
+    out->slot_bytes = (size_t)w->slots_cap * sizeof *w->versions + (size_t)w->fq_cap * sizeof *w->freeq;
+    out->command_bytes = w->cmds_cap;
+    out->name_bytes = (size_t)(w->names.cap + w->systems.cap + w->workloads.cap) * sizeof(uint32_t);
+    out->tracking_bytes = (size_t)(w->created.cap + w->destroyed.cap) * sizeof(ecs_change);
+    for (c = 1; c <= w->ncomponents; c++) {
+        ecs_stats_storage(w, c, &ss);
+        out->storage_bytes += ss.total;
+    }
+    out->total = sizeof *w + out->slot_bytes + out->command_bytes + out->name_bytes + out->tracking_bytes +
+                 out->storage_bytes + (size_t)w->storages_cap * sizeof *w->storages +
+                 (w->absent_page ? ECS__PAGE_SIZE * sizeof(uint64_t) : 0);
+    return true;
+}
+
+ECS__FN bool ecs_reserve(ecs_world *w, uint32_t n) {
+    if (!w) { ecs__no_world("ecs_reserve"); return false; }
+    return ecs__reserve_slots(w, "ecs_reserve", n);
+}
+
+ECS__FN bool ecs_storage_reserve(ecs_world *w, ecs_component c, uint32_t n) {
+    if (!w) { ecs__no_world("ecs_storage_reserve"); return false; }
+    if (c - 1u >= w->ncomponents) {
+        ecs__bad_access(w, "ecs_storage_reserve", ECS_NULL, c, (size_t)-1);
+        return false;
+    }
+    if (ecs__locked(w, "ecs_storage_reserve", ECS_NULL, w->storages[c])) return false; /* a hook's value would move */
+    if (!ecs__reserve_rows(w, w->storages[c], n)) {
+        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_storage_reserve", ECS_NULL, c, "out of memory");
+        return false;
+    }
+    return true;
+}
+
+/* Row arrays of exactly count rows: all of them, or (out of memory) none. */
+static void ecs__shrink_rows(ecs_world *w, ecs_storage *s) {
+    void **arr[ECS__ROW_ARRAYS], *fresh[ECS__ROW_ARRAYS];
+    size_t size[ECS__ROW_ARRAYS];
+    uint32_t i;
+    if (s->cap == s->count) return;
+    ecs__row_arrays(s, arr, size);
+    for (i = 0; i < ECS__ROW_ARRAYS; i++) {
+        fresh[i] = NULL;
+        if (!size[i] || !*arr[i] || !s->count) continue;
+        if (!(fresh[i] = ecs__alloc_n(w, s->count, size[i]))) {
+            while (i--) ecs__free(w, fresh[i], (size_t)s->count * size[i]);
+            return;
+        }
+    }
+    for (i = 0; i < ECS__ROW_ARRAYS; i++) {
+        if (!size[i] || !*arr[i]) continue;
+        if (fresh[i]) memcpy(fresh[i], *arr[i], (size_t)s->count * size[i]);
+        ecs__free(w, *arr[i], (size_t)s->cap * size[i]);
+        *arr[i] = fresh[i];
+    }
+    s->cap = s->count;
+}
+
+static void ecs__shrink_list(ecs_world *w, ecs__changes *l, uint32_t vsize) {
+    ecs_change *items = NULL;
+    unsigned char *values = NULL;
+    if (l->reserved || l->cap == l->count) return;
+    if (l->count && (!(items = (ecs_change *)ecs__alloc_n(w, l->count, sizeof *items)) ||
+                     (vsize && !(values = (unsigned char *)ecs__alloc_n(w, l->count, vsize))))) {
+        ecs__free(w, items, (size_t)l->count * sizeof *items);
+        return;
+    }
+    if (l->count) memcpy(items, l->items, (size_t)l->count * sizeof *items);
+    if (l->count && vsize) memcpy(values, l->values, (size_t)l->count * vsize);
+    ecs__free(w, l->items, (size_t)l->cap * sizeof *items);
+    ecs__free(w, l->values, (size_t)l->cap * vsize);
+    l->items = items;
+    l->values = values;
+    l->cap = l->count;
+}
+
+ECS__FN void ecs_shrink(ecs_world *w) {
+    uint32_t c, p, k, *v = NULL;
+    if (!w) { ecs__no_world("ecs_shrink"); return; }
+    if (w->guard) { /* a hook holds a value pointer */
+        ecs__refused(w, "ecs_shrink", ECS__IN_HOOK);
+        return;
+    }
+    for (c = 1; c <= w->ncomponents; c++) {
+        ecs_storage *s = w->storages[c];
+        ecs__shrink_rows(w, s);
+        for (p = 0; p < w->npages; p++) { /* pages with no entity go back to the absent page */
+            uint64_t *page = ECS__PAGE(s, p);
+            if (page == w->absent_page) continue;
+            for (k = 0; k < ECS__PAGE_SIZE && page[k] == ECS__ABSENT; k++) {}
+            if (k < ECS__PAGE_SIZE) continue;
+            ecs__free(w, page, ECS__PAGE_SIZE * sizeof *page);
+            s->pages[p] = (uintptr_t)w->absent_page - ECS__PAGE_BIAS(p);
+        }
+        ecs__shrink_list(w, &s->removed, 0);
+        ecs__shrink_list(w, &s->deleted, s->size);
+    }
+    ecs__shrink_list(w, &w->created, 0);
+    ecs__shrink_list(w, &w->destroyed, 0);
+    if (w->slots_cap > w->nslots && (!w->nslots || (v = (uint32_t *)ecs__alloc_n(w, w->nslots, sizeof *v)))) {
+        if (w->nslots) memcpy(v, w->versions, (size_t)w->nslots * sizeof *v); /* pages still cover them all */
+        ecs__free(w, w->versions, (size_t)w->slots_cap * sizeof *v);
+        w->versions = w->nslots ? v : NULL;
+        w->slots_cap = w->nslots;
+    }
+    if (!w->cmds_len) {
+        ecs__free(w, w->cmds, w->cmds_cap);
+        w->cmds = NULL;
+        w->cmds_cap = w->cmds_head = 0;
+    }
+    ECS__MOVED(w);
+}
+
 /* ------------------------------------------------------------------------- */
 /* Component operations                                                      */
 /* ------------------------------------------------------------------------- */
@@ -3147,6 +3478,152 @@ ECS__FN bool ecs_destroy(ecs_world *w, ecs_entity e) {
         return false;
     ecs__release_slot(w, e);
     return true;
+}
+
+/* --- whole entities: clone, destroy by component, list components ------- */
+ECS__FN ecs_entity ecs_clone(ecs_world *w, ecs_entity e) {
+    ecs_entity n;
+    uint32_t c, row;
+    if (!w) { ecs__no_world("ecs_clone"); return ECS_NULL; }
+    if (!ecs_alive(w, e)) {
+        ecs__fail(w, ECS_ERR_DEAD_ENTITY, "ecs_clone", e, 0, "entity is not alive");
+        return ECS_NULL;
+    }
+    if (!(n = ecs_create(w))) return ECS_NULL;
+    for (c = 1; c <= w->ncomponents; c++) { /* e's components as they are when reached */
+        ecs_storage *s = w->storages[c];
+        if ((row = ecs__row(s, e)) == ECS__NO_ROW || ecs__row(s, n) != ECS__NO_ROW) continue;
+        if (!ecs__insert(w, s, n, ecs__value(s, row), "ecs_clone")) { /* all or nothing */
+            ecs_error err = w->err;
+            char msg[sizeof w->err_msg];
+            memcpy(msg, w->err_msg, sizeof msg);
+            ecs_destroy(w, n);
+            w->err = err;
+            memcpy(w->err_msg, msg, sizeof msg);
+            return ECS_NULL;
+        }
+    }
+    return n;
+}
+
+ECS__FN uint32_t ecs_destroy_all(ecs_world *w, ecs_component c) {
+    uint32_t n = 0;
+    ecs_storage *s;
+    if (!w) { ecs__no_world("ecs_destroy_all"); return 0; }
+    if (c - 1u >= w->ncomponents) {
+        ecs__bad_access(w, "ecs_destroy_all", ECS_NULL, c, (size_t)-1);
+        return 0;
+    }
+    s = w->storages[c];
+    while (s->count && ecs_destroy(w, s->dense[s->count - 1])) n++; /* stops at a refusal (error set) */
+    return n;
+}
+
+ECS__FN uint32_t ecs_entity_components(const ecs_world *w, ecs_entity e, ecs_component *out, uint32_t cap) {
+    uint32_t c, n = 0;
+    if (!w) { ecs__no_world("ecs_entity_components"); return 0; }
+    if (!out && cap) { ecs__null_arg(w, "ecs_entity_components", "out (with cap > 0)"); return 0; }
+    if (!ecs_alive(w, e)) return 0;
+    for (c = 1; c <= w->ncomponents; c++)
+        if (w->storages[c]->count && (uint32_t)ECS__ENTRY(w->storages[c], (uint32_t)e) != ECS__NO_ROW) {
+            if (n < cap) out[n] = c;
+            n++;
+        }
+    return n;
+}
+
+/* --- several components of one entity, all or nothing --------------------- */
+/* Checks a list of n distinct registered components. */
+static bool ecs__check_list(const ecs_world *w, const char *call, ecs_entity e, uint32_t n,
+                            const ecs_component *comps, const void *out, const char *outname) {
+    uint32_t k, j;
+    if (n && !comps) { ecs__null_arg(w, call, "comps"); return false; }
+    if (n && !out && outname) { ecs__null_arg(w, call, outname); return false; }
+    if (n > ECS_MAX_TERMS) {
+        ecs__fail(w, ECS_ERR_INVALID, call, e, 0, "more than ECS_MAX_TERMS components");
+        return false;
+    }
+    for (k = 0; k < n; k++) {
+        if (comps[k] - 1u >= w->ncomponents) {
+            ecs__bad_access(w, call, e, comps[k], (size_t)-1);
+            return false;
+        }
+        for (j = 0; j < k; j++)
+            if (comps[j] == comps[k]) {
+                ecs__fail(w, ECS_ERR_INVALID, call, e, comps[k], "component listed twice");
+                return false;
+            }
+    }
+    return true;
+}
+
+static bool ecs__get_n(const ecs_world *cw, const char *call, ecs_entity e, uint32_t n,
+                       const ecs_component *comps, void **out, bool mut) {
+    ecs_world *w = (ecs_world *)cw;
+    uint32_t k, rows[ECS_MAX_TERMS];
+    if (!ecs__check_list(w, call, e, n, comps, out, "out") || !ecs_alive(w, e)) return false;
+    for (k = 0; k < n; k++)
+        if ((rows[k] = (uint32_t)ECS__ENTRY(w->storages[comps[k]], (uint32_t)e)) == ECS__NO_ROW) return false;
+    for (k = 0; k < n; k++) {
+        ecs_storage *s = w->storages[comps[k]];
+        if (mut && s->modified) s->modified[rows[k]] = w->tick;
+        out[k] = ecs__value(s, rows[k]);
+    }
+    return true;
+}
+ECS__FN bool ecs_get_n(const ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps, const void **out) {
+    if (!w) { ecs__no_world("ecs_get_n"); return false; }
+    return ecs__get_n(w, "ecs_get_n", e, n, comps, (void **)(void *)out, false);
+}
+ECS__FN bool ecs_get_mut_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps, void **out) {
+    if (!w) { ecs__no_world("ecs_get_mut_n"); return false; }
+    return ecs__get_n(w, "ecs_get_mut_n", e, n, comps, out, true);
+}
+
+/* remove_n / delete_n: every check and tracking record for all of them
+   first (promised as strip does), then the remove path once each. */
+static uint32_t ecs__take_n(ecs_world *w, const char *call, ecs_entity e, uint32_t n, const ecs_component *comps,
+                            void *const *outs, bool deletion) {
+    uint32_t k, mask = 0, flag = deletion ? ECS_TRACK_DELETION : ECS_TRACK_REMOVAL;
+    if (!ecs__check_list(w, call, e, n, comps, NULL, NULL) || !ecs_alive(w, e)) return 0;
+    for (k = 0; k < n; k++) {
+        ecs_storage *s = w->storages[comps[k]];
+        if ((uint32_t)ECS__ENTRY(s, (uint32_t)e) == ECS__NO_ROW) continue;
+        if (!ecs__may_remove(w, call, e, s, deletion)) return 0;
+        mask |= 1u << k;
+    }
+    for (k = 0; k < n; k++) /* promise the room: hooks below may record changes of their own */
+        if ((mask >> k & 1u) && (w->storages[comps[k]]->track & flag))
+            (deletion ? &w->storages[comps[k]]->deleted : &w->storages[comps[k]]->removed)->reserved++;
+    for (k = 0; k < n; k++) {
+        ecs_storage *s = w->storages[comps[k]];
+        ecs__changes *l = deletion ? &s->deleted : &s->removed;
+        uint32_t row;
+        if (!(mask >> k & 1u)) continue;
+        if ((s->track & flag) && l->reserved) l->reserved--;
+        if ((row = ecs__row(s, e)) == ECS__NO_ROW) { /* an earlier hook took it, or destroyed e */
+            mask &= ~(1u << k);
+            continue;
+        }
+        if (!(s->attached & ECS__ATT_RECORDS) || ecs__track_reserve(w, s, deletion)) {
+            ecs__remove_at(w, s, e, row, outs ? outs[k] : NULL, deletion, false, call);
+        } else { /* only when a hook turned tracking on meanwhile and memory ran out */
+            uint32_t track = s->track;
+            ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, s->id, "out of memory: the change was not recorded");
+            s->track &= ~flag;
+            ecs__remove_at(w, s, e, row, outs ? outs[k] : NULL, deletion, false, call);
+            s->track = track;
+        }
+    }
+    return mask;
+}
+ECS__FN uint32_t ecs_remove_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps, void *const *outs) {
+    if (!w) { ecs__no_world("ecs_remove_n"); return 0; }
+    return ecs__take_n(w, "ecs_remove_n", e, n, comps, outs, false);
+}
+ECS__FN uint32_t ecs_delete_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps) {
+    if (!w) { ecs__no_world("ecs_delete_n"); return 0; }
+    return ecs__take_n(w, "ecs_delete_n", e, n, comps, NULL, true);
 }
 
 /* --- bundles: several components at once ---------------------------------- */
@@ -4436,6 +4913,32 @@ ECS__FN const ecs_change *ecs_destroyed(const ecs_world *w, ecs_tick since, uint
     return l ? ecs__changes_since(l, since, count) : NULL;
 }
 
+ECS__FN uint32_t ecs_removed_or_deleted(const ecs_world *w, ecs_component c, ecs_tick since, ecs_change *out,
+                                        uint32_t cap) {
+    const ecs_change *r = NULL, *d = NULL;
+    uint32_t nr = 0, nd = 0, i = 0, j = 0, n = 0;
+    ecs_storage *s;
+    if (!w) { ecs__no_world("ecs_removed_or_deleted"); return 0; }
+    if (!out && cap) { ecs__null_arg(w, "ecs_removed_or_deleted", "out (with cap > 0)"); return 0; }
+    if (c - 1u >= w->ncomponents) {
+        ecs__bad_access(w, "ecs_removed_or_deleted", ECS_NULL, c, (size_t)-1);
+        return 0;
+    }
+    s = w->storages[c];
+    if (!(s->track & (ECS_TRACK_REMOVAL | ECS_TRACK_DELETION))) {
+        ecs__fail(w, ECS_ERR_INVALID, "ecs_removed_or_deleted", ECS_NULL, c,
+                  "the storage tracks neither removal nor deletion (ecs_track_set)");
+        return 0;
+    }
+    if (s->track & ECS_TRACK_REMOVAL) r = ecs__changes_since(&s->removed, since, &nr);
+    if (s->track & ECS_TRACK_DELETION) d = ecs__changes_since(&s->deleted, since, &nd);
+    for (; i < nr || j < nd; n++) { /* merged by tick; removals first within a tick */
+        const ecs_change *next = j >= nd || (i < nr && r[i].tick <= d[j].tick) ? &r[i++] : &d[j++];
+        if (n < cap) out[n] = *next;
+    }
+    return n;
+}
+
 /* Drops the entries with tick <= t (all of them for t = ~0). */
 static void ecs__changes_drop(ecs__changes *l, ecs_tick t, uint32_t vsize) {
     uint32_t n;
@@ -4521,6 +5024,21 @@ static void ecs__hook(ecs_world *w, ecs_storage *s, ecs_hook_fn fn, ecs_entity e
     s->locked--;
     ecs__busy_pop(w, &b);
 }
+
+/* ecs_world_free's last rites: each on_remove hook once per value still in
+   its storage (last row first), with every storage locked: a hook may read
+   anything and release what its value owns, but add or remove nothing. */
+static void ecs__free_hooks(ecs_world *w) {
+    uint32_t c, row, nc = w->ncomponents;
+    for (c = 1; c <= nc; c++) w->storages[c]->locked++;
+    for (c = 1; c <= nc; c++) {
+        ecs_storage *s = w->storages[c];
+        if (s->hooks.on_remove)
+            for (row = s->count; row-- > 0;) ecs__hook(w, s, s->hooks.on_remove, s->dense[row], row);
+    }
+    for (c = 1; c <= nc; c++) w->storages[c]->locked--;
+}
+
 
 
 ECS__FN bool ecs_hooks_set(ecs_world *w, ecs_component c, const ecs_hooks *hooks) {
@@ -5039,22 +5557,27 @@ typedef struct ecs__batch {
     ecs_tick now;
 } ecs__batch;
 
+/* Runs one system at `now`: its result, 0 when run_if skipped it. */
+static int ecs__run_system(ecs_world *w, ecs__system *sy, ecs_tick now) {
+    ecs_system_ctx ctx;
+    int rc;
+    ctx.world = w;
+    ctx.user = sy->desc.user;
+    ctx.name = sy->name;
+    ctx.last_run = sy->last_run;
+    ctx.now = now;
+    if (sy->desc.run_if && !sy->desc.run_if(&ctx)) return 0; /* skipped: last_run stays */
+    rc = sy->desc.fn(&ctx);
+    sy->last_run = now;
+    return rc;
+}
+
 /* One system of a batch; may run on any thread, at the same time as the
    others of its batch: it writes only its own step's result and last_run. */
 static void ecs__run_step(void *arg, uint32_t i) {
     ecs__batch *b = (ecs__batch *)arg;
     uint32_t step = b->first + i;
-    ecs__system *sy = &b->w->sys[b->wl->sys[step]];
-    ecs_system_ctx ctx;
-    ctx.world = b->w;
-    ctx.user = sy->desc.user;
-    ctx.name = sy->name;
-    ctx.last_run = sy->last_run;
-    ctx.now = b->now;
-    b->wl->results[step] = 0;
-    if (sy->desc.run_if && !sy->desc.run_if(&ctx)) return; /* skipped: last_run stays */
-    b->wl->results[step] = sy->desc.fn(&ctx);
-    sy->last_run = b->now;
+    b->wl->results[step] = ecs__run_system(b->w, &b->w->sys[b->wl->sys[step]], b->now);
 }
 
 ECS__FN int ecs_workload_run(ecs_world *w, const char *name) {
@@ -5100,6 +5623,38 @@ ECS__FN int ecs_workload_run(ecs_world *w, const char *name) {
         i = j;
     }
     ecs__advance(w); /* changes after the run are newer than every system's `now` */
+    w->running = false;
+    return rc;
+}
+
+ECS__FN int ecs_system_run(ecs_world *w, const char *name) {
+    uint32_t k;
+    int rc;
+    if (!w) { ecs__no_world("ecs_system_run"); return -1; }
+    if (w->running) {
+        ecs__fail(w, ECS_ERR_INVALID, "ecs_system_run", ECS_NULL, 0, "a workload is running");
+        return -1;
+    }
+    if (w->guard) {
+        ecs__refused(w, "ecs_system_run", ECS__IN_HOOK);
+        return -1;
+    }
+    if ((k = ecs__system_find(w, name)) == ECS__NOT_FOUND) {
+        ecs__fail(w, ECS_ERR_NOT_FOUND, "ecs_system_run", ECS_NULL, 0, name ? "no system of that name" : "name is NULL");
+        return -1;
+    }
+    w->running = true; /* a batch of one */
+    w->failed_system = NULL;
+    ecs__advance(w);
+    if ((rc = ecs__run_system(w, &w->sys[k], w->tick)) != 0) {
+        char what[120];
+        w->failed_system = w->sys[k].name;
+        snprintf(what, sizeof what, "system '%s' returned %d", w->failed_system, rc);
+        ecs__seterr(w, ECS_ERR_SYSTEM, "ecs_system_run", ECS_NULL, 0, what);
+    }
+    ecs_flush(w);
+    if (!rc && w->cmds_head < w->cmds_len) rc = -1; /* out of memory: commands stay queued */
+    ecs__advance(w);
     w->running = false;
     return rc;
 }
