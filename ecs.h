@@ -254,11 +254,12 @@
           Frees the world and everything in it. NULL is ignored. Refused
           (assert, the world stays) inside a hook, a sort comparator or a
           running workload (section 2, "Callbacks").
-          First each on_remove hook runs once per value still in its
-          storage (storage by storage, last row first; pico_ecs runs its
+          When a storage with values has an on_remove hook, the entities
+          are destroyed first, as ecs_world_clear does (pico_ecs runs its
           destructors too), so hooks that release what a value owns leak
-          nothing. Every storage is locked meanwhile: those hooks may read
-          anything, but any add or remove is refused (LOCKED).
+          nothing and hooks that keep other storages in order (a
+          hierarchy) work as for ecs_destroy. Hooks that create entities
+          on every removal never let it end, as with ecs_world_clear.
       uint32_t ecs_world_clear(ecs_world *w)
           Destroys every entity (as ecs_destroy: hooks and tracking run,
           entities created by hooks meanwhile go too) and keeps the rest:
@@ -2538,7 +2539,6 @@ static void ecs__changes_free(ecs_world *w, ecs__changes *l, uint32_t vsize) {
 static void ecs__storage_destroy(ecs_world *w, ecs_storage *s);
 static void ecs__systems_free(ecs_world *w);
 static void ecs__groups_free(ecs_world *w);
-static void ecs__free_hooks(ecs_world *w);
 
 ECS__FN void ecs_world_free(ecs_world *w) {
     uint32_t c;
@@ -2547,7 +2547,11 @@ ECS__FN void ecs_world_free(ecs_world *w) {
         ecs__refused(w, "ecs_world_free", w->guard ? ECS__IN_HOOK : "a workload");
         return;
     }
-    if (w->nobserved) ecs__free_hooks(w);
+    for (c = 1; c <= w->ncomponents; c++) /* on_remove hooks see their values go, as in ecs_destroy */
+        if (w->storages[c]->hooks.on_remove && w->storages[c]->count) {
+            ecs_world_clear(w);
+            break;
+        }
     for (c = 1; c <= w->ncomponents; c++) ecs__storage_destroy(w, w->storages[c]);
     ecs__free(w, w->storages, (size_t)w->storages_cap * sizeof *w->storages);
     ecs__free(w, w->absent_page, ECS__PAGE_SIZE * sizeof *w->absent_page);
@@ -5024,22 +5028,6 @@ static void ecs__hook(ecs_world *w, ecs_storage *s, ecs_hook_fn fn, ecs_entity e
     s->locked--;
     ecs__busy_pop(w, &b);
 }
-
-/* ecs_world_free's last rites: each on_remove hook once per value still in
-   its storage (last row first), with every storage locked: a hook may read
-   anything and release what its value owns, but add or remove nothing. */
-static void ecs__free_hooks(ecs_world *w) {
-    uint32_t c, row, nc = w->ncomponents;
-    for (c = 1; c <= nc; c++) w->storages[c]->locked++;
-    for (c = 1; c <= nc; c++) {
-        ecs_storage *s = w->storages[c];
-        if (s->hooks.on_remove)
-            for (row = s->count; row-- > 0;) ecs__hook(w, s, s->hooks.on_remove, s->dense[row], row);
-    }
-    for (c = 1; c <= nc; c++) w->storages[c]->locked--;
-}
-
-
 
 ECS__FN bool ecs_hooks_set(ecs_world *w, ecs_component c, const ecs_hooks *hooks) {
     if (!w) { ecs__no_world("ecs_hooks_set"); return false; }

@@ -101,6 +101,7 @@ typedef struct bench_run {
        keep_free(keep). */
     void *keep;
     void (*keep_free)(void *keep);
+    size_t bytes;          /* a workload that moves bytes (a snapshot) sets how many: GB/s */
 } bench_run;
 
 typedef bench_sum (*bench_fn)(bench_run *r);
@@ -288,7 +289,7 @@ static bench_sum bench_destroy_all(bench_run *r, int grouped) {
     ecs_world_free(b.w);
     return s;
 }
-static bench_sum ecs_destroy_all(bench_run *r) { return bench_destroy_all(r, 0); }
+static bench_sum ecs_destroy_in_order(bench_run *r) { return bench_destroy_all(r, 0); }
 static bench_sum ecs_destroy_grouped(bench_run *r) { return bench_destroy_all(r, 1); }
 
 /* c) get Position of every entity in shuffled order, summing its fields:
@@ -1098,6 +1099,122 @@ static bench_sum ecs_frame_serial(bench_run *r) { return bench_frame(r, 0); }
 static bench_sum ecs_frame_parallel(bench_run *r) { return bench_frame(r, 1); }
 
 /* ------------------------------------------------------------------------- */
+/* Save and load: a snapshot against memcpy                                  */
+/* ------------------------------------------------------------------------- */
+
+/* k) The snapshot (ecs.h section 15) of N entities with Position and
+   Velocity (the distinct values of bench_pos_of / bench_vel_of; Data is
+   registered and empty), against copying that many bytes.
+   save: ecs_save_buffer of the world into a buffer allocated beforehand.
+   load: ecs_load of the snapshot into a world created with the three
+   components registered before the timed part (and freed after it).
+   Baseline: memcpy of the snapshot's bytes into a buffer of its size.
+   The snapshot, its world (save) and the output buffer are built once per
+   measurement, in the warm-up run, so every timed run writes to memory it
+   has touched. The checksum is the entities and a hash of the bytes that
+   came out: save's buffer, memcpy's copy, and for load a save of the
+   loaded world (untimed), which must be the snapshot again; load also
+   checks the loaded values (bench_ecs_sum). */
+typedef struct bench_snap {
+    bench_ecs b;            /* the saved world (kept for the save row only) */
+    unsigned char *bytes;   /* its snapshot */
+    unsigned char *out;     /* where a run writes */
+    size_t size;
+    bench_sum values;       /* bench_ecs_sum of the saved world */
+} bench_snap;
+
+static void bench_snap_free(void *p) {
+    bench_snap *sn = (bench_snap *)p;
+    if (sn->b.w) ecs_world_free(sn->b.w);
+    free(sn->bytes);
+    free(sn->out);
+    free(sn);
+}
+
+static bench_snap *bench_snap_get(bench_run *r, int keep_world) {
+    bench_snap *sn = (bench_snap *)r->keep;
+    if (!sn) {
+        ecs_entity *ids = (ecs_entity *)bench_alloc((size_t)r->n * sizeof *ids);
+        uint32_t k;
+        sn = (bench_snap *)bench_alloc(sizeof *sn);
+        memset(sn, 0, sizeof *sn);
+        r->keep = sn;
+        r->keep_free = bench_snap_free;
+        sn->b = bench_ecs_new(NULL);
+        bench_ecs_fill(&sn->b, r->n, ids);
+        for (k = 0; k < r->n; k++) {
+            *ECS_GET_MUT(sn->b.w, ids[k], sn->b.pos, Position) = bench_pos_of(k);
+            *ECS_GET_MUT(sn->b.w, ids[k], sn->b.vel, Velocity) = bench_vel_of(k);
+        }
+        free(ids);
+        sn->values = bench_ecs_sum(&sn->b);
+        sn->size = ecs_save_buffer(sn->b.w, NULL, 0);
+        if (!sn->size) bench_die(ecs_last_error_msg(sn->b.w));
+        sn->bytes = (unsigned char *)bench_alloc(sn->size);
+        sn->out = (unsigned char *)bench_alloc(sn->size);
+        if (ecs_save_buffer(sn->b.w, sn->bytes, sn->size) != sn->size) bench_die(ecs_last_error_msg(sn->b.w));
+        if (!keep_world) {
+            ecs_world_free(sn->b.w);
+            sn->b.w = NULL;
+        }
+    }
+    r->bytes = sn->size;
+    return sn;
+}
+
+/* A hash of the bytes a run wrote, for the checksum (untimed). */
+static uint64_t bench_hash(const unsigned char *p, size_t n) {
+    uint64_t h = 0x9e3779b97f4a7c15u, v;
+    size_t i;
+    for (i = 0; i + 8 <= n; i += 8) {
+        memcpy(&v, p + i, 8);
+        h = (h ^ v) * 0xff51afd7ed558ccdu;
+        h ^= h >> 29;
+    }
+    for (; i < n; i++) h = (h ^ p[i]) * 0x100000001b3u;
+    return h ^ (uint64_t)n;
+}
+
+static bench_sum ecs_save_snapshot(bench_run *r) {
+    bench_snap *sn = bench_snap_get(r, 1);
+    bench_sum s;
+    size_t n;
+    bench_start(r);
+    n = ecs_save_buffer(sn->b.w, sn->out, sn->size);
+    bench_stop(r);
+    s.count = n == sn->size ? ecs_count(sn->b.w) : 0;
+    s.sum = bench_hash(sn->out, sn->size);
+    return s;
+}
+
+static bench_sum ecs_load_snapshot(bench_run *r) {
+    bench_snap *sn = bench_snap_get(r, 0);
+    bench_ecs b = bench_ecs_new(NULL);
+    bench_sum s, values;
+    bool ok;
+    bench_start(r);
+    ok = ecs_load(b.w, sn->bytes, sn->size);
+    bench_stop(r);
+    if (!ok) bench_die(ecs_last_error_msg(b.w));
+    values = bench_ecs_sum(&b);
+    s.count = values.count == sn->values.count && values.sum == sn->values.sum ? ecs_count(b.w) : 0;
+    s.sum = ecs_save_buffer(b.w, sn->out, sn->size) == sn->size ? bench_hash(sn->out, sn->size) : 0;
+    ecs_world_free(b.w);
+    return s;
+}
+
+static bench_sum raw_memcpy_snapshot(bench_run *r) {
+    bench_snap *sn = bench_snap_get(r, 0);
+    bench_sum s;
+    bench_start(r);
+    memcpy(sn->out, sn->bytes, sn->size);
+    bench_stop(r);
+    s.count = r->n;
+    s.sum = bench_hash(sn->out, sn->size);
+    return s;
+}
+
+/* ------------------------------------------------------------------------- */
 /* The table                                                                 */
 /* ------------------------------------------------------------------------- */
 
@@ -1111,6 +1228,7 @@ typedef struct bench_baseline {
 
 enum {
     RAW_CREATE, RAW_GET, RAW_ADD_REMOVE, RAW_ITER1, RAW_ITER2, RAW_HALF, RAW_FROZEN, RAW_ITER3, RAW_TREE,
+    RAW_SNAPSHOT,
     ECS_ITER2_EACH, ECS_ITER2_BLOCK, ECS_ADD_REMOVE, ECS_CREATE, ECS_DESTROY, ECS_FRAME,
     NBASELINES, NO_TARGET = -1
 };
@@ -1125,11 +1243,12 @@ static const bench_baseline BASELINES[NBASELINES] = {
     {"raw !frozen", raw_frozen},
     {"raw iter3", raw_iter3},
     {"raw tree", raw_tree_transforms},
+    {"memcpy snap", raw_memcpy_snapshot}, /* the snapshot's bytes, for save and load */
     {"ecs iter2/e", ecs_iter2_each},  /* the untracked rows, for the tracked ones */
     {"ecs iter2/b", ecs_iter2_block},
     {"ecs add+rm", ecs_add_remove},
     {"ecs create", ecs_create_add}, /* the ungrouped rows, for the grouped ones */
-    {"ecs destroy", ecs_destroy_all},
+    {"ecs destroy", ecs_destroy_in_order},
     {"ecs 1 core", ecs_frame_serial}, /* the serial frame, for the parallel one */
 };
 
@@ -1148,7 +1267,7 @@ static const bench_row ROWS[] = {
     {"create + 2x ECS_ADD, grouped", ecs_create_add_grouped, ECS_CREATE, NO_TARGET, 0},
     {"create_n, one by one", ecs_create_with_each, RAW_CREATE, ECS_CREATE, 1.0},
     {"create_bulk, all at once", ecs_create_bulk_all, RAW_CREATE, ECS_CREATE, 1.0},
-    {"destroy, creation order", ecs_destroy_all, RAW_CREATE, NO_TARGET, 0},
+    {"destroy, creation order", ecs_destroy_in_order, RAW_CREATE, NO_TARGET, 0},
     {"destroy, grouped", ecs_destroy_grouped, ECS_DESTROY, NO_TARGET, 0},
     {"get Position, shuffled", ecs_get_shuffled, RAW_GET, RAW_GET, 2.0},
     {"get Position, shuffled, handle", ecs_get_shuffled_handle, RAW_GET, RAW_GET, 2.0},
@@ -1174,6 +1293,8 @@ static const bench_row ROWS[] = {
     {"iterate 3, group blocks", ecs_iter3_group, RAW_ITER3, RAW_ITER3, 1.05},
     {"hierarchy transforms, 4-ary", ecs_tree_transforms, RAW_TREE, NO_TARGET, 0},
     {"movement frame, all cores", ecs_frame_parallel, ECS_FRAME, NO_TARGET, 0},
+    {"save snapshot, 2 components", ecs_save_snapshot, RAW_SNAPSHOT, RAW_SNAPSHOT, 3.0},
+    {"load snapshot, 2 components", ecs_load_snapshot, RAW_SNAPSHOT, RAW_SNAPSHOT, 3.0},
 };
 #define NROWS (sizeof ROWS / sizeof ROWS[0])
 
@@ -1188,6 +1309,7 @@ typedef struct bench_result {
     bench_sum sum;
     int reps;        /* timed runs: fewer than asked when they would exceed BENCH_BUDGET_NS */
     int done;
+    size_t bytes;    /* bytes one run moves (bench_run.bytes), or 0 */
 } bench_result;
 
 /* A measurement whose runs would take longer than this in total makes
@@ -1226,6 +1348,7 @@ static bench_result bench_measure(const char *name, bench_fn fn, uint32_t n, con
         if (!r.stopped) bench_die("a workload did not call bench_start and bench_stop");
         if (i < 0) {
             res.sum = s;
+            res.bytes = r.bytes;
             if ((double)r.ns * reps > BENCH_BUDGET_NS)
                 reps = (double)r.ns >= BENCH_BUDGET_NS ? 1 : (int)(BENCH_BUDGET_NS / (double)r.ns);
             continue;
@@ -1462,6 +1585,9 @@ int main(int argc, char **argv) {
                     printf(" %s", ratio > rw->target ? "MISS" : "ok");
                 }
             }
+            if (e.bytes && raw->bytes) /* bytes per ns = GB/s, from the minima */
+                printf("  | %.1f B/entity: %.2f GB/s, %s %.2f GB/s", (double)e.bytes / n,
+                       (double)e.bytes / (e.min * n), BASELINES[rw->raw].name, (double)raw->bytes / (raw->min * n));
             printf("\n");
             if (csv) /* the row as printed; names are quoted (they contain commas) */
                 fprintf(csv, "%u,\"%s\",%lu,%.4f,%.4f,\"%s\",%.4f,%.4f,%.4f,%.4f,%d\n", (unsigned)row, rw->name,
