@@ -1002,6 +1002,12 @@
                          (ecs_storage_of, ecs_storage_get...); descriptor
                          lists end at their first 0; ECS_H_VERSION;
                          ECS_SHARED and a real symbol for every function.
+                         Save and load (section 15), ecs_create_id,
+                         ecs_clone, ecs_destroy_all, ecs_entity_components,
+                         ecs_world_clear, ecs_get_n, ecs_remove_n,
+                         ecs_delete_n, ecs_removed_or_deleted,
+                         ecs_system_run, memory statistics, reserve and
+                         shrink; ecs_world_free runs on_remove hooks.
 */
 
 #ifndef ECS_H
