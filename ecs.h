@@ -941,6 +941,12 @@
           that world (like allocator functions; ECS_DEBUG asserts when one
           changed it).
 
+      Values are saved as their bytes, padding included: a struct with
+      padding built by a compound literal (ECS_ADD's {...}) has undefined
+      padding bytes, so its snapshot differs from run to run (and memory
+      checkers flag them). Zero such values first, or make the padding a
+      named member, where snapshots must compare byte for byte.
+
       The format (version 1). Framing is little-endian; values are their
       registered bytes, in the byte order of the machine that saved them,
       so a snapshot loads on any machine of the same byte order and
@@ -6044,6 +6050,7 @@ static uint64_t ecs__in_u64(ecs__in *in) {
 }
 static void ecs__get_u64s(uint64_t *dst, const unsigned char *src, size_t n) {
     size_t i;
+    if (!n) return; /* dst may be NULL then */
     if (ecs__byte_order() == 1)
         memcpy(dst, src, n * 8);
     else
