@@ -238,8 +238,9 @@
       an allocator function     every call (not checked: they must not call
                                 ecs.h)
       a save or load callback   every call that changes that world (not
-      (ecs_serial)              checked; ECS_DEBUG asserts after it); ecs_load
-                                is refused in hooks, comparators and workloads
+      (ecs_serial)              checked; ECS_DEBUG asserts after it)
+      (any of the above)        ecs_load (LOCKED in hooks, comparators and
+                                systems); ecs_save is allowed
       Changes a hook makes to other storages run their own hooks, to any
       depth. ecs_defer_* is allowed everywhere; from a hook during ecs_flush
       the command is applied by that same flush.
@@ -906,7 +907,7 @@
           have more. For each of them the snapshot replaces its rows,
           tracking flags, ticks and lists, and its unique (present or not);
           the slots, the free queue, the clock and the created/destroyed
-          lists are replaced too. Components w has and the snapshot lacks
+          lists (kept only when w has desc.track_entities) are replaced too. Components w has and the snapshot lacks
           keep their unique and tracking. Hooks do not run. w's groups are
           packed over the loaded rows (rows of a group the saving world had
           keep their order), and every system's last_run goes back to 1.
@@ -5791,8 +5792,10 @@ static void ecs__out_fail(ecs__out *o, ecs_error err, const char *why) {
 static void ecs__out_raw(ecs__out *o, const void *p, size_t n) {
     if (o->err || !n) return;
     ecs__sum_add(&o->sum, p, n);
-    if (!o->write(p, n, o->user)) ecs__out_fail(o, ECS_ERR_INVALID, "the write callback failed");
-    o->pos += n;
+    if (!o->write(p, n, o->user))
+        ecs__out_fail(o, ECS_ERR_INVALID, "the write callback failed"); /* pos: where that piece starts */
+    else
+        o->pos += n;
 }
 static void ecs__out_flush(ecs__out *o) {
     ecs__out_raw(o, o->buf, o->nbuf);
@@ -5929,8 +5932,10 @@ static bool ecs__save(ecs_world *w, const char *call, ecs_write_fn write, void *
     ecs__out_u32s(o, w->versions, w->nslots);
     ecs__out_u32(o, w->fq_len);
     i = w->fq_cap - w->fq_head < w->fq_len ? w->fq_cap - w->fq_head : w->fq_len; /* the ring in order */
-    ecs__out_u32s(o, w->freeq + w->fq_head, i);
-    ecs__out_u32s(o, w->freeq, w->fq_len - i);
+    if (w->fq_len) {
+        ecs__out_u32s(o, w->freeq + w->fq_head, i);
+        ecs__out_u32s(o, w->freeq, w->fq_len - i);
+    }
     ecs__out_u64(o, w->tick);
     ecs__out_list(o, &w->created, 0);
     ecs__out_list(o, &w->destroyed, 0);
@@ -6190,23 +6195,28 @@ static bool ecs__load_storage(ecs__loading *L, ecs__staged *t) {
     if (t->rows && !(t->pages = (uint64_t **)ecs__alloc_n(w, w->npages, sizeof *t->pages))) return ecs__load_oom(L, c);
     if (t->rows) memset(t->pages, 0, (size_t)w->npages * sizeof *t->pages);
     ecs__get_u64s(t->dense, dense, t->rows);
-    for (row = 0; row < t->rows; row++) {
-        ecs_entity e = t->dense[row];
-        uint32_t idx = ECS_ENTITY_INDEX(e), p_ = idx >> ECS__PAGE_BITS;
-        uint64_t *page;
-        if (idx >= L->nslots || L->versions[idx] != ECS_ENTITY_VERSION(e) || ECS_ENTITY_VERSION(e) >= ECS__DEAD)
-            return ecs__load_bad(L, c, "a row of an entity that is not alive");
-        if (!(page = t->pages[p_])) {
-            if (!(page = t->pages[p_] = (uint64_t *)ecs__alloc_n(w, ECS__PAGE_SIZE, sizeof *page))) return ecs__load_oom(L, c);
-            memset(page, 0xff, ECS__PAGE_SIZE * sizeof *page); /* all ECS__ABSENT */
+    {
+        const ecs_entity *ids = t->dense;
+        const uint32_t *versions = L->versions, nslots = L->nslots;
+        uint64_t **pages = t->pages, *page = NULL;
+        uint32_t at = ECS__NO_ROW; /* the page index `page` is */
+        for (row = 0; row < t->rows; row++) {
+            ecs_entity e = ids[row];
+            uint32_t idx = ECS_ENTITY_INDEX(e), v = ECS_ENTITY_VERSION(e);
+            if (idx >= nslots || versions[idx] != v || v >= ECS__DEAD)
+                return ecs__load_bad(L, c, "a row of an entity that is not alive");
+            if (idx >> ECS__PAGE_BITS != at && !(page = pages[at = idx >> ECS__PAGE_BITS])) {
+                if (!(page = pages[at] = (uint64_t *)ecs__alloc_n(w, ECS__PAGE_SIZE, sizeof *page))) return ecs__load_oom(L, c);
+                memset(page, 0xff, ECS__PAGE_SIZE * sizeof *page); /* all ECS__ABSENT */
+            }
+            if (page[idx & ECS__PAGE_MASK] != ECS__ABSENT) return ecs__load_bad(L, c, "an entity with two rows");
+            page[idx & ECS__PAGE_MASK] = (e & ECS__VERSION_BITS) | row;
         }
-        if (page[idx & ECS__PAGE_MASK] != ECS__ABSENT) return ecs__load_bad(L, c, "an entity with two rows");
-        page[idx & ECS__PAGE_MASK] = (e & ECS__VERSION_BITS) | row;
     }
     /* values, ticks, lists, the unique */
     in->part = s->name;
     if (bits & ECS__SNAP_CUSTOM) {
-        memset(t->data, 0, (size_t)t->rows * s->size);
+        if (t->rows) memset(t->data, 0, (size_t)t->rows * s->size);
         for (; t->built < t->rows; t->built++)
             if (!ecs__load_value(L, t, true, t->data + (size_t)t->built * s->size)) return false;
     } else if (s->size) {
@@ -6310,7 +6320,8 @@ static bool ecs__load_read(ecs__loading *L) {
     if (!ecs__load_list(L, &L->created, 0, 0) || !ecs__load_list(L, &L->destroyed, 0, 0)) return false;
     in->part = "the storages";
     L->n = ecs__in_u32(in);
-    if (in->bad || L->n > w->ncomponents) return ecs__load_bad(L, 0, "more storages than components");
+    if (in->bad || L->n > (in->n - in->pos) / 53u) /* a storage takes at least 53 bytes */
+        return ecs__load_bad(L, 0, "more storages than bytes for them");
     if (L->n && !(L->st = (ecs__staged *)ecs__alloc_n(w, L->n, sizeof *L->st))) return L->n = 0, ecs__load_oom(L, 0);
     if (L->n) memset(L->st, 0, (size_t)L->n * sizeof *L->st);
     for (i = 0; i < L->n; i++)
@@ -6385,8 +6396,15 @@ ECS__FN bool ecs_load(ecs_world *w, const void *bytes, size_t n) {
     }
     memset(&L, 0, sizeof L);
     L.w = w;
-    if (n < ECS__SNAP_HEADER + ECS__SNAP_TRAILER || memcmp(b, ECS__SNAP_MAGIC, 8)) {
+    if (memcmp(b, ECS__SNAP_MAGIC, n < 8 ? n : 8)) {
         ecs__seterr(w, ECS_ERR_FORMAT, "ecs_load", ECS_NULL, 0, "not a snapshot (no \"ECSHSNAP\" at the start)");
+        return false;
+    }
+    if (n < ECS__SNAP_HEADER + ECS__SNAP_TRAILER) {
+        char what[120];
+        snprintf(what, sizeof what, "damaged snapshot: cut short (%lu bytes, less than a header and a trailer)",
+                 (unsigned long)n);
+        ecs__seterr(w, ECS_ERR_FORMAT, "ecs_load", ECS_NULL, 0, what);
         return false;
     }
     if (ecs__le32(b + 8) != ECS__SNAP_FORMAT || b[12] != ecs__byte_order()) {
