@@ -259,8 +259,11 @@
           are destroyed first, as ecs_world_clear does (pico_ecs runs its
           destructors too), so hooks that release what a value owns leak
           nothing and hooks that keep other storages in order (a
-          hierarchy) work as for ecs_destroy. Hooks that create entities
-          on every removal never let it end, as with ecs_world_clear.
+          hierarchy) work as for ecs_destroy. Nothing is recorded then
+          (tracking is off), so memory cannot run out; should a destroy
+          still fail, the hooks of the values left run with every storage
+          locked. Hooks that create entities on every removal never let
+          it end, as with ecs_world_clear.
       uint32_t ecs_world_clear(ecs_world *w)
           Destroys every entity (as ecs_destroy: hooks and tracking run,
           entities created by hooks meanwhile go too) and keeps the rest:
@@ -314,7 +317,8 @@
           becomes alive at e's version; slots skipped below it join the
           free queue. ECS_NULL and INVALID (assert) if the slot is alive,
           e's version is 0, above ECS_VERSION_MAX, or older than the
-          slot's next one; EXHAUSTED beyond desc.max_entities.
+          slot's next one, or the slot is retired; EXHAUSTED beyond
+          desc.max_entities.
       ecs_entity ecs_clone(ecs_world *w, ecs_entity e)
           A new entity with a copy of each of e's components (bytes; hooks
           and tracking run as for ecs_add), for spawning from a template.
@@ -2552,6 +2556,7 @@ static void ecs__changes_free(ecs_world *w, ecs__changes *l, uint32_t vsize) {
 static void ecs__storage_destroy(ecs_world *w, ecs_storage *s);
 static void ecs__systems_free(ecs_world *w);
 static void ecs__groups_free(ecs_world *w);
+static void ecs__free_entities(ecs_world *w);
 
 ECS__FN void ecs_world_free(ecs_world *w) {
     uint32_t c;
@@ -2562,7 +2567,7 @@ ECS__FN void ecs_world_free(ecs_world *w) {
     }
     for (c = 1; c <= w->ncomponents; c++) /* on_remove hooks see their values go, as in ecs_destroy */
         if (w->storages[c]->hooks.on_remove && w->storages[c]->count) {
-            ecs_world_clear(w);
+            ecs__free_entities(w);
             break;
         }
     for (c = 1; c <= w->ncomponents; c++) ecs__storage_destroy(w, w->storages[c]);
@@ -2727,6 +2732,14 @@ ECS__FN ecs_entity ecs__create(ecs_world *w) {
     if (!ecs__reserve_slots(w, "ecs_create", 1)) return ECS_NULL;
     return ecs__take_tracked(w);
 }
+/* Whether free slot i waits in the free queue (a retired slot does not). */
+static bool ecs__queued(const ecs_world *w, uint32_t i) {
+    uint32_t k;
+    for (k = 0; k < w->fq_len; k++)
+        if (w->freeq[(w->fq_head + k) & (w->fq_cap - 1)] == i) return true;
+    return false;
+}
+
 ECS__FN ecs_entity ecs_create_id(ecs_world *w, ecs_entity e) {
     uint32_t i = ECS_ENTITY_INDEX(e), v = ECS_ENTITY_VERSION(e), k, j;
     const char *bad = NULL;
@@ -2737,6 +2750,8 @@ ECS__FN ecs_entity ecs_create_id(ecs_world *w, ecs_entity e) {
         bad = "its slot is alive";
     else if (i < w->nslots && v < (w->versions[i] & ~ECS__DEAD))
         bad = "the slot's next version is newer: that id was used already";
+    else if (i < w->nslots && (w->versions[i] & ~ECS__DEAD) == ECS_VERSION_MAX && !ecs__queued(w, i))
+        bad = "the slot is retired: its last version was used";
     if (bad) {
         ecs__fail(w, ECS_ERR_INVALID, "ecs_create_id", e, 0, bad);
         return ECS_NULL;
@@ -5040,6 +5055,26 @@ static void ecs__hook(ecs_world *w, ecs_storage *s, ecs_hook_fn fn, ecs_entity e
        s->hooks.user);
     s->locked--;
     ecs__busy_pop(w, &b);
+}
+
+/* ecs_world_free's clear: nothing is recorded (nobody will read it), so
+   running out of memory cannot stop it; should anything still stop it,
+   the hooks of the values left run with every storage locked. */
+static void ecs__free_entities(ecs_world *w) {
+    uint32_t c, row, nc = w->ncomponents;
+    for (c = 1; c <= nc; c++) {
+        w->storages[c]->track &= ~(uint32_t)(ECS_TRACK_REMOVAL | ECS_TRACK_DELETION);
+        ecs__attach(w, w->storages[c]);
+    }
+    w->track_entities = false;
+    ecs_world_clear(w);
+    for (c = 1; c <= nc; c++) w->storages[c]->locked++;
+    for (c = 1; c <= nc; c++) {
+        ecs_storage *s = w->storages[c];
+        if (s->hooks.on_remove)
+            for (row = s->count; row-- > 0;) ecs__hook(w, s, s->hooks.on_remove, s->dense[row], row);
+    }
+    for (c = 1; c <= nc; c++) w->storages[c]->locked--;
 }
 
 ECS__FN bool ecs_hooks_set(ecs_world *w, ecs_component c, const ecs_hooks *hooks) {
