@@ -198,6 +198,10 @@
                                 a bad snapshot (sect. 15) false, FORMAT/NOT_FOUND/
                                                           SIZE_MISMATCH/..., w unchanged
       ecs_serial_set            unknown; save w/o load    false, assert
+      ecs_system_run            unknown or NULL name      -1, NOT_FOUND, assert
+                                in a workload or system   -1, INVALID, assert
+                                in a hook or comparator   -1, LOCKED, assert
+      ecs_storage_reserve       storage locked (a hook)   false, LOCKED, assert
       ecs_storage_*             NULL handle               NULL/0/false, assert
       a call from a callback    refused (table below)     failure value, LOCKED, assert
       any out-of-line call      NULL world                failure value, assert
@@ -406,7 +410,8 @@
           What a storage holds (rows, capacity, bytes of values, dense ids,
           sparse pages, tracking ticks and lists) and the world's totals
           (slots, free queue, command buffer, name indexes, entity lists,
-          storages), counted as allocated: where the memory goes.
+          storages), counted as allocated: where the memory goes. Not
+          counted: systems, workloads and groups (small, fixed at setup).
       bool ecs_reserve(ecs_world *w, uint32_t n)
           Room for n more entities: the next n creates allocate nothing.
       bool ecs_storage_reserve(ecs_world *w, ecs_component c, uint32_t n)
