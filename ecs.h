@@ -2726,7 +2726,7 @@ static void ecs__release_slot(ecs_world *w, ecs_entity e) {
         return;
     }
     w->versions[i] = ECS__DEAD | (v + 1);
-    if (!ecs__freeq_room(w, 1)) return; /* the ring cannot grow: the slot is retired */
+    if (w->fq_len == w->fq_cap && !ecs__freeq_room(w, 1)) return; /* the ring cannot grow: the slot is retired */
     w->freeq[(w->fq_head + w->fq_len) & (w->fq_cap - 1)] = i;
     w->fq_len++;
 }

@@ -875,14 +875,10 @@ static ecs_world *small_world(ecs_component *c) {
    a group. control is built the same way and never loaded into: after a
    refused load the target must still equal it. */
 static ecs_entity target_ids[2];
-static ecs_world *target_world(ecs_component *c, bool track_entities) {
-    ecs_desc d;
-    ecs_world *w;
+static ecs_world *target_world_of(ecs_component *c, const ecs_desc *d) {
+    ecs_world *w = ecs_world_new(d);
     ecs_group_desc g;
     int32_t v = 77;
-    memset(&d, 0, sizeof d);
-    d.track_entities = track_entities;
-    w = ecs_world_new(&d);
     c[C_TAG] = ECS_TAG(w, "Tag");
     c[C_VEC] = ECS_COMPONENT(w, Vec3);
     c[C_INT] = ecs_register(w, "Int", sizeof(int32_t), ECS_ALIGNOF(int32_t));
@@ -901,6 +897,12 @@ static ecs_world *target_world(ecs_component *c, bool track_entities) {
     ecs_destroy(w, target_ids[0]);
     ecs_destroy(w, target_ids[1]);
     return w;
+}
+static ecs_world *target_world(ecs_component *c, bool track_entities) {
+    ecs_desc d;
+    memset(&d, 0, sizeof d);
+    d.track_entities = track_entities;
+    return target_world_of(c, &d);
 }
 
 static const char *const small_names[3] = {"Int", "Vec3", "Tag"};
@@ -2067,27 +2069,7 @@ static ecs_desc counted(bool with_realloc, bool track_entities) {
 /* Like target_world, with the counting allocator. */
 static ecs_world *counted_target(ecs_component *c, bool with_realloc) {
     ecs_desc d = counted(with_realloc, true);
-    ecs_world *w = ecs_world_new(&d);
-    ecs_group_desc g;
-    int32_t v = 77;
-    c[C_TAG] = ECS_TAG(w, "Tag");
-    c[C_VEC] = ECS_COMPONENT(w, Vec3);
-    c[C_INT] = ecs_register(w, "Int", sizeof(int32_t), ECS_ALIGNOF(int32_t));
-    memset(&g, 0, sizeof g);
-    g.owned[0] = c[C_INT];
-    g.owned[1] = c[C_VEC];
-    g.excluded[0] = c[C_TAG];
-    ecs_group_new(w, &g);
-    ecs_track_set(w, c[C_INT], ECS_TRACK_ALL);
-    ecs_unique_add(w, c[C_INT], &v);
-    target_ids[0] = ecs_create(w);
-    ecs_add(w, target_ids[0], c[C_INT], &v);
-    ecs_add(w, target_ids[0], c[C_VEC], NULL);
-    ecs_tick_advance(w);
-    target_ids[1] = ecs_create(w);
-    ecs_destroy(w, target_ids[0]);
-    ecs_destroy(w, target_ids[1]);
-    return w;
+    return target_world_of(c, &d);
 }
 
 /* Load with the k-th allocation failing, for every k until it succeeds:
