@@ -1026,6 +1026,9 @@ static void test_every_flipped_bit_is_refused_and_changes_nothing(void) {
         ok = refused_as_format(target, s.p, s.n);
         s.p[bit / 8] ^= (unsigned char)(1u << (bit % 8));
         CHECK(ok);
+        /* past the magic, the version and the byte order, the checksum
+           names it, even where reading failed first (a name, a count) */
+        if (bit / 8 >= 13) CHECK(strstr(ecs_last_error_msg(target), "damaged snapshot: the checksum"));
         if (++tried % 97 == 0) CHECK(unchanged(target, control, false));
     }
     at = -1;
@@ -1799,6 +1802,42 @@ static void test_serial_callbacks_rebuild_pointers(void) {
     free(s.p);
 }
 
+/* With a load callback registered, the checksum is checked before any
+   value is read (section 15: load callbacks see checked bytes only):
+   every bit flipped in a snapshot of Names is refused as damaged, and no
+   load callback ever runs. */
+static void test_load_callbacks_see_checked_bytes_only(void) {
+    ecs_component nm, in, tn, ti;
+    ecs_entity e[12];
+    ecs_world *a, *b;
+    snap s;
+    size_t bit;
+    memset(&nc, 0, sizeof nc);
+    a = names_world(&nm, &in, e);
+    s = take(a);
+    CHECK(s.p != NULL);
+    b = ecs_world_new(NULL);
+    ti = ecs_register(b, "Int", 4, 4);
+    tn = name_component(b);
+    what = "bit flip, with a load callback";
+    for (bit = 13 * 8; bit < s.n * 8; bit++) {
+        int ok;
+        at = (long)bit;
+        s.p[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+        ok = refused_as_format(b, s.p, s.n);
+        s.p[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+        CHECK(ok);
+        CHECK(strstr(ecs_last_error_msg(b), "damaged snapshot: the checksum"));
+        CHECK(nc.loads == 0 && ecs_count(b) == 0);
+    }
+    at = -1;
+    CHECK(ecs_load(b, s.p, s.n) && nc.loads == 13 && *(const int32_t *)ecs_get(b, e[3], ti) == 3); /* 12 rows, the unique */
+    names_world_free(a, nm);
+    names_world_free(b, tn);
+    CHECK(nc.live == 0);
+    free(s.p);
+}
+
 /* A load callback that fails on the k-th value fails the load (INVALID,
    naming the component) and changes nothing; drop ran for exactly the
    k - 1 values built, so nothing leaks. Every k, the unique's last. */
@@ -2387,6 +2426,7 @@ int main(int argc, char **argv) {
     RUN(test_a_group_only_the_target_has_is_packed);
     RUN(test_a_retired_slot_stays_retired);
     RUN(test_serial_callbacks_rebuild_pointers);
+    RUN(test_load_callbacks_see_checked_bytes_only);
     RUN(test_a_failing_load_callback_drops_what_was_built);
     RUN(test_serial_save_failure_skip_and_default);
     RUN(test_values_saved_by_a_callback_need_a_load_callback);
