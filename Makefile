@@ -49,10 +49,13 @@ $(B)/ex/%: examples/%.c ecs.h | $(B)/ex
 # the examples' headers, included by their programs and by their tests
 EX_TEST_DIRS := gcc-c99 clang-c11 plain tcc
 $(B)/ex/hierarchy $(EX_TEST_DIRS:%=$(B)/%/test_hierarchy): examples/hierarchy.h
+$(B)/ex/hierarchy $(B)/ex/save_load: examples/solar.h
 $(B)/ex/save_load: examples/hierarchy.h
 $(B)/ex/movement $(EX_TEST_DIRS:%=$(B)/%/test_movement): examples/movement.h
 $(B)/ex/parallel $(EX_TEST_DIRS:%=$(B)/%/test_parallel): examples/movement.h examples/pool.h
 $(EX_TEST_DIRS:%=$(B)/%/test_threads) $(B)/tsan-gcc/test_threads $(B)/tsan-clang/test_threads: examples/pool.h
+# the tests' metering allocator
+$(foreach t,test_memory test_sizes,$(EX_TEST_DIRS:%=$(B)/%/$(t))): tests/meter.h
 # what the two model tests share
 $(foreach t,test_views_model test_groups_model,$(EX_TEST_DIRS:%=$(B)/%/$(t))): tests/model.h
 # the snapshot tests/test_save_golden.c compares with (written by it: --write-golden)

@@ -31,13 +31,9 @@
 #define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 #include "hierarchy.h"
+#include "solar.h" /* the scene: Name, Spin, body, turn, scene_walk... */
 
-#define DEG (3.14159265f / 180.0f)
-
-typedef struct { const char *s; } Name; /* points into BODIES */
-typedef struct { float per_frame; } Spin; /* radians added to Transform.angle each frame */
-
-/* Every name this program gives a body. A loaded Name points here again. */
+/* Every name this program gives a body. A loaded Name points here. */
 static const char *const BODIES[] = {"sun",    "mars",  "phobos", "deimos", "earth",
                                      "moon",   "lander", "station", "comet", "probe"};
 #define NBODIES (sizeof BODIES / sizeof BODIES[0])
@@ -68,19 +64,12 @@ static bool name_load(void *value, const void *bytes, size_t n, void *user) {
     return ((Name *)value)->s != NULL; /* an unknown name fails the load */
 }
 
-/* --- The scene of examples/hierarchy.c ---------------------------------- */
+/* --- The scene of examples/hierarchy.c, in another order ------------------ */
 
-typedef struct scene {
-    ecs_world *w;
-    hierarchy h; /* the hooks point at it: it stays here while the world lives */
-    ecs_component name, spin, local, world;
-} scene;
-
-/* A world with the scene's components. The running world registers them
-   as hierarchy.c does: Parent and Child (hierarchy_init), Name, Spin,
-   Transform, WorldTransform. The loading one (other_order) registers them
+/* A world with the scene's components (examples/solar.h). The running
+   world registers them as hierarchy.c does; the loading one (other_order)
    the other way round, so every component gets another id there. */
-static bool scene_init(scene *s, bool other_order) {
+static bool scene_new(scene *s, bool other_order) {
     static const ecs_serial name_serial = {name_save, name_load, NULL, NULL, false};
     s->w = ecs_world_new(NULL);
     if (!s->w) return false;
@@ -90,48 +79,10 @@ static bool scene_init(scene *s, bool other_order) {
         s->spin = ECS_COMPONENT(s->w, Spin);
         s->name = ECS_COMPONENT(s->w, Name);
         if (!hierarchy_init(&s->h, s->w)) return false;
-    } else {
-        if (!hierarchy_init(&s->h, s->w)) return false;
-        s->name = ECS_COMPONENT(s->w, Name);
-        s->spin = ECS_COMPONENT(s->w, Spin);
-        s->local = ECS_COMPONENT(s->w, Transform);
-        s->world = ECS_COMPONENT(s->w, WorldTransform);
-    }
+    } else if (!scene_init(s))
+        return false;
     /* both worlds: the saving one calls name_save, the loading one name_load */
     return s->world && s->local && s->spin && s->name && ecs_serial_set(s->w, s->name, &name_serial);
-}
-
-/* A body `distance` away from its parent (a root if parent is ECS_NULL). */
-static ecs_entity body(scene *s, const char *name, ecs_entity parent, float distance, float spin_degrees) {
-    ecs_entity e = parent ? hierarchy_attach_new(&s->h, parent) : ecs_create(s->w);
-    ECS_ADD(s->w, e, s->name, Name, {body_name(name)});
-    ECS_ADD(s->w, e, s->local, Transform, {distance, 0, 0});
-    ECS_ADD(s->w, e, s->world, WorldTransform, {0, 0, 0});
-    if (spin_degrees != 0) ECS_ADD(s->w, e, s->spin, Spin, {spin_degrees * DEG});
-    return e;
-}
-
-static const char *name_of(const scene *s, ecs_entity e) {
-    const Name *n = ECS_GET(s->w, e, s->name, Name);
-    return n ? n->s : "?";
-}
-
-/* One frame: every spinning body turns its own frame. */
-static void turn(scene *s) {
-    ecs_view_desc d;
-    ecs_iter it;
-    memset(&d, 0, sizeof d);
-    d.terms[0].c = s->local;
-    d.terms[0].flags = ECS_WRITE;
-    d.terms[1].c = s->spin;
-    for (it = ecs_view(s->w, &d); ecs_iter_next(&it);)
-        ECS_FIELD(&it, 0, Transform)->angle += ECS_FIELD(&it, 1, Spin)->per_frame;
-}
-
-static int by_distance(ecs_entity a, ecs_entity b, void *ctx) {
-    const scene *s = (const scene *)ctx;
-    float da = ECS_GET(s->w, a, s->local, Transform)->x, db = ECS_GET(s->w, b, s->local, Transform)->x;
-    return (da > db) - (da < db);
 }
 
 /* --- Printing into a string, so that two worlds' trees can be compared --- */
@@ -152,42 +103,19 @@ static void say(text *t, const char *fmt, ...) {
 }
 
 static const char *id(ecs_entity e, char buf[ECS_ENTITY_STR]) { return ecs_entity_str(e, buf); }
-static double shown(float v) { return v > -0.005f && v < 0.005f ? 0.0 : v; } /* no "-0.00" */
-static double degrees(float radians) { return fmod(shown(radians / DEG) + 360.0, 360.0); }
 
-static void tree_line(text *t, const scene *s, ecs_entity e, int depth) {
+static void tree_line(const scene *s, ecs_entity e, int depth, void *ctx) {
     const WorldTransform *wt = ECS_GET(s->w, e, s->world, WorldTransform);
     char buf[ECS_ENTITY_STR];
-    say(t, "  %-5s %*s%-*s (%7.2f, %7.2f) %4.0f deg\n", id(e, buf), 2 * depth, "", 12 - 2 * depth,
+    say((text *)ctx, "  %-5s %*s%-*s (%7.2f, %7.2f) %4.0f deg\n", id(e, buf), 2 * depth, "", 12 - 2 * depth,
         name_of(s, e), shown(wt->x), shown(wt->y), degrees(wt->angle));
 }
 
-/* Updates the world transforms, then writes every tree with its entity
-   ids: roots by entity index, each subtree depth-first. */
+/* Every tree with its entity ids (examples/solar.h: scene_walk). */
 static void tree(text *t, scene *s) {
-    ecs_entity roots[16];
-    uint32_t nroots = 0, i, j, n = ecs_storage_count(ecs_storage_of(s->w, s->name));
-    const ecs_entity *all = ecs_storage_entities(ecs_storage_of(s->w, s->name));
     t->len = 0;
     t->s[0] = '\0';
-    hierarchy_update_transforms(&s->h, s->local, s->world);
-    for (i = 0; i < n && nroots < 16; i++) {
-        ecs_entity e = all[i];
-        if (hierarchy_parent_of(&s->h, e)) continue;
-        for (j = nroots++; j > 0 && ECS_ENTITY_INDEX(roots[j - 1]) > ECS_ENTITY_INDEX(e); j--)
-            roots[j] = roots[j - 1];
-        roots[j] = e;
-    }
-    for (i = 0; i < nroots; i++) {
-        hierarchy_iter d;
-        tree_line(t, s, roots[i], 0);
-        for (d = hierarchy_descendants(&s->h, roots[i]); hierarchy_next(&d);) {
-            hierarchy_iter up;
-            int depth = 0;
-            for (up = hierarchy_ancestors(&s->h, d.entity); hierarchy_next(&up);) depth++;
-            tree_line(t, s, d.entity, depth);
-        }
-    }
+    scene_walk(s, tree_line, t);
 }
 
 /* --- Comparing two worlds ------------------------------------------------- */
@@ -263,7 +191,7 @@ int main(void) {
     char b1[ECS_ENTITY_STR], b2[ECS_ENTITY_STR];
 
     /* --- 1. run the solar system for a while (as examples/hierarchy.c) */
-    if (!scene_init(&s, false)) return 1;
+    if (!scene_new(&s, false)) return 1;
     sun = body(&s, "sun", ECS_NULL, 0, 10);
     mars = body(&s, "mars", sun, 16, 30);
     body(&s, "phobos", mars, 1, 0);
@@ -288,7 +216,7 @@ int main(void) {
            (unsigned long)size);
 
     /* --- 3. load it into a fresh world with the same components */
-    if (!scene_init(&r, true)) return 1;
+    if (!scene_new(&r, true)) return 1;
     printf("2. a fresh world registers the components in another order:\n");
     printf("   %-15s %8s %8s\n", "component id", "saved", "loaded");
     printf("   %-15s %8u %8u\n", "Parent", (unsigned)s.h.parent, (unsigned)r.h.parent);

@@ -56,6 +56,7 @@ $(MX)/gcc-c11/test_hierarchy.ok $(MX)/clang-c99/test_hierarchy.ok: examples/hier
 $(MX)/gcc-c11/test_movement.ok $(MX)/clang-c99/test_movement.ok: examples/movement.h
 $(MX)/gcc-c11/test_parallel.ok $(MX)/clang-c99/test_parallel.ok: examples/movement.h examples/pool.h
 $(MX)/gcc-c11/test_save_golden.ok $(MX)/clang-c99/test_save_golden.ok: tests/snapshot_golden.h
+$(foreach t,test_memory test_sizes,$(MX)/gcc-c11/$(t).ok $(MX)/clang-c99/$(t).ok): tests/meter.h
 
 # one stamp per compiler and mode, so each counts as one check
 $(MX)/gcc-c11.ok: $(TESTS:%=$(MX)/gcc-c11/%.ok)
@@ -76,7 +77,7 @@ $(MX)/cpp/clangxx11: tests/cpp_test.cpp tests/test.h ecs.h
 $(MX)/ndebug/quickstart: examples/quickstart.c ecs.h
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(WARN) -O2 -DNDEBUG $(CFLAGS_COMMON) $< -o $@ -lm
-$(MX)/ndebug.ok: examples/quickstart.c examples/hierarchy.c examples/hierarchy.h examples/save_load.c \
+$(MX)/ndebug.ok: examples/quickstart.c examples/hierarchy.c examples/hierarchy.h examples/solar.h examples/save_load.c \
                  examples/movement.c examples/movement.h examples/parallel.c examples/pool.h \
                  tests/cpp_test.cpp tests/test.h ecs.h
 	@mkdir -p $(@D)
@@ -140,6 +141,7 @@ MX_ALL_T   := $(MX_M32_T) $(MX_MINGW_T) $(MX_A64_T) $(MX_ARMHF_T)
 $(filter %/test_hierarchy %/test_hierarchy.exe,$(MX_ALL_T)): examples/hierarchy.h
 $(filter %/test_movement %/test_movement.exe,$(MX_ALL_T)): examples/movement.h
 $(filter %/test_parallel %/test_parallel.exe,$(MX_ALL_T)): examples/movement.h examples/pool.h
+$(filter %/test_memory %/test_memory.exe %/test_sizes %/test_sizes.exe,$(MX_ALL_T)): tests/meter.h
 $(filter %/test_save_golden %/test_save_golden.exe,$(MX_ALL_T)): tests/snapshot_golden.h
 
 $(MX)/m32/%: tests/%.c tests/test.h ecs.h

@@ -29,70 +29,19 @@
 #define ECS_IMPLEMENTATION
 #define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
+#include "meter.h"
 
 typedef struct { int v; } A;
 typedef struct { double x, y, z; } B;
 typedef struct { unsigned char bytes[40]; } Big;
 
-/* ---- the meter -------------------------------------------------------------- */
-
-typedef struct meter {
-    size_t live;             /* bytes held */
-    unsigned long calls;     /* alloc and realloc calls, failed ones included */
-    unsigned long fail_at;   /* fail the call with this number (1-based); 0: none */
-    int fail_all;            /* fail every call while set */
-    unsigned long failures;
-    unsigned long bad_frees; /* frees whose size is not the block's */
-} meter;
-
-#define HEADER 16 /* keeps ECS_MAX_ALIGN (2 * sizeof(void *)) */
-
-static int m_refuse(meter *m) {
-    m->calls++;
-    if (m->fail_all || m->calls == m->fail_at) {
-        m->failures++;
-        return 1;
-    }
-    return 0;
-}
-static void *m_alloc(size_t size, void *ctx) {
-    meter *m = (meter *)ctx;
-    unsigned char *p;
-    if (m_refuse(m) || !(p = (unsigned char *)malloc(size + HEADER))) return NULL;
-    memcpy(p, &size, sizeof size);
-    m->live += size;
-    return p + HEADER;
-}
-static void m_free(void *ptr, size_t size, void *ctx) {
-    meter *m = (meter *)ctx;
-    unsigned char *p = (unsigned char *)ptr - HEADER;
-    size_t had;
-    memcpy(&had, p, sizeof had);
-    if (had != size) m->bad_frees++;
-    m->live -= had;
-    free(p);
-}
-static void *m_realloc(void *ptr, size_t old, size_t size, void *ctx) {
-    meter *m = (meter *)ctx;
-    unsigned char *p = (unsigned char *)ptr - HEADER, *q;
-    size_t had;
-    memcpy(&had, p, sizeof had);
-    if (had != old) m->bad_frees++;
-    if (size > old && m_refuse(m)) return NULL; /* shrinking must not fail */
-    if (!(q = (unsigned char *)realloc(p, size + HEADER))) return NULL;
-    memcpy(q, &size, sizeof size);
-    m->live = m->live - had + size;
-    return q + HEADER;
-}
+/* ---- the meter (tests/meter.h) --------------------------------------------- */
 
 static ecs_world *metered(meter *m, int with_realloc, bool track_entities, uint32_t max_entities) {
     ecs_desc d;
-    memset(m, 0, sizeof *m);
+    meter_init(m);
     memset(&d, 0, sizeof d);
-    d.allocator.alloc = m_alloc;
-    d.allocator.free = m_free;
-    d.allocator.realloc = with_realloc ? m_realloc : NULL;
-    d.allocator.ctx = m;
+    d.allocator = meter_allocator(m, with_realloc);
     d.track_entities = track_entities;
     d.max_entities = max_entities;
     return ecs_world_new(&d);
@@ -673,7 +622,7 @@ static void test_shrink_out_of_memory_keeps_the_bigger_arrays(void) {
         for (c = 1; c <= 4; c++) CHECK(ecs_stats_storage(bw.w, c, &s[c]));
         bw.m.fail_at = bw.m.calls + k;
         ecs_shrink(bw.w); /* nothing to report: the bigger arrays stay */
-        reached = bw.m.failures > 0;
+        reached = bw.m.refused > 0;
         bw.m.fail_at = 0;
         CHECK(ecs_stats_world(bw.w, &after));
         CHECK(after.slot_capacity == before.slot_capacity || after.slot_capacity == after.slots);

@@ -30,66 +30,11 @@
 #define ECS_IMPLEMENTATION
 #define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
+#include "meter.h"
 
 typedef struct { int v; } Val;
 
-/* ---- the metered allocator --------------------------------------------------------- */
-
-#define LOG 4096
-typedef struct meter {
-    size_t limit;            /* requests above it fail */
-    size_t live;             /* bytes held */
-    unsigned long requests, refused, bad_frees;
-    size_t log[LOG];         /* the sizes asked for since meter_mark (the first LOG) */
-    unsigned long nlog;
-} meter;
-
-#define HEADER 16 /* keeps ECS_MAX_ALIGN (2 * sizeof(void *)) */
-
-static void logged(meter *m, size_t size) {
-    m->requests++;
-    if (m->nlog < LOG) m->log[m->nlog] = size;
-    m->nlog++;
-}
-
-static void *m_alloc(size_t size, void *ctx) {
-    meter *m = (meter *)ctx;
-    unsigned char *p;
-    logged(m, size);
-    if (size > m->limit || !(p = (unsigned char *)malloc(size + HEADER))) {
-        m->refused++;
-        return NULL;
-    }
-    memcpy(p, &size, sizeof size);
-    m->live += size;
-    return p + HEADER;
-}
-
-static void m_free(void *ptr, size_t size, void *ctx) {
-    meter *m = (meter *)ctx;
-    unsigned char *p = (unsigned char *)ptr - HEADER;
-    size_t had;
-    memcpy(&had, p, sizeof had);
-    if (had != size) m->bad_frees++;
-    m->live -= had;
-    free(p);
-}
-
-static void *m_realloc(void *ptr, size_t old, size_t size, void *ctx) {
-    meter *m = (meter *)ctx;
-    unsigned char *p = (unsigned char *)ptr - HEADER, *q;
-    size_t had;
-    memcpy(&had, p, sizeof had);
-    if (had != old) m->bad_frees++;
-    logged(m, size);
-    if (size > m->limit || !(q = (unsigned char *)realloc(p, size + HEADER))) {
-        m->refused++;
-        return NULL;
-    }
-    memcpy(q, &size, sizeof size);
-    m->live += size - had;
-    return q + HEADER;
-}
+/* ---- the metered allocator (tests/meter.h) ---------------------------------------- */
 
 static void meter_mark(meter *m) { m->nlog = 0; }
 
@@ -98,7 +43,7 @@ static void meter_mark(meter *m) { m->nlog = 0; }
    computed from a wrapped number). */
 static int no_refused_below(const meter *m, size_t floor) {
     unsigned long k;
-    for (k = 0; k < m->nlog && k < LOG; k++)
+    for (k = 0; k < m->nlog && k < METER_LOG; k++)
         if (m->log[k] > m->limit && m->log[k] < floor) {
             printf("  a request of %lu bytes (less than %lu): a wrapped size?\n", (unsigned long)m->log[k],
                    (unsigned long)floor);
@@ -129,13 +74,11 @@ static void teardown(void) {
 static ecs_world *metered(size_t limit, int with_realloc, uint32_t max_entities, int track_entities) {
     ecs_desc d;
     teardown();
-    mt = (meter *)calloc(1, sizeof *mt);
+    mt = (meter *)malloc(sizeof *mt);
+    meter_init(mt);
     mt->limit = limit;
     memset(&d, 0, sizeof d);
-    d.allocator.alloc = m_alloc;
-    d.allocator.free = m_free;
-    d.allocator.realloc = with_realloc ? m_realloc : NULL;
-    d.allocator.ctx = mt;
+    d.allocator = meter_allocator(mt, with_realloc);
     d.max_entities = max_entities;
     d.track_entities = track_entities != 0;
     w = ecs_world_new(&d);
