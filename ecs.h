@@ -6472,8 +6472,9 @@ static void ecs__load_commit(ecs__loading *L) {
     ECS__MOVED(w);
 }
 
-/* Whether sum, the checksum of a snapshot's first n - 16 bytes but its
-   length, ends as the trailer says; the same for all of b. */
+/* Whether the trailer of snapshot b (n bytes) agrees: its length is n,
+   and its checksum is sum's (sum holds every byte before the length, which
+   is added here). ecs__snap_intact sums all of b to ask the same. */
 static bool ecs__snap_sum_is(ecs__sum *sum, const unsigned char *b, size_t n) {
     ecs__sum_add(sum, NULL, b + n - 16, 8);
     return ecs__le64(b + n - 16) == n && ecs__sum_end(sum) == ecs__le64(b + n - 8);
