@@ -558,13 +558,15 @@
       to 256 rows tests each row: one sparse lookup per term not in step
       over the run, while the terms in step keep their arrays. ECS_EACH
       steps through an aligned block with no call (the compiler keeps the
-      iterator in registers) and tests the rows of a probe run with one
-      term to test in its outer step. ecs_iter_next_block hands out an
+      iterator in registers) and, in a probe run with one term to test,
+      finds the next match in its outer step, with no call either and its
+      own state in registers (ecs__each). ecs_iter_next_block hands out an
       aligned run whole, and a probe run one entity at a time, except that
       when only an ECS_NOT term is tested the rows between the entities
-      that have it form one block. Both loop forms cost about the same
-      where storages interleave; where they are in step blocks are plain
-      array loops. bench/README.md has the figures.
+      that have it form one block. Where storages interleave, ECS_EACH is
+      the cheaper loop (each block of one entity costs a call's worth of
+      bookkeeping); where they are in step blocks are plain array loops.
+      bench/README.md has the figures.
       A view whose terms cover a group (section 13) walks its rows as one
       aligned block. A view with no required term but ECS_ANY terms walks
       each ANY storage in turn and skips entities an earlier one produced.
@@ -1674,7 +1676,8 @@ ECS__HOT ecs_entity ecs_create(ecs_world *w) {
 /* --- inline: 5. storage primitives and lookups ---------------------------- */
 /* The sparse entry of entity index i; i must be below npages * ECS__PAGE_SIZE,
    which every live entity's index is. */
-#define ECS__ENTRY_AT(s, i) ((uint64_t *)((s)->pages[(i) >> ECS__PAGE_BITS] + (uintptr_t)(i) * sizeof(uint64_t)))
+#define ECS__ENTRY_IN(pages, i) ((uint64_t *)((pages)[(i) >> ECS__PAGE_BITS] + (uintptr_t)(i) * sizeof(uint64_t)))
+#define ECS__ENTRY_AT(s, i) ECS__ENTRY_IN((s)->pages, i)
 #define ECS__ENTRY(s, i) (*ECS__ENTRY_AT(s, i))
 /* pages[p] holds page p's address biased by p's first index, so that the
    entry of index i is at pages[i >> ECS__PAGE_BITS] + i * 8 with no mask
@@ -2026,6 +2029,25 @@ ECS__HOT bool ecs_iter_next_block(ecs_iter *it) {
 #endif
                     return true;
                 }
+            } else if (it->pst) { /* one required term to test: its lookup, on locals */
+                const ecs_storage *s = it->pst;
+                const ecs_entity *run = it->lead->dense + it->lo;
+                uint32_t i = it->i, idx, row;
+                while (i) { /* the run's entities are alive: no bounds check */
+                    idx = (uint32_t)run[--i];
+                    row = (uint32_t)*ECS__ENTRY_IN(s->pages, idx);
+                    if (row != ECS__NO_ROW) {
+                        it->i = i;
+                        it->count = 1;
+                        it->entities = run + i;
+                        it->base[it->pk] = it->pdata + (uintptr_t)((int64_t)row - i) * s->size;
+#if ECS_DEBUG
+                        it->cur = run[i];
+#endif
+                        return true;
+                    }
+                }
+                it->i = 0;
             } else
                 do {
                     it->i--;
@@ -2138,19 +2160,99 @@ ECS__INLINE void *ecs__field(const ecs_iter *it, const char *call, uint32_t k, s
     return (void *)(it->base[k] + (uintptr_t)it->i * size);
 }
 
+/* ECS_EACH's own state: a local of the loop that no call out of line
+   sees, so the compiler keeps it in registers. In a probe run with one
+   term to test (pages not NULL) it is what ecs__iter_probe needs: the
+   run's lead entities, the term's sparse pages, and where its base goes
+   (pbase, NULL for an ECS_NOT term); key is the epoch they are good for,
+   i as in the iterator. more and go steer the two loops of ECS_EACH. */
+typedef struct ecs__each {
+    const uint32_t *epoch;
+    uint32_t key, i;
+    const ecs_entity *run;
+    const uintptr_t *pages;
+    uintptr_t *pbase, pdata;
+    size_t psize;
+    int more, go;
+} ecs__each;
+
+ECS__HOT ecs__each ecs__each_begin(void) {
+    ecs__each e;
+    e.epoch = NULL;
+    e.key = e.i = 0;
+    e.run = NULL;
+    e.pages = NULL;
+    e.pbase = NULL;
+    e.pdata = 0;
+    e.psize = 0;
+    e.more = 1;
+    e.go = 0;
+    return e;
+}
+
+/* ECS_EACH's outer step: in a probe run with one term to test, the next
+   match, with the lookup of ecs__iter_probe on the state in registers;
+   anything else (the rows of an aligned block go by in the inner loop, a
+   new run, a refresh after a change) is the slow step, after which e
+   takes the run it left the walk in. */
+ECS__HOT bool ecs__each_next(ecs_iter *it, ecs__each *e) {
+    if (e->pages && *e->epoch == e->key) {
+        uint32_t i = e->i, idx, row; /* the run's entities are alive: no bounds check */
+        if (e->pbase) {
+            while (i) {
+                idx = (uint32_t)e->run[--i];
+                row = (uint32_t)*ECS__ENTRY_IN(e->pages, idx);
+                if (row != ECS__NO_ROW) {
+                    it->i = e->i = i;
+                    *e->pbase = e->pdata + (uintptr_t)((int64_t)row - i) * e->psize;
+                    ECS__CUR(it);
+                    return true;
+                }
+            }
+        } else {
+            while (i) {
+                idx = (uint32_t)e->run[--i];
+                row = (uint32_t)*ECS__ENTRY_IN(e->pages, idx);
+                if (row == ECS__NO_ROW) {
+                    it->i = e->i = i;
+                    ECS__CUR(it);
+                    return true;
+                }
+            }
+        }
+        it->i = e->i = 0;
+    }
+    if (!ecs__iter_slow(it)) return false;
+    e->pages = NULL;
+    if (it->probing && it->pst) {
+        e->epoch = &it->world->epoch;
+        e->key = it->key & ~1u; /* odd in a probe run: the epoch */
+        e->i = it->i;
+        e->run = it->lead->dense + it->lo;
+        e->pages = it->pst->pages;
+        e->pbase = it->pnot ? NULL : &it->base[it->pk];
+        e->pdata = it->pdata;
+        e->psize = it->pst->size;
+    }
+    return true;
+}
+
 #define ECS__CAT2(a, b) a##b
 #define ECS__CAT(a, b) ECS__CAT2(a, b)
 /* The per-entity loop: ECS_EACH(&it) { ... ECS_FIELD(&it, k, T) ... }.
    The inner loop steps through an aligned block with no call, so the
-   compiler keeps the iterator in registers; every other step (a probe
-   row, a new run, a refresh after a change) goes through the outer one.
-   break and continue work as in any loop (break: more stays 0). */
+   compiler keeps the iterator in registers; the outer one takes the
+   matches of a probe run with one term to test, with no call either and
+   its state in registers (ecs__each), and every other step (a new run, a
+   refresh after a change) out of line. break and continue work as in any
+   loop (break: more stays 0). */
 #define ECS_EACH(it)                                                                               \
-    for (int ECS__CAT(ecs__more_, __LINE__) = 1;                                                   \
-         ECS__CAT(ecs__more_, __LINE__) && (ECS__CAT(ecs__more_, __LINE__) = 0, ecs__iter_slow(it));) \
-        for (int ECS__CAT(ecs__go_, __LINE__) = 1;                                                 \
-             ECS__CAT(ecs__go_, __LINE__) || (ECS__CAT(ecs__more_, __LINE__) = 1, 0);               \
-             ECS__CAT(ecs__go_, __LINE__) = ecs__iter_fast(it))
+    for (ecs__each ECS__CAT(ecs__e_, __LINE__) = ecs__each_begin();                                \
+         ECS__CAT(ecs__e_, __LINE__).more &&                                                       \
+         (ECS__CAT(ecs__e_, __LINE__).more = 0, ecs__each_next((it), &ECS__CAT(ecs__e_, __LINE__)));) \
+        for (ECS__CAT(ecs__e_, __LINE__).go = 1;                                                   \
+             ECS__CAT(ecs__e_, __LINE__).go || (ECS__CAT(ecs__e_, __LINE__).more = 1, 0);          \
+             ECS__CAT(ecs__e_, __LINE__).go = ecs__iter_fast(it))
 
 /* --- typed macros ------------------------------------------------------ */
 #if ECS_DEBUG
@@ -6607,7 +6709,9 @@ ECS__FN bool ecs_load(ecs_world *w, const void *bytes, size_t n) {
     X(bool, ecs__iter_slow, (ecs_iter *it)) \
     X(bool, ecs_iter_next, (ecs_iter *it)) \
     X(ecs_entity, ecs_iter_entity, (const ecs_iter *it)) \
-    X(void *, ecs__field, (const ecs_iter *it, const char *call, uint32_t k, size_t size))
+    X(void *, ecs__field, (const ecs_iter *it, const char *call, uint32_t k, size_t size)) \
+    X(ecs__each, ecs__each_begin, (void)) \
+    X(bool, ecs__each_next, (ecs_iter *it, ecs__each *e))
 #ifdef __cplusplus
 typedef void (*ecs__fnptr)(void);
 #define ECS__SYMBOL(ret, name, params) (ecs__fnptr) & name,
