@@ -1736,12 +1736,14 @@ ECS__HOT uint32_t ecs__push(ecs_world *w, ecs_storage *s, ecs_entity e) {
 
 /* Copies a component value: the common sizes become plain moves instead of
    a call into libc. */
+#define ECS__COPY_CASE(n) \
+    case n: memcpy(dst, src, n); break;
 ECS__HOT void ecs__copy(void *dst, const void *src, uint32_t size) {
-    switch (size) {
-    case 4: memcpy(dst, src, 4); break;
-    case 8: memcpy(dst, src, 8); break;
-    case 12: memcpy(dst, src, 12); break;
-    case 16: memcpy(dst, src, 16); break;
+    switch (size) { /* every size to 16 (a jump table, not a chain of compares) */
+    ECS__COPY_CASE(1) ECS__COPY_CASE(2) ECS__COPY_CASE(3) ECS__COPY_CASE(4)
+    ECS__COPY_CASE(5) ECS__COPY_CASE(6) ECS__COPY_CASE(7) ECS__COPY_CASE(8)
+    ECS__COPY_CASE(9) ECS__COPY_CASE(10) ECS__COPY_CASE(11) ECS__COPY_CASE(12)
+    ECS__COPY_CASE(13) ECS__COPY_CASE(14) ECS__COPY_CASE(15) ECS__COPY_CASE(16)
     default: memcpy(dst, src, size); break;
     }
 }
