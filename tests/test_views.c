@@ -474,6 +474,75 @@ static void test_each_calls_back_once_per_match(void) {
     ecs_world_free(w);
 }
 
+/* Velocity taken from every odd entity in creation order leaves Vel's rows
+   out of step with Pos's: Pos + Vel and Pos + NOT Frozen are probe runs
+   with one term to test, which ECS_EACH walks on its own state
+   (ecs__each_next). It hands out the same entities, with the same values,
+   as ecs_iter_next and ecs_iter_next_block; the current entity can be
+   destroyed, another can grow a storage, and break stops the walk. */
+static void test_each_over_interleaved_storages_matches_the_other_loop_forms(void) {
+    enum { N = 600 };
+    ecs_entity e[N], seen[N], other[N];
+    ecs_view_desc d;
+    ecs_iter it;
+    int i, k, n, m, nnot;
+    setup();
+    for (i = 0; i < N; i++) e[i] = spawn((float)i, 1, 0, i % 3 == 0);
+    for (i = 1; i < N; i += 2) CHECK(ecs_delete(w, e[i], vel));
+    for (i = 0; i < N; i += 2) ECS_GET_MUT(w, e[i], vel, Vel)->x = (float)(2 * i);
+    CHECK(ecs_storage_entities(ecs_storage_of(w, vel))[1] != e[2]); /* out of step */
+    for (k = 0; k < 2; k++) { /* Pos + Vel, then Pos + NOT Frozen */
+        memset(&d, 0, sizeof d);
+        d.terms[0].c = pos;
+        d.terms[1].c = k ? frozen : vel;
+        d.terms[1].flags = k ? ECS_NOT : 0;
+        n = 0;
+        it = ecs_view(w, &d);
+        ECS_EACH(&it) {
+            const Pos *p = ECS_FIELD(&it, 0, Pos);
+            ecs_entity x = ecs_iter_entity(&it);
+            i = (int)p->x;
+            CHECK(n < N && e[i] == x && (k ? i % 3 != 0 : i % 2 == 0));
+            if (!k) CHECK(ECS_FIELD(&it, 1, Vel)->x == (float)(2 * i));
+            seen[n++] = x;
+        }
+        m = 0;
+        for (it = ecs_view(w, &d); ecs_iter_next(&it);) other[m++] = ecs_iter_entity(&it);
+        CHECK(n == (k ? N - N / 3 : N / 2) && same_set(seen, n, other, m));
+        m = 0;
+        for (it = ecs_view(w, &d); ecs_iter_next_block(&it);)
+            for (i = 0; i < (int)it.count; i++) other[m++] = it.entities[i];
+        CHECK(same_set(seen, n, other, m));
+    }
+    /* changes inside the loop: every fourth match destroyed, every fifth
+       gives another entity Health (Health grows: arrays move) */
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = pos;
+    d.terms[1].c = vel;
+    n = nnot = 0;
+    it = ecs_view(w, &d);
+    ECS_EACH(&it) {
+        ecs_entity x = ecs_iter_entity(&it);
+        CHECK(ECS_FIELD(&it, 1, Vel)->x == 2 * ECS_FIELD(&it, 0, Pos)->x);
+        seen[n] = x;
+        if (n % 5 == 0) ECS_ADD(w, e[(n * 14 + 1) % N], hp, Health, {n}); /* odd: never walked */
+        if (n % 4 == 0) {
+            CHECK(ecs_destroy(w, x));
+            nnot++;
+        }
+        n++;
+    }
+    CHECK(n == N / 2 && same_set(seen, n, seen, n)); /* each once */
+    CHECK(ecs_storage_count(ecs_storage_of(w, vel)) == (uint32_t)(N / 2 - nnot));
+    n = 0;
+    it = ecs_view(w, &d);
+    ECS_EACH(&it) {
+        if (++n == 7) break;
+    }
+    CHECK(n == 7);
+    ecs_world_free(w);
+}
+
 int main(void) {
     RUN(test_view_walks_the_shortest_storage_from_its_last_row);
     RUN(test_forced_lead_walks_that_storage);
@@ -493,5 +562,6 @@ int main(void) {
     RUN(test_field_size_and_index_are_checked);
     RUN(test_bad_view_descriptions_assert);
     RUN(test_each_calls_back_once_per_match);
+    RUN(test_each_over_interleaved_storages_matches_the_other_loop_forms);
     return test_summary();
 }
