@@ -554,7 +554,9 @@
       run is aligned: one block of plain arrays, found by comparing the
       dense arrays (the world remembers the last 8 pairs of storages found
       in step until a row of either moves by anything but an append, so a
-      walk compares nothing the second time). Elsewhere a probe run of up
+      walk compares nothing the second time; ecs_create_bulk records the
+      pairs of its bundle's first four storages that were in step, so the
+      first walk over a new batch compares nothing either). Elsewhere a probe run of up
       to 256 rows tests each row: one sparse lookup per term not in step
       over the run, while the terms in step keep their arrays. ECS_EACH
       steps through an aligned block with no call (the compiler keeps the
@@ -3940,6 +3942,7 @@ ECS__FN bool ecs__add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_compon
     return ok;
 }
 
+static void ecs__bulk_in_step(ecs_world *w, uint32_t n, const ecs_component *comps, uint32_t count);
 static bool ecs__create_bulk(ecs_world *w, const char *call, uint32_t count, uint32_t n,
                              const ecs_component *comps, const void *const *values, ecs_entity *out) {
     uint32_t k, i;
@@ -3966,6 +3969,7 @@ static bool ecs__create_bulk(ecs_world *w, const char *call, uint32_t count, uin
         if (ids) ids[k] = e;
     }
     ecs__free(w, staged, staged_size);
+    if (ok && count > 1 && !attached) ecs__bulk_in_step(w, n, comps, count); /* groups may have swapped rows */
     for (k = 0; ok && hooks && k < count; k++) ecs__bundle_hooks(w, ids[k], n, comps, NULL);
     if (ids != out) ecs__free(w, ids, (size_t)count * sizeof *ids);
     return ok;
@@ -4037,9 +4041,17 @@ ECS__FN ecs_entity ecs__create_n(ecs_world *w, uint32_t n, const ecs_component *
 #define ECS__MEMO 0
 #endif
 
+/* A pair is kept in one order, the lower id first, whichever the view
+   leads with. */
+#define ECS__PAIR_ORDER(a, b)                                                     \
+    do {                                                                          \
+        if ((a)->id > (b)->id) { const ecs_storage *ecs__t = (a); (a) = (b); (b) = ecs__t; } \
+    } while (0)
+
 static uint32_t ecs__in_step(const ecs_world *w, const ecs_storage *a, const ecs_storage *b) {
 #if ECS__MEMO
     uint32_t k;
+    ECS__PAIR_ORDER(a, b);
     for (k = 0; k < ECS__INSTEP; k++) {
         const ecs__instep *m = &w->instep[k];
         uint32_t seq = ECS__ALOAD_ACQ(&m->seq), n;
@@ -4061,6 +4073,7 @@ static uint32_t ecs__in_step(const ecs_world *w, const ecs_storage *a, const ecs
 static void ecs__set_in_step(ecs_world *w, const ecs_storage *a, const ecs_storage *b, uint32_t n) {
 #if ECS__MEMO
     uint32_t k, slot = ECS__ALOAD(&w->instep_next) % ECS__INSTEP, seq;
+    ECS__PAIR_ORDER(a, b);
     for (k = 0; k < ECS__INSTEP; k++) /* the pair's own entry, if it has one */
         if (ECS__ALOAD(&w->instep[k].a) == a->id && ECS__ALOAD(&w->instep[k].b) == b->id) slot = k;
     ECS__ASTORE(&w->instep_next, slot + 1);
@@ -4078,6 +4091,21 @@ static void ecs__set_in_step(ecs_world *w, const ecs_storage *a, const ecs_stora
 #else
     (void)w, (void)a, (void)b, (void)n;
 #endif
+}
+
+/* A bulk create appended the same entities in the same order to each of
+   its storages, `count` rows: a pair that held the same entities in all
+   its rows before does so now. The pairs of its first four storages are
+   remembered, so the first walk over a batch compares nothing. */
+static void ecs__bulk_in_step(ecs_world *w, uint32_t n, const ecs_component *comps, uint32_t count) {
+    uint32_t i, j;
+    for (i = 0; i < n && i < 4; i++)
+        for (j = i + 1; j < n && j < 4; j++) {
+            const ecs_storage *a = w->storages[comps[i]], *b = w->storages[comps[j]];
+            uint32_t before = a->count - count;
+            if (b->count == a->count && (!before || ecs__in_step(w, a, b) >= before))
+                ecs__set_in_step(w, a, b, a->count);
+        }
 }
 
 /* --- making a view ----------------------------------------------------------- */

@@ -426,6 +426,39 @@ static void test_storages_found_in_step_are_rechecked_after_any_row_moves(void) 
     ecs_world_free(w);
 }
 
+/* A bulk create remembers the storages of its bundle as in step, so the
+   first walk over the batch compares no entity arrays, but only when
+   they held the same entities before: Pos and Vel with three different
+   entities each are not, and the walk must find that out itself. */
+static void test_bulk_create_remembers_storages_in_step_only_when_they_were(void) {
+    int round, i;
+    for (round = 0; round < 2; round++) {
+        ecs_entity ids[100];
+        ecs_component both[2];
+        const Pos p0 = {0, 0};
+        const Vel v0 = {0, 0};
+        const void *values[2];
+        both[0] = pos;
+        both[1] = vel;
+        values[0] = &p0;
+        values[1] = &v0;
+        setup();
+        for (i = 0; round && i < 3; i++) { /* equal counts, other entities */
+            spawn(1000.0f + (float)i, 0, 0, 0);
+            ECS_ADD(w, ecs_create(w), vel, Vel, {0, -1});
+        }
+        CHECK(ecs_create_bulk(w, 100, 2, both, values, ids));
+        for (i = 0; i < 100; i++) { /* values only: no row moves */
+            ECS_GET_MUT(w, ids[i], pos, Pos)->x = (float)i;
+            ECS_GET_MUT(w, ids[i], vel, Vel)->y = (float)i;
+        }
+        CHECK(blocks_hold_each_entitys_values(100));
+        CHECK(ecs_remove(w, ids[7], vel, NULL)); /* a swap-remove ends it */
+        CHECK(blocks_hold_each_entitys_values(99));
+        ecs_world_free(w);
+    }
+}
+
 static void test_field_size_and_index_are_checked(void) {
     ecs_iter it;
     setup();
@@ -559,6 +592,7 @@ int main(void) {
     RUN(test_block_iteration_hands_out_arrays);
     RUN(test_blocks_of_a_not_term_span_the_rows_between_its_entities);
     RUN(test_storages_found_in_step_are_rechecked_after_any_row_moves);
+    RUN(test_bulk_create_remembers_storages_in_step_only_when_they_were);
     RUN(test_field_size_and_index_are_checked);
     RUN(test_bad_view_descriptions_assert);
     RUN(test_each_calls_back_once_per_match);
