@@ -2165,11 +2165,13 @@ ECS__INLINE void *ecs__field(const ecs_iter *it, const char *call, uint32_t k, s
 }
 
 /* ECS_EACH's own state: a local of the loop that no call out of line
-   sees, so the compiler keeps it in registers. In a probe run with one
-   term to test (pages not NULL) it is what ecs__iter_probe needs: the
-   run's lead entities, the term's sparse pages, and where its base goes
-   (pbase, NULL for an ECS_NOT term); key is the epoch they are good for,
-   i as in the iterator. more and go steer the two loops of ECS_EACH. */
+   sees, so the compiler keeps it in registers. key is the epoch it is
+   good for (1, never an epoch, when the outer step must take the slow
+   way), i as in the iterator. In a probe run with one term to test
+   (pages not NULL) it holds what ecs__iter_probe needs: the run's lead
+   entities, the term's sparse pages, and where its base goes (pbase,
+   NULL for an ECS_NOT term). more and go steer the two loops of
+   ECS_EACH. */
 typedef struct ecs__each {
     const uint32_t *epoch;
     uint32_t key, i;
@@ -2180,10 +2182,11 @@ typedef struct ecs__each {
     int more, go;
 } ecs__each;
 
-ECS__HOT ecs__each ecs__each_begin(void) {
+ECS__HOT ecs__each ecs__each_begin(const ecs_iter *it) {
     ecs__each e;
-    e.epoch = NULL;
-    e.key = e.i = 0;
+    e.epoch = &it->world->epoch; /* every iterator has a world (ecs__no_world_iter's: a dead one) */
+    e.key = 1u;                  /* odd: no run yet */
+    e.i = 0;
     e.run = NULL;
     e.pages = NULL;
     e.pbase = NULL;
@@ -2194,15 +2197,23 @@ ECS__HOT ecs__each ecs__each_begin(void) {
     return e;
 }
 
-/* ECS_EACH's outer step: in a probe run with one term to test, the next
-   match, with the lookup of ecs__iter_probe on the state in registers;
-   anything else (the rows of an aligned block go by in the inner loop, a
-   new run, a refresh after a change) is the slow step, after which e
-   takes the run it left the walk in. */
+/* ECS_EACH's outer step, on the state in registers: the next entity of
+   an aligned block whose written terms are marked entity by entity, or
+   the next match of a probe run with one term to test (the lookup of
+   ecs__iter_probe). Anything else (the rows of an unmarked aligned block
+   go by in the inner loop; a new run, a refresh after a change) is the
+   slow step, after which e takes the run it left the walk in. */
 ECS__HOT bool ecs__each_next(ecs_iter *it, ecs__each *e) {
-    if (e->pages && *e->epoch == e->key) {
-        uint32_t i = e->i, idx, row; /* the run's entities are alive: no bounds check */
-        if (e->pbase) {
+    if (*e->epoch == e->key) {
+        uint32_t i = e->i, idx, row, m;
+        if (!e->pages) { /* an aligned block whose written terms are marked entity by entity */
+            if (i) {
+                it->i = e->i = --i;
+                for (m = 0; m < it->nmark; m++) it->mark[m][i] = it->tick;
+                ECS__CUR(it);
+                return true;
+            }
+        } else if (e->pbase) { /* the run's entities are alive: no bounds check */
             while (i) {
                 idx = (uint32_t)e->run[--i];
                 row = (uint32_t)*ECS__ENTRY_IN(e->pages, idx);
@@ -2213,6 +2224,7 @@ ECS__HOT bool ecs__each_next(ecs_iter *it, ecs__each *e) {
                     return true;
                 }
             }
+            it->i = e->i = 0;
         } else {
             while (i) {
                 idx = (uint32_t)e->run[--i];
@@ -2223,15 +2235,17 @@ ECS__HOT bool ecs__each_next(ecs_iter *it, ecs__each *e) {
                     return true;
                 }
             }
+            it->i = e->i = 0;
         }
-        it->i = e->i = 0;
     }
     if (!ecs__iter_slow(it)) return false;
+    e->i = it->i;
     e->pages = NULL;
-    if (it->probing && it->pst) {
-        e->epoch = &it->world->epoch;
-        e->key = it->key & ~1u; /* odd in a probe run: the epoch */
-        e->i = it->i;
+    /* odd keys are the runs the outer step walks: those it can walk here
+       (a marked aligned block, a probe run with one term to test) get the
+       epoch; the others 1, which no epoch is */
+    e->key = (it->key & 1u) && (it->pst || !it->probing) ? it->key & ~1u : 1u;
+    if (it->pst) { /* set in probe runs only */
         e->run = it->lead->dense + it->lo;
         e->pages = it->pst->pages;
         e->pbase = it->pnot ? NULL : &it->base[it->pk];
@@ -2246,12 +2260,13 @@ ECS__HOT bool ecs__each_next(ecs_iter *it, ecs__each *e) {
 /* The per-entity loop: ECS_EACH(&it) { ... ECS_FIELD(&it, k, T) ... }.
    The inner loop steps through an aligned block with no call, so the
    compiler keeps the iterator in registers; the outer one takes the
-   matches of a probe run with one term to test, with no call either and
-   its state in registers (ecs__each), and every other step (a new run, a
-   refresh after a change) out of line. break and continue work as in any
-   loop (break: more stays 0). */
+   entities of a marked aligned block and the matches of a probe run with
+   one term to test, with no call either and its state in registers
+   (ecs__each), and every other step (a new run, a refresh after a
+   change) out of line. break and continue work as in any loop (break:
+   more stays 0). */
 #define ECS_EACH(it)                                                                               \
-    for (ecs__each ECS__CAT(ecs__e_, __LINE__) = ecs__each_begin();                                \
+    for (ecs__each ECS__CAT(ecs__e_, __LINE__) = ecs__each_begin(it);                              \
          ECS__CAT(ecs__e_, __LINE__).more &&                                                       \
          (ECS__CAT(ecs__e_, __LINE__).more = 0, ecs__each_next((it), &ECS__CAT(ecs__e_, __LINE__)));) \
         for (ECS__CAT(ecs__e_, __LINE__).go = 1;                                                   \
@@ -6740,7 +6755,7 @@ ECS__FN bool ecs_load(ecs_world *w, const void *bytes, size_t n) {
     X(bool, ecs_iter_next, (ecs_iter *it)) \
     X(ecs_entity, ecs_iter_entity, (const ecs_iter *it)) \
     X(void *, ecs__field, (const ecs_iter *it, const char *call, uint32_t k, size_t size)) \
-    X(ecs__each, ecs__each_begin, (void)) \
+    X(ecs__each, ecs__each_begin, (const ecs_iter *it)) \
     X(bool, ecs__each_next, (ecs_iter *it, ecs__each *e))
 #ifdef __cplusplus
 typedef void (*ecs__fnptr)(void);

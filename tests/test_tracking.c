@@ -130,47 +130,72 @@ static void test_read_view_terms_never_mark(void) {
     ecs_world_free(w);
 }
 
+/* Both per-entity loop forms, ecs_iter_next and ECS_EACH (which walks a
+   marked block in its outer step, ecs__each_next), mark alike. */
 static void test_write_term_marks_each_entity_when_the_loop_reaches_it(void) {
-    ecs_entity e[6], seen[6];
-    ecs_view_desc d;
-    ecs_iter it;
-    ecs_tick s;
-    int i, j, n = 0;
-    setup();
-    for (i = 0; i < 6; i++) e[i] = spawn((float)i);
-    s = ecs_tick_advance(w);
-    d = filter(pos, ECS_WRITE, 0);
-    for (it = ecs_view(w, &d); ecs_iter_next(&it);) {
-        seen[n++] = ecs_iter_entity(&it);
-        /* what was reached is marked, what was not is not (yet) */
-        for (j = 0; j < 6; j++) CHECK(ecs_was_modified(w, e[j], pos, s) == contains(seen, n, e[j]));
-        if (n == 3) break; /* breaking early: the rest stays unmarked */
+    int form;
+    for (form = 0; form < 2; form++) {
+        ecs_entity e[6], seen[6];
+        ecs_view_desc d;
+        ecs_iter it;
+        ecs_tick s;
+        int i, j, n = 0;
+        setup();
+        for (i = 0; i < 6; i++) e[i] = spawn((float)i);
+        s = ecs_tick_advance(w);
+        d = filter(pos, ECS_WRITE, 0);
+        it = ecs_view(w, &d);
+        if (form == 0) {
+            while (ecs_iter_next(&it)) {
+                seen[n++] = ecs_iter_entity(&it);
+                /* what was reached is marked, what was not is not (yet) */
+                for (j = 0; j < 6; j++) CHECK(ecs_was_modified(w, e[j], pos, s) == contains(seen, n, e[j]));
+                if (n == 3) break; /* breaking early: the rest stays unmarked */
+            }
+        } else {
+            ECS_EACH(&it) {
+                seen[n++] = ecs_iter_entity(&it);
+                for (j = 0; j < 6; j++) CHECK(ecs_was_modified(w, e[j], pos, s) == contains(seen, n, e[j]));
+                if (n == 3) break;
+            }
+        }
+        for (j = 0; j < 6; j++) CHECK(ecs_was_modified(w, e[j], pos, s) == contains(seen, 3, e[j]));
+        ecs_world_free(w);
     }
-    for (j = 0; j < 6; j++) CHECK(ecs_was_modified(w, e[j], pos, s) == contains(seen, 3, e[j]));
-    ecs_world_free(w);
 }
 
 /* "every later change is newer than S" (ecs_tick_advance) and a write term
    marks an entity "when the loop reaches it": so entities reached after a
    timestamp taken inside the loop count as modified since it. */
 static void test_write_term_marks_with_the_time_the_entity_is_reached(void) {
-    ecs_entity seen[4];
-    ecs_view_desc d;
-    ecs_iter it;
-    ecs_tick s = 0;
-    int i, n = 0, first, later = 0;
-    setup();
-    for (i = 0; i < 4; i++) spawn((float)i);
-    d = filter(pos, ECS_WRITE, 0);
-    for (it = ecs_view(w, &d); ecs_iter_next(&it);) {
-        seen[n++] = ecs_iter_entity(&it);
-        if (n == 1) s = ecs_tick_advance(w); /* after the first, before the rest */
+    int form;
+    for (form = 0; form < 2; form++) {
+        ecs_entity seen[4];
+        ecs_view_desc d;
+        ecs_iter it;
+        ecs_tick s = 0;
+        int i, n = 0, first, later = 0;
+        setup();
+        for (i = 0; i < 4; i++) spawn((float)i);
+        d = filter(pos, ECS_WRITE, 0);
+        it = ecs_view(w, &d);
+        if (form == 0) {
+            while (ecs_iter_next(&it)) {
+                seen[n++] = ecs_iter_entity(&it);
+                if (n == 1) s = ecs_tick_advance(w); /* after the first, before the rest */
+            }
+        } else {
+            ECS_EACH(&it) {
+                seen[n++] = ecs_iter_entity(&it);
+                if (n == 1) s = ecs_tick_advance(w);
+            }
+        }
+        first = ecs_was_modified(w, seen[0], pos, s);
+        for (i = 1; i < n; i++) later += ecs_was_modified(w, seen[i], pos, s);
+        ecs_world_free(w);
+        CHECK(n == 4 && !first);
+        CHECK(later == 3); /* the three reached after s */
     }
-    first = ecs_was_modified(w, seen[0], pos, s);
-    for (i = 1; i < n; i++) later += ecs_was_modified(w, seen[i], pos, s);
-    ecs_world_free(w);
-    CHECK(n == 4 && !first);
-    CHECK(later == 3); /* the three reached after s */
 }
 
 static void test_next_block_marks_the_whole_block_when_handed_out(void) {
