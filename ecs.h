@@ -2779,6 +2779,7 @@ static bool ecs__cover(ecs_world *w, uint64_t slots) {
     }
     if (fresh) ecs__free(w, fresh, (size_t)(w->ncomponents + 1) * sizeof *fresh);
     w->npages = np;
+    ECS__MOVED(w); /* a loop may hold a page table (ECS_EACH's probe state) */
     return true;
 }
 

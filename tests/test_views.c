@@ -566,6 +566,28 @@ static void test_each_over_interleaved_storages_matches_the_other_loop_forms(voi
         n++;
     }
     CHECK(n == N / 2 && same_set(seen, n, seen, n)); /* each once */
+    /* creating entities in the body: past 32768 slots every storage's page
+       table is replaced, which a probe run's state holds (found by review:
+       a use-after-free before the tables moved the epoch) */
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = pos;
+    d.terms[1].c = frozen;
+    d.terms[1].flags = ECS_NOT;
+    for (k = 0; k < 2; k++) {
+        uint32_t before = ecs_count(w);
+        n = 0;
+        it = ecs_view(w, &d);
+        ECS_EACH(&it) {
+            if (n++ == 0)
+                for (i = 0; i < 40000; i++) CHECK(ecs_create(w));
+        }
+        CHECK(n > 0 && ecs_count(w) == before + 40000);
+        m = 0;
+        for (it = ecs_view(w, &d); ecs_iter_next(&it);) m++;
+        CHECK(n == m); /* the new entities have no Pos: nothing more to visit */
+        d.terms[1].c = vel; /* then a required tested term */
+        d.terms[1].flags = 0;
+    }
     CHECK(ecs_storage_count(ecs_storage_of(w, vel)) == (uint32_t)(N / 2 - nnot));
     n = 0;
     it = ecs_view(w, &d);
