@@ -556,9 +556,10 @@
       in step until a row of either moves by anything but an append, so a
       walk compares nothing the second time; ecs_create_bulk records the
       pairs of its bundle's first four storages that were in step, so the
-      first walk over a new batch compares nothing either). Elsewhere a probe run of up
-      to 256 rows tests each row: one sparse lookup per term not in step
-      over the run, while the terms in step keep their arrays. ECS_EACH
+      first walk over a new batch compares nothing either). Elsewhere a
+      probe run of up to 256 rows tests each row: one sparse lookup per
+      term not in step over the run, while the terms in step keep their
+      arrays. ECS_EACH
       steps through an aligned block with no call (the compiler keeps the
       iterator in registers) and, in a probe run with one term to test,
       finds the next match in its outer step, with no call either and its
@@ -1996,6 +1997,20 @@ ECS__INLINE bool ecs_add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_com
 #define ECS__P_MAY 2u /* either: ECS_OPTIONAL (a union's later ANY terms too) */
 #define ECS__P_ANY 3u /* either, and one ECS_ANY term must be present */
 
+/* The lookup of a probe run with one term to test, down its lead
+   entities run[0..i): the highest row below i whose entity has a row in
+   the term (want) or lacks one (!want), plus 1, with that row in *row; 0
+   when none is left. The run's entities are alive: no bounds check. */
+ECS__HOT uint32_t ecs__probe_down(const ecs_entity *run, const uintptr_t *pages, uint32_t i, bool want,
+                                  uint32_t *row) {
+    while (i) {
+        uint32_t idx = (uint32_t)run[--i];
+        *row = (uint32_t)*ECS__ENTRY_IN(pages, idx);
+        if ((*row != ECS__NO_ROW) == want) return i + 1;
+    }
+    return 0;
+}
+
 /* Tests lead row lo + i of a probe run: the one tested term of pst
    inline, anything else out of line. On a match each tested term's base
    is biased so that base + i * size is its value (NULL when absent). */
@@ -2036,22 +2051,17 @@ ECS__HOT bool ecs_iter_next_block(ecs_iter *it) {
             } else if (it->pst) { /* one required term to test: its lookup, on locals */
                 const ecs_storage *s = it->pst;
                 const ecs_entity *run = it->lead->dense + it->lo;
-                uint32_t i = it->i, idx, row;
-                while (i) { /* the run's entities are alive: no bounds check */
-                    idx = (uint32_t)run[--i];
-                    row = (uint32_t)*ECS__ENTRY_IN(s->pages, idx);
-                    if (row != ECS__NO_ROW) {
-                        it->i = i;
-                        it->count = 1;
-                        it->entities = run + i;
-                        it->base[it->pk] = it->pdata + (uintptr_t)((int64_t)row - i) * s->size;
+                uint32_t row, i = ecs__probe_down(run, s->pages, it->i, true, &row);
+                it->i = i ? i - 1 : 0;
+                if (i--) {
+                    it->count = 1;
+                    it->entities = run + i;
+                    it->base[it->pk] = it->pdata + (uintptr_t)((int64_t)row - i) * s->size;
 #if ECS_DEBUG
-                        it->cur = run[i];
+                    it->cur = run[i];
 #endif
-                        return true;
-                    }
+                    return true;
                 }
-                it->i = 0;
             } else
                 do {
                     it->i--;
@@ -2205,7 +2215,7 @@ ECS__HOT ecs__each ecs__each_begin(const ecs_iter *it) {
    slow step, after which e takes the run it left the walk in. */
 ECS__HOT bool ecs__each_next(ecs_iter *it, ecs__each *e) {
     if (*e->epoch == e->key) {
-        uint32_t i = e->i, idx, row, m;
+        uint32_t i = e->i, row, m;
         if (!e->pages) { /* an aligned block whose written terms are marked entity by entity */
             if (i) {
                 it->i = e->i = --i;
@@ -2213,29 +2223,15 @@ ECS__HOT bool ecs__each_next(ecs_iter *it, ecs__each *e) {
                 ECS__CUR(it);
                 return true;
             }
-        } else if (e->pbase) { /* the run's entities are alive: no bounds check */
-            while (i) {
-                idx = (uint32_t)e->run[--i];
-                row = (uint32_t)*ECS__ENTRY_IN(e->pages, idx);
-                if (row != ECS__NO_ROW) {
-                    it->i = e->i = i;
-                    *e->pbase = e->pdata + (uintptr_t)((int64_t)row - i) * e->psize;
-                    ECS__CUR(it);
-                    return true;
-                }
-            }
-            it->i = e->i = 0;
         } else {
-            while (i) {
-                idx = (uint32_t)e->run[--i];
-                row = (uint32_t)*ECS__ENTRY_IN(e->pages, idx);
-                if (row == ECS__NO_ROW) {
-                    it->i = e->i = i;
-                    ECS__CUR(it);
-                    return true;
-                }
+            i = e->pbase ? ecs__probe_down(e->run, e->pages, i, true, &row)
+                         : ecs__probe_down(e->run, e->pages, i, false, &row);
+            it->i = e->i = i ? i - 1 : 0;
+            if (i--) {
+                if (e->pbase) *e->pbase = e->pdata + (uintptr_t)((int64_t)row - i) * e->psize;
+                ECS__CUR(it);
+                return true;
             }
-            it->i = e->i = 0;
         }
     }
     if (!ecs__iter_slow(it)) return false;
@@ -6749,6 +6745,7 @@ ECS__FN bool ecs_load(ecs_world *w, const void *bytes, size_t n) {
     X(uint32_t, ecs__next_slot, (const ecs_world *w)) \
     X(ecs_entity, ecs_create_n, (ecs_world *w, uint32_t n, const ecs_component *comps, const void *const *values)) \
     X(bool, ecs_add_n, (ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps, const void *const *values)) \
+    X(uint32_t, ecs__probe_down, (const ecs_entity *run, const uintptr_t *pages, uint32_t i, bool want, uint32_t *row)) \
     X(bool, ecs__iter_probe, (ecs_iter *it)) \
     X(bool, ecs_iter_next_block, (ecs_iter *it)) \
     X(bool, ecs__iter_fast, (ecs_iter *it)) \
