@@ -1936,7 +1936,7 @@ ECS__HOT bool ecs__bundle_fast(const ecs_world *w, uint32_t i, uint32_t n, const
     if (w->guard || n > ECS_MAX_TERMS || (n && !comps)) return false;
     for (k = 0; k < n; k++) {
         ecs_storage *s = (ecs_storage *)ecs__storage(w, comps[k]);
-        if (s == &ecs__none || (s->attached & ECS__ATT_INSERT) || s->count == s->cap ||
+        if ((s->attached & ECS__ATT_INSERT) || s->count == s->cap || /* the none storage's: 0 == 0 */
             ECS__PAGE(s, i >> ECS__PAGE_BITS) == w->absent_page || (!fresh && ECS__ENTRY(s, i) != ECS__ABSENT))
             return false;
         for (j = 0; j < k; j++)
