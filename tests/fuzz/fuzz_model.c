@@ -2125,6 +2125,17 @@ static void walk_next(const vspec *v, ecs_iter *it, const unsigned char *want, i
     }
 }
 
+/* The same with ECS_EACH, whose outer step keeps its own state (and
+   break leaves the loop as in any loop). */
+static void walk_each(const vspec *v, ecs_iter *it, const unsigned char *want, int *seen, int limit) {
+    int n = 0;
+    ECS_EACH(it) {
+        yielded(v, ecs_iter_entity(it), want, seen);
+        check_fields_next(v, it);
+        if (++n == limit) break; /* before the next step reaches (and marks) another */
+    }
+}
+
 static void walk_blocks(const vspec *v, ecs_iter *it, const unsigned char *want, int *seen, int limit) {
     int n = 0;
     while ((limit == 0 || n < limit) && ecs_iter_next_block(it)) {
@@ -2171,8 +2182,11 @@ static void op_view(void) {
     memset(seen, 0, sizeof seen);
     for (k = 0; k < m.nlive; k++) nwant += want[m.live[k]] = (unsigned char)view_match(&v, (int)m.live[k]);
     it = open_view(&v, (int)(mode & 1));
-    if (mode <= 2) {
-        walk_next(&v, &it, want, seen, (int)limit);
+    if (mode <= 2) { /* 2: the loop macro */
+        if (mode == 2)
+            walk_each(&v, &it, want, seen, (int)limit);
+        else
+            walk_next(&v, &it, want, seen, (int)limit);
         full = !limit;
     } else if (mode <= 4) {
         walk_blocks(&v, &it, want, seen, (int)limit);
@@ -2252,6 +2266,67 @@ static void op_view_bad(void) {
    forbids). */
 static void defer_some(int n);
 
+/* One entity of op_view_changes' walk: checks it and changes the world
+   as a loop body may (section 7). */
+static void view_changes_step(const vspec *v, ecs_iter *it, int *seen, ecs_entity *born, int is_union,
+                              unsigned owned_m, unsigned excl_m) {
+    int k;
+    ecs_entity cur = ecs_iter_entity(it);
+    int i = slot_of(cur), nchanges = (int)(u8() % 3), j;
+    if (i < 0) fz_fail(__LINE__, "view yields %llx, not alive", (unsigned long long)cur);
+    if (born[i] == cur) fz_fail(__LINE__, "view yields %llx, created in the loop", (unsigned long long)cur);
+    if (seen[i]++) fz_fail(__LINE__, "view yields %llx twice", (unsigned long long)cur);
+    if (!view_match(v, i)) fz_fail(__LINE__, "view yields %llx, which does not match", (unsigned long long)cur);
+    check_fields_next(v, it);
+    trace("yield %llx", (unsigned long long)cur);
+    for (k = 0; k < v->n; k++)
+        if ((v->flags[k] & ECS_WRITE) && m.slot[i].has[v->ci[k]]) m.slot[i].mod[v->ci[k]] = m.tick;
+    for (j = 0; j < nchanges; j++) {
+        unsigned op = u8() % 12, cm;
+        int c = pick_comp(), t = pick_live();
+        unsigned char val[VMAX];
+        gen_bytes(val, VMAX);
+        i = slot_of(cur);
+        cm = 1u << c;
+        if (is_union && op >= 1 && op <= 6) continue; /* union loops: destroy the current one, values, defer */
+        if (op <= 2 && i >= 0 && u8() % 2) c = v->ci[u8() % (unsigned)v->n], cm = 1u << c;
+        if ((op == 4 || op == 5) && i >= 0 && u8() % 4 == 0) t = i;
+        /* groups (section 13): an add that makes an entity join moves rows
+           under the walk, so is deferred; leaving is fine for the current
+           entity only */
+        if ((op == 4 || op == 5) && (owned_m & cm)) continue;
+        if ((op == 4 || op == 5) && (excl_m & cm) && t != i) continue;
+        /* removing an excluded component makes an entity join: deferred,
+           even for the current entity (section 13); its destroy and strip
+           are fine (an entity being stripped joins nothing) */
+        if ((op == 1 || op == 2) && i >= 0 && (excl_m & cm)) continue;
+        trace("  change %u, %s, target %llx", op, comp_name[c], t >= 0 ? (unsigned long long)m.slot[t].id : 0ull);
+        if (op == 0 && i >= 0) {
+            ENSURE(do_strip(cur, 1));
+        } else if ((op == 1 || op == 2) && i >= 0) {
+            int had = m.slot[i].has[c];
+            ENSURE(do_remove(cur, c, op == 2, 1) == had);
+        } else if (op == 3 && i >= 0) {
+            ENSURE(do_strip(cur, 0));
+        } else if ((op == 4 || op == 5) && t >= 0) { /* add to any entity */
+            ENSURE(do_add(m.slot[t].id, c, 0, val, val));
+        } else if (op == 6 && m_room(1) && !m_exhausted(1)) {
+            ecs_entity e = ecs_create(m.w);
+            ENSURE(e != ECS_NULL);
+            m_create(e);
+            born[ECS_ENTITY_INDEX(e)] = e;
+        } else if (op == 7 || op == 8) {
+            defer_some(1);
+        } else if (op >= 9 && t >= 0 && m.slot[t].has[c]) { /* a value, in place */
+            void *p = ecs_get_mut(m.w, m.slot[t].id, m.comp[c]);
+            ENSURE(p != NULL);
+            if (comp_size[c]) memcpy(p, val, comp_size[c]);
+            memcpy(m.slot[t].val[c], val, comp_size[c]);
+            m.slot[t].mod[c] = m.tick;
+        }
+    }
+}
+
 static void op_view_changes(void) {
     static int seen[MAX_SLOTS];
     static ecs_entity start[MAX_SLOTS], born[MAX_SLOTS];
@@ -2272,61 +2347,11 @@ static void op_view_changes(void) {
         if (view_match(&v, (int)i)) start[i] = m.slot[i].id;
     }
     m.no_reentry++;
-    for (it = open_view(&v, 0); ecs_iter_next(&it);) {
-        ecs_entity cur = ecs_iter_entity(&it);
-        int i = slot_of(cur), nchanges = (int)(u8() % 3), j;
-        if (i < 0) fz_fail(__LINE__, "view yields %llx, not alive", (unsigned long long)cur);
-        if (born[i] == cur) fz_fail(__LINE__, "view yields %llx, created in the loop", (unsigned long long)cur);
-        if (seen[i]++) fz_fail(__LINE__, "view yields %llx twice", (unsigned long long)cur);
-        if (!view_match(&v, i)) fz_fail(__LINE__, "view yields %llx, which does not match", (unsigned long long)cur);
-        check_fields_next(&v, &it);
-        trace("yield %llx", (unsigned long long)cur);
-        for (k = 0; k < v.n; k++)
-            if ((v.flags[k] & ECS_WRITE) && m.slot[i].has[v.ci[k]]) m.slot[i].mod[v.ci[k]] = m.tick;
-        for (j = 0; j < nchanges; j++) {
-            unsigned op = u8() % 12, cm;
-            int c = pick_comp(), t = pick_live();
-            unsigned char val[VMAX];
-            gen_bytes(val, VMAX);
-            i = slot_of(cur);
-            cm = 1u << c;
-            if (is_union && op >= 1 && op <= 6) continue; /* union loops: destroy the current one, values, defer */
-            if (op <= 2 && i >= 0 && u8() % 2) c = v.ci[u8() % (unsigned)v.n], cm = 1u << c;
-            if ((op == 4 || op == 5) && i >= 0 && u8() % 4 == 0) t = i;
-            /* groups (section 13): an add that makes an entity join moves rows
-               under the walk, so is deferred; leaving is fine for the current
-               entity only */
-            if ((op == 4 || op == 5) && (owned_m & cm)) continue;
-            if ((op == 4 || op == 5) && (excl_m & cm) && t != i) continue;
-            /* removing an excluded component makes an entity join: deferred,
-               even for the current entity (section 13); its destroy and strip
-               are fine (an entity being stripped joins nothing) */
-            if ((op == 1 || op == 2) && i >= 0 && (excl_m & cm)) continue;
-            trace("  change %u, %s, target %llx", op, comp_name[c], t >= 0 ? (unsigned long long)m.slot[t].id : 0ull);
-            if (op == 0 && i >= 0) {
-                ENSURE(do_strip(cur, 1));
-            } else if ((op == 1 || op == 2) && i >= 0) {
-                int had = m.slot[i].has[c];
-                ENSURE(do_remove(cur, c, op == 2, 1) == had);
-            } else if (op == 3 && i >= 0) {
-                ENSURE(do_strip(cur, 0));
-            } else if ((op == 4 || op == 5) && t >= 0) { /* add to any entity */
-                ENSURE(do_add(m.slot[t].id, c, 0, val, val));
-            } else if (op == 6 && m_room(1) && !m_exhausted(1)) {
-                ecs_entity e = ecs_create(m.w);
-                ENSURE(e != ECS_NULL);
-                m_create(e);
-                born[ECS_ENTITY_INDEX(e)] = e;
-            } else if (op == 7 || op == 8) {
-                defer_some(1);
-            } else if (op >= 9 && t >= 0 && m.slot[t].has[c]) { /* a value, in place */
-                void *p = ecs_get_mut(m.w, m.slot[t].id, m.comp[c]);
-                ENSURE(p != NULL);
-                if (comp_size[c]) memcpy(p, val, comp_size[c]);
-                memcpy(m.slot[t].val[c], val, comp_size[c]);
-                m.slot[t].mod[c] = m.tick;
-            }
-        }
+    it = open_view(&v, 0);
+    if (u8() % 2) { /* the loop macro, or its function form */
+        ECS_EACH(&it) view_changes_step(&v, &it, seen, born, is_union, owned_m, excl_m);
+    } else {
+        while (ecs_iter_next(&it)) view_changes_step(&v, &it, seen, born, is_union, owned_m, excl_m);
     }
     m.no_reentry--;
     for (k = 0; k < m.nlive; k++) { /* nobody skipped */
