@@ -2180,8 +2180,10 @@ ECS__INLINE void *ecs__field(const ecs_iter *it, const char *call, uint32_t k, s
    way), i as in the iterator. In a probe run with one term to test
    (pages not NULL) it holds what ecs__iter_probe needs: the run's lead
    entities, the term's sparse pages, and where its base goes (pbase,
-   NULL for an ECS_NOT term). more and go steer the two loops of
-   ECS_EACH. */
+   NULL for an ECS_NOT term). In an aligned block whose one written
+   term is marked entity by entity, mark is that term's modified[] and
+   tick its stamp (NULL otherwise: the iterator's mark[] list). more and
+   go steer the two loops of ECS_EACH. */
 typedef struct ecs__each {
     const uint32_t *epoch;
     uint32_t key, i;
@@ -2189,6 +2191,7 @@ typedef struct ecs__each {
     const uintptr_t *pages;
     uintptr_t *pbase, pdata;
     size_t psize;
+    ecs_tick *mark, tick;
     int more, go;
 } ecs__each;
 
@@ -2202,6 +2205,8 @@ ECS__HOT ecs__each ecs__each_begin(const ecs_iter *it) {
     e.pbase = NULL;
     e.pdata = 0;
     e.psize = 0;
+    e.mark = NULL;
+    e.tick = 0;
     e.more = 1;
     e.go = 0;
     return e;
@@ -2219,7 +2224,10 @@ ECS__HOT bool ecs__each_next(ecs_iter *it, ecs__each *e) {
         if (!e->pages) { /* an aligned block whose written terms are marked entity by entity */
             if (i) {
                 it->i = e->i = --i;
-                for (m = 0; m < it->nmark; m++) it->mark[m][i] = it->tick;
+                if (e->mark)
+                    e->mark[i] = e->tick;
+                else
+                    for (m = 0; m < it->nmark; m++) it->mark[m][i] = it->tick;
                 ECS__CUR(it);
                 return true;
             }
@@ -2237,6 +2245,8 @@ ECS__HOT bool ecs__each_next(ecs_iter *it, ecs__each *e) {
     if (!ecs__iter_slow(it)) return false;
     e->i = it->i;
     e->pages = NULL;
+    e->mark = it->nmark == 1 && !it->probing ? it->mark[0] : NULL;
+    e->tick = it->tick;
     /* odd keys are the runs the outer step walks: those it can walk here
        (a marked aligned block, a probe run with one term to test) get the
        epoch; the others 1, which no epoch is */

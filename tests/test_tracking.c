@@ -131,37 +131,56 @@ static void test_read_view_terms_never_mark(void) {
 }
 
 /* Both per-entity loop forms, ecs_iter_next and ECS_EACH (which walks a
-   marked block in its outer step, ecs__each_next), mark alike. */
-static void test_write_term_marks_each_entity_when_the_loop_reaches_it(void) {
-    int form;
-    for (form = 0; form < 2; form++) {
-        ecs_entity e[6], seen[6];
-        ecs_view_desc d;
-        ecs_iter it;
-        ecs_tick s;
-        int i, j, n = 0;
-        setup();
-        for (i = 0; i < 6; i++) e[i] = spawn((float)i);
-        s = ecs_tick_advance(w);
-        d = filter(pos, ECS_WRITE, 0);
-        it = ecs_view(w, &d);
-        if (form == 0) {
-            while (ecs_iter_next(&it)) {
-                seen[n++] = ecs_iter_entity(&it);
-                /* what was reached is marked, what was not is not (yet) */
-                for (j = 0; j < 6; j++) CHECK(ecs_was_modified(w, e[j], pos, s) == contains(seen, n, e[j]));
-                if (n == 3) break; /* breaking early: the rest stays unmarked */
-            }
-        } else {
-            ECS_EACH(&it) {
-                seen[n++] = ecs_iter_entity(&it);
-                for (j = 0; j < 6; j++) CHECK(ecs_was_modified(w, e[j], pos, s) == contains(seen, n, e[j]));
-                if (n == 3) break;
-            }
-        }
-        for (j = 0; j < 6; j++) CHECK(ecs_was_modified(w, e[j], pos, s) == contains(seen, 3, e[j]));
-        ecs_world_free(w);
+   marked block in its outer step, ecs__each_next), mark alike, with one
+   written term and with two (each of its own tracked storage). */
+static int marked_as_seen(const ecs_entity *e, int count, const ecs_entity *seen, int n, int nterms, ecs_tick s) {
+    int j, ok = 1;
+    for (j = 0; j < count; j++) {
+        ok &= ecs_was_modified(w, e[j], pos, s) == contains(seen, n, e[j]);
+        if (nterms == 2) ok &= ecs_was_modified(w, e[j], vel, s) == contains(seen, n, e[j]);
     }
+    return ok;
+}
+static void test_write_term_marks_each_entity_when_the_loop_reaches_it(void) {
+    int form, nterms;
+    for (nterms = 1; nterms <= 2; nterms++)
+        for (form = 0; form < 2; form++) {
+            ecs_entity e[6], seen[6];
+            ecs_view_desc d;
+            ecs_iter it;
+            ecs_tick s;
+            int i, n = 0;
+            setup();
+            ecs_track_set(w, vel, ECS_TRACK_MODIFICATION);
+            for (i = 0; i < 6; i++) {
+                e[i] = spawn((float)i);
+                ECS_ADD(w, e[i], vel, Vel, {1, 1});
+            }
+            s = ecs_tick_advance(w);
+            d = filter(pos, ECS_WRITE, 0);
+            if (nterms == 2) {
+                d.terms[1].c = vel;
+                d.terms[1].flags = ECS_WRITE;
+            }
+            it = ecs_view(w, &d);
+            if (form == 0) {
+                while (ecs_iter_next(&it)) {
+                    seen[n++] = ecs_iter_entity(&it);
+                    /* what was reached is marked, what was not is not (yet) */
+                    CHECK(marked_as_seen(e, 6, seen, n, nterms, s));
+                    if (n == 3) break; /* breaking early: the rest stays unmarked */
+                }
+            } else {
+                ECS_EACH(&it) {
+                    seen[n++] = ecs_iter_entity(&it);
+                    CHECK(marked_as_seen(e, 6, seen, n, nterms, s));
+                    if (n == 3) break;
+                }
+            }
+            CHECK(n == 3 && marked_as_seen(e, 6, seen, 3, nterms, s));
+            if (nterms == 1) CHECK(!ecs_was_modified(w, e[0], vel, s)); /* a read-only term: never */
+            ecs_world_free(w);
+        }
 }
 
 /* "every later change is newer than S" (ecs_tick_advance) and a write term
