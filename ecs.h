@@ -1737,18 +1737,50 @@ ECS__HOT uint32_t ecs__push(ecs_world *w, ecs_storage *s, ecs_entity e) {
     return ecs__push_at(w, s, e, ECS__ENTRY_AT(s, (uint32_t)e));
 }
 
-/* Copies a component value: the common sizes become plain moves instead of
-   a call into libc. */
+/* Copying component values: the sizes to 16 bytes are a jump table whose
+   cases are plain moves of a constant size, not a call into libc or a
+   chain of compares. Where a row is one side, its address is computed in
+   the case too (row * n with n constant: an addressing mode, not a
+   multiply), and size 0 (a tag: no data) copies nothing. */
+#define ECS__SMALL_SIZES(X) \
+    X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
 #define ECS__COPY_CASE(n) \
     case n: memcpy(dst, src, n); break;
 ECS__HOT void ecs__copy(void *dst, const void *src, uint32_t size) {
-    switch (size) { /* every size to 16 (a jump table, not a chain of compares) */
-    ECS__COPY_CASE(1) ECS__COPY_CASE(2) ECS__COPY_CASE(3) ECS__COPY_CASE(4)
-    ECS__COPY_CASE(5) ECS__COPY_CASE(6) ECS__COPY_CASE(7) ECS__COPY_CASE(8)
-    ECS__COPY_CASE(9) ECS__COPY_CASE(10) ECS__COPY_CASE(11) ECS__COPY_CASE(12)
-    ECS__COPY_CASE(13) ECS__COPY_CASE(14) ECS__COPY_CASE(15) ECS__COPY_CASE(16)
+    switch (size) {
+    ECS__SMALL_SIZES(ECS__COPY_CASE)
     default: memcpy(dst, src, size); break;
     }
+}
+/* Row src of data over row dst. */
+#define ECS__ROWS_CASE(n) \
+    case n: memcpy(data + (size_t)dst * n, data + (size_t)src * n, n); break;
+ECS__HOT void ecs__copy_rows(unsigned char *data, uint32_t size, uint32_t dst, uint32_t src) {
+    switch (size) {
+    case 0: break;
+    ECS__SMALL_SIZES(ECS__ROWS_CASE)
+    default: memcpy(data + (size_t)dst * size, data + (size_t)src * size, size); break;
+    }
+}
+/* A value into row `row` of data. */
+#define ECS__IN_CASE(n) \
+    case n: memcpy(data + (size_t)row * n, src, n); break;
+ECS__HOT void ecs__copy_in(unsigned char *data, uint32_t size, uint32_t row, const void *src) {
+    switch (size) {
+    case 0: break;
+    ECS__SMALL_SIZES(ECS__IN_CASE)
+    default: memcpy(data + (size_t)row * size, src, size); break;
+    }
+}
+
+/* Storage primitive: appends e with a copy of *value (NULL: zeroed). */
+ECS__HOT uint32_t ecs__push_value(ecs_world *w, ecs_storage *s, ecs_entity e, const void *value) {
+    uint32_t row = ecs__push(w, s, e);
+    if (value)
+        ecs__copy_in(s->data, s->size, row, value);
+    else if (s->size)
+        memset(s->data + (size_t)row * s->size, 0, s->size);
+    return row;
 }
 
 /* Storage primitive bookkeeping: every change of rows but an append goes
@@ -1766,7 +1798,7 @@ ECS__HOT void ecs__changed(ecs_world *w, ecs_storage *s, uint32_t row, const cha
 ECS__HOT void ecs__move_row(ecs_storage *s, uint32_t dst, uint32_t src) {
     ecs_entity e = s->dense[dst] = s->dense[src];
     ECS__ENTRY(s, (uint32_t)e) = (e & ECS__VERSION_BITS) | dst;
-    if (s->size) ecs__copy(s->data + (size_t)dst * s->size, s->data + (size_t)src * s->size, s->size);
+    ecs__copy_rows(s->data, s->size, dst, src);
     if (s->track & (ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION)) { /* the tick arrays exist */
         if (s->inserted) s->inserted[dst] = s->inserted[src];
         if (s->modified) s->modified[dst] = s->modified[src];
@@ -1950,15 +1982,7 @@ ECS__HOT bool ecs__bundle_fast(const ecs_world *w, uint32_t i, uint32_t n, const
 ECS__HOT void ecs__bundle_push(ecs_world *w, ecs_entity e, uint32_t n, ecs_storage *const *st,
                              const void *const *values) {
     uint32_t k;
-    for (k = 0; k < n; k++) {
-        ecs_storage *s = st[k];
-        uint32_t row = ecs__push(w, s, e);
-        if (!s->size) continue;
-        if (values && values[k])
-            ecs__copy(s->data + (size_t)row * s->size, values[k], s->size);
-        else
-            memset(s->data + (size_t)row * s->size, 0, s->size);
-    }
+    for (k = 0; k < n; k++) ecs__push_value(w, st[k], e, values ? values[k] : NULL);
 }
 
 /* The index ecs__take_slot hands out next (a slot must be at hand). */
@@ -3291,13 +3315,7 @@ ECS__IMPL_HOT void *ecs__insert(ecs_world *w, ecs_storage *s, ecs_entity e, cons
         }
         if (inside) value = s->data + off;
     }
-    row = ecs__push(w, s, e);
-    if (s->size) {
-        if (value)
-            ecs__copy(s->data + (size_t)row * s->size, value, s->size);
-        else
-            memset(s->data + (size_t)row * s->size, 0, s->size);
-    }
+    row = ecs__push_value(w, s, e, value);
     row = ecs__inserted(w, s, e, row, call);
     if (s->hooks.on_insert) ecs__hook(w, s, s->hooks.on_insert, e, row); /* s is locked: row stays */
     return ecs__value(s, row);
@@ -3917,16 +3935,6 @@ static const void *const *ecs__stage(ecs_world *w, const char *call, uint32_t co
     return copy;
 }
 
-/* Pushes e into s with *value (NULL: zeroed): the insert path's primitive step. */
-static void ecs__push_value(ecs_world *w, ecs_storage *s, ecs_entity e, const void *value) {
-    uint32_t row = ecs__push(w, s, e);
-    if (s->size) {
-        if (value)
-            ecs__copy(s->data + (size_t)row * s->size, value, s->size);
-        else
-            memset(s->data + (size_t)row * s->size, 0, s->size);
-    }
-}
 
 ECS__FN bool ecs__add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps,
                         const void *const *values) {
@@ -6729,6 +6737,9 @@ ECS__FN bool ecs_load(ecs_world *w, const void *bytes, size_t n) {
     X(uint32_t, ecs__push_at, (ecs_world *w, ecs_storage *s, ecs_entity e, uint64_t *entry)) \
     X(uint32_t, ecs__push, (ecs_world *w, ecs_storage *s, ecs_entity e)) \
     X(void, ecs__copy, (void *dst, const void *src, uint32_t size)) \
+    X(void, ecs__copy_rows, (unsigned char *data, uint32_t size, uint32_t dst, uint32_t src)) \
+    X(void, ecs__copy_in, (unsigned char *data, uint32_t size, uint32_t row, const void *src)) \
+    X(uint32_t, ecs__push_value, (ecs_world *w, ecs_storage *s, ecs_entity e, const void *value)) \
     X(void, ecs__changed, (ecs_world *w, ecs_storage *s, uint32_t row, const char *call)) \
     X(void, ecs__move_row, (ecs_storage *s, uint32_t dst, uint32_t src)) \
     X(void, ecs__pop_at, (ecs_world *w, ecs_storage *s, uint32_t row, uint64_t *entry, const char *call)) \
