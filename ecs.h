@@ -3935,7 +3935,6 @@ static const void *const *ecs__stage(ecs_world *w, const char *call, uint32_t co
     return copy;
 }
 
-
 ECS__FN bool ecs__add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps,
                         const void *const *values) {
     if (!w) { ecs__no_world("ecs_add_n"); return false; }
