@@ -602,7 +602,10 @@
         - Breaking out of a loop early is fine: an iterator holds no lock
           and owns no memory. ECS_WRITE terms are marked modified as each
           entity is reached (blocks: when handed out), so the entities a
-          break skipped stay unmarked.
+          break skipped stay unmarked. A loop marks the written terms whose
+          storage tracked modification when the view was made; turning that
+          tracking off in the body (ecs_track_set) ends their marks from the
+          next step on, and turning it on again does not bring them back.
         - Fields and blocks are pointers into the storages (section 16):
           take them before a structural change in the body, not after it.
           The next step fetches every array again, so the loop itself
@@ -4323,6 +4326,20 @@ static bool ecs__aligned(ecs_iter *it, uint32_t k, uint32_t lo, uint32_t top) {
     return top <= s->count && (top <= from || !memcmp(lead->dense + from, s->dense + from, (size_t)(top - from) * sizeof *s->dense));
 }
 
+/* Written terms whose storage stopped tracking modification (ecs_track_set
+   in the loop body, which moves the epoch and frees the stamps) are marked
+   no more: dropped from the list before a pointer to the stamps is taken
+   again. */
+static void ecs__iter_unmark(ecs_iter *it) {
+    uint32_t m, n = 0;
+    for (m = 0; m < it->nmark; m++)
+        if (it->st[it->mterm[m]]->modified) {
+            it->mark[n] = it->mark[m];
+            it->mterm[n++] = it->mterm[m];
+        }
+    it->nmark = n;
+}
+
 /* Sets up the run at the top of what is left: an aligned block, or a
    probe run (rows tested as the walk gets there). False when the lead has
    nothing left. blocks: for ecs_iter_next_block, which marks written
@@ -4336,6 +4353,7 @@ static bool ecs__iter_run(ecs_iter *it, int blocks) {
     if (top > lead->count) top = lead->count; /* rows were removed */
     if (it->group && top > w->groups[it->group - 1].len) top = w->groups[it->group - 1].len;
     if (top <= it->end) return false;
+    ecs__iter_unmark(it);
     r = top - 1;
     /* which terms hold the lead's entity at the lead's row r? */
     for (k = 0; k < it->nterms; k++) {
@@ -4469,6 +4487,7 @@ ECS__FN bool ecs__iter_refresh(ecs_iter *it) {
         it->base[k] = it->flags[k] & ECS_NOT ? 0 : ecs__base(s) + (uintptr_t)it->lo * s->size;
     }
     if (it->pst) it->pdata = ecs__base(it->pst);
+    ecs__iter_unmark(it);
     for (m = 0; m < it->nmark; m++)
         if (it->mark[m]) it->mark[m] = it->st[it->mterm[m]]->modified + it->lo;
     return true;

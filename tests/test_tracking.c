@@ -217,6 +217,61 @@ static void test_write_term_marks_with_the_time_the_entity_is_reached(void) {
     }
 }
 
+/* ecs_track_set in the loop body, on the storage a written term marks:
+   the walk goes on over every entity, its marks end at the next step
+   (nothing is written to the freed stamps: ASan), and turning tracking on
+   again does not bring them back. In each loop form, over an aligned
+   block (Pos alone) and over probe runs (Pos tested from Vel's rows,
+   which interleave with Pos's). */
+static void test_turning_tracking_off_in_a_loop_ends_its_marks(void) {
+    int form, layout;
+    for (layout = 0; layout < 2; layout++)
+        for (form = 0; form < 3; form++) {
+            ecs_entity e[40];
+            ecs_view_desc d;
+            ecs_iter it;
+            ecs_tick s;
+            int i, n = 0, steps = 0, modified = 0;
+            setup();
+            for (i = 0; i < 40; i++) {
+                e[i] = spawn((float)i);
+                ECS_ADD(w, e[i], vel, Vel, {1, 1});
+            }
+            for (i = 1; layout && i < 40; i += 2) CHECK(ecs_remove(w, e[i], vel, NULL));
+            s = ecs_tick_advance(w);
+            d = filter(pos, ECS_WRITE, 0);
+            d.terms[1].c = layout ? vel : 0;
+            it = ecs_view(w, &d);
+            for (;;) {
+                if (form == 0 && ecs_iter_next(&it)) {
+                    n++;
+                } else if (form == 2 && ecs_iter_next_block(&it)) {
+                    n += (int)it.count;
+                } else if (form == 1) {
+                    ECS_EACH(&it) {
+                        n++;
+                        if (++steps == 2) CHECK(ecs_track_set(w, pos, 0));
+                        if (steps == 4) CHECK(ecs_track_set(w, pos, ECS_TRACK_ALL));
+                    }
+                    break;
+                } else {
+                    break;
+                }
+                if (++steps == 2) CHECK(ecs_track_set(w, pos, 0));
+                if (steps == 4) CHECK(ecs_track_set(w, pos, ECS_TRACK_ALL));
+            }
+            CHECK(n == (layout ? 20 : 40));
+            for (i = 0; i < 40; i++) modified += ecs_was_modified(w, e[i], pos, s);
+            if (form == 2 && !layout) { /* one block, marked whole when handed out: no step after it */
+                CHECK(steps == 1 && modified == 40);
+            } else { /* the stamps were made anew, and the walk marks no more */
+                CHECK(steps >= 4 && ecs_track_get(w, pos) == ECS_TRACK_ALL);
+                CHECK(modified == 0);
+            }
+            ecs_world_free(w);
+        }
+}
+
 static void test_next_block_marks_the_whole_block_when_handed_out(void) {
     ecs_entity e[5];
     ecs_view_desc d;
@@ -929,6 +984,7 @@ int main(void) {
     RUN(test_read_view_terms_never_mark);
     RUN(test_write_term_marks_each_entity_when_the_loop_reaches_it);
     RUN(test_write_term_marks_with_the_time_the_entity_is_reached);
+    RUN(test_turning_tracking_off_in_a_loop_ends_its_marks);
     RUN(test_next_block_marks_the_whole_block_when_handed_out);
     RUN(test_next_block_marks_only_the_blocks_handed_out);
     RUN(test_write_term_on_another_storage_marks_only_that_storage);
