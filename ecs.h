@@ -603,9 +603,9 @@
           and owns no memory. ECS_WRITE terms are marked modified as each
           entity is reached (blocks: when handed out), so the entities a
           break skipped stay unmarked. A loop marks the written terms whose
-          storage tracked modification when the view was made; turning that
-          tracking off in the body (ecs_track_set) ends their marks from the
-          next step on, and turning it on again does not bring them back.
+          storage tracks modification when the view is made; if a step finds
+          that tracking turned off (ecs_track_set in the body), the walk marks
+          that term no more, even once it is turned on again.
         - Fields and blocks are pointers into the storages (section 16):
           take them before a structural change in the body, not after it.
           The next step fetches every array again, so the loop itself
@@ -2058,7 +2058,10 @@ ECS__HOT bool ecs__iter_probe(ecs_iter *it) {
 ECS__HOT bool ecs_iter_next_block(ecs_iter *it) {
     for (;;) {
         if (it->probing && it->i) {
-            if (it->key != (it->world->epoch | 1u)) ecs__iter_refresh(it);
+            if (it->key != (it->world->epoch | 1u)) { /* again with the new pointers (rows may be cut short) */
+                ecs__iter_refresh(it);
+                continue;
+            }
             if (it->pst && it->pnot) { /* the next rows that lack the term: one block */
                 const ecs_storage *s = it->pst;
                 const ecs_entity *dense = it->lead->dense + it->lo;
@@ -2156,7 +2159,10 @@ ECS__HOT bool ecs__iter_slow(ecs_iter *it) {
     }
     for (;;) {
         if (it->i) { /* rows left in the run */
-            if ((it->key & ~1u) != it->world->epoch) ecs__iter_refresh(it); /* epochs are even */
+            if ((it->key & ~1u) != it->world->epoch) { /* epochs are even; rows may be cut short */
+                ecs__iter_refresh(it);
+                continue;
+            }
             if (!it->probing) {
                 it->i--;
                 for (m = 0; (it->key & 1u) && m < it->nmark; m++) it->mark[m][it->i] = it->tick; /* marked as reached */
@@ -4212,7 +4218,7 @@ static ecs_iter ecs__view(ecs_world *w, const char *call, const ecs_view_desc *d
                                   "ECS_INSERTED/ECS_MODIFIED on a storage that does not track it (ecs_track_set)");
         it.since[k][0] = d->since ? d->since : it.st[k]->clear_inserted;
         it.since[k][1] = d->since ? d->since : it.st[k]->clear_modified;
-        if ((f & ECS_WRITE) && it.st[k]->modified) it.mterm[it.nmark++] = (uint8_t)k;
+        if ((f & ECS_WRITE) && (it.st[k]->track & ECS_TRACK_MODIFICATION)) it.mterm[it.nmark++] = (uint8_t)k;
         if (f & ECS_ANY) it.nany++;
         if (f & (ECS_NOT | ECS_OPTIONAL | ECS_ANY)) continue;
         if (d->lead ? c == d->lead : lead < 0 || it.st[k]->count < it.st[lead]->count) lead = (int)k;
@@ -4329,11 +4335,12 @@ static bool ecs__aligned(ecs_iter *it, uint32_t k, uint32_t lo, uint32_t top) {
 /* Written terms whose storage stopped tracking modification (ecs_track_set
    in the loop body, which moves the epoch and frees the stamps) are marked
    no more: dropped from the list before a pointer to the stamps is taken
-   again. */
+   again. (A storage that tracks has its stamps whenever it has rows: an
+   empty one may have none, but no run reads its rows.) */
 static void ecs__iter_unmark(ecs_iter *it) {
     uint32_t m, n = 0;
     for (m = 0; m < it->nmark; m++)
-        if (it->st[it->mterm[m]]->modified) {
+        if (it->st[it->mterm[m]]->track & ECS_TRACK_MODIFICATION) {
             it->mark[n] = it->mark[m];
             it->mterm[n++] = it->mterm[m];
         }
@@ -4471,14 +4478,34 @@ ECS__FN bool ecs__iter_seek(ecs_iter *it, int blocks) {
     }
 }
 
+/* Release builds, after a change the rules of iteration forbid (rows of
+   other entities removed; ECS_DEBUG asserts in ecs__iter_changed): the
+   run may reach past the end of an array it reads by row. It is cut
+   there, so the walk may skip entities but reads and writes nothing out
+   of bounds. The arrays: the lead's, and every term's not tested by
+   lookup. */
+static void ecs__iter_clamp(ecs_iter *it) {
+    uint32_t k, q, n = it->lead->count;
+    for (k = 0; k < it->nterms; k++) {
+        bool tested = false;
+        for (q = 0; it->probing && q < it->nprobe; q++) tested |= it->probe[q] == k;
+        if (!(it->flags[k] & ECS_NOT) && !tested && it->st[k]->count < n) n = it->st[k]->count;
+    }
+    if (it->lo + it->i > n) {
+        it->i = n > it->lo ? n - it->lo : 0;
+        it->skip = 0;
+    }
+}
+
 /* A run whose storages changed while the loop body ran (an add grew an
    array, the current entity was removed...): the rows below the current
    one are unchanged (section 7), only the pointers to them are fetched
    again, for the terms aligned with the lead (all of them in an aligned
-   block). */
+   block). Whether rows are left in the run. */
 ECS__FN bool ecs__iter_refresh(ecs_iter *it) {
     uint32_t k, m;
     if (it->lead->changes != it->changes) ecs__iter_changed(it);
+    ecs__iter_clamp(it);
     it->key = it->world->epoch | (it->key & 1u);
     it->tick = it->world->tick;
     it->entities = it->lead->dense + it->lo;
@@ -4490,7 +4517,7 @@ ECS__FN bool ecs__iter_refresh(ecs_iter *it) {
     ecs__iter_unmark(it);
     for (m = 0; m < it->nmark; m++)
         if (it->mark[m]) it->mark[m] = it->st[it->mterm[m]]->modified + it->lo;
-    return true;
+    return it->i != 0;
 }
 
 ECS__FN bool ecs_iter_chunk(ecs_iter *it, uint32_t k, uint32_t n) {

@@ -272,6 +272,62 @@ static void test_turning_tracking_off_in_a_loop_ends_its_marks(void) {
         }
 }
 
+/* A written term marks by its storage's tracking flags, not by whether
+   the stamps exist yet: a storage that tracks but is empty has none (none
+   made yet, or ecs_shrink freed them). Both loop forms; an optional Health
+   term, so entities without it match too. */
+static void test_an_empty_tracked_storage_is_still_marked_once_it_has_rows(void) {
+    int form, shrink;
+    for (shrink = 0; shrink < 2; shrink++)
+        for (form = 0; form < 2; form++) {
+            ecs_entity e0, e1, e2 = ECS_NULL;
+            ecs_view_desc d;
+            ecs_iter it;
+            ecs_tick s;
+            int reached = 0;
+            setup();
+            ecs_track_set(w, hp, ECS_TRACK_MODIFICATION); /* Health: empty, no stamps yet */
+            e0 = spawn(0);
+            e1 = spawn(1);
+            if (shrink) {
+                e2 = spawn(2);
+                ECS_ADD(w, e2, hp, Health, {2});
+            }
+            s = ecs_tick_advance(w);
+            d = filter(pos, 0, 0);
+            d.terms[1].c = hp;
+            d.terms[1].flags = ECS_WRITE | ECS_OPTIONAL;
+            it = ecs_view(w, &d);
+            for (;;) {
+                ecs_entity cur;
+                if (form == 0) {
+                    if (!ecs_iter_next(&it)) break;
+                } else {
+                    ECS_EACH(&it) {
+                        cur = ecs_iter_entity(&it);
+                        if (cur == e2) { /* the current entity loses Health: empty, and shrunk */
+                            CHECK(ecs_remove(w, e2, hp, NULL));
+                            ecs_shrink(w);
+                        }
+                        if (cur == e1) ECS_ADD(w, e0, hp, Health, {5}); /* to an entity below */
+                        if (cur == e0) reached += ECS_FIELD(&it, 1, Health) != NULL;
+                    }
+                    break;
+                }
+                cur = ecs_iter_entity(&it);
+                if (cur == e2) {
+                    CHECK(ecs_remove(w, e2, hp, NULL));
+                    ecs_shrink(w);
+                }
+                if (cur == e1) ECS_ADD(w, e0, hp, Health, {5});
+                if (cur == e0) reached += ECS_FIELD(&it, 1, Health) != NULL;
+            }
+            CHECK(reached == 1);
+            CHECK(ecs_was_modified(w, e0, hp, s)); /* reached with Health: marked */
+            ecs_world_free(w);
+        }
+}
+
 static void test_next_block_marks_the_whole_block_when_handed_out(void) {
     ecs_entity e[5];
     ecs_view_desc d;
@@ -985,6 +1041,7 @@ int main(void) {
     RUN(test_write_term_marks_each_entity_when_the_loop_reaches_it);
     RUN(test_write_term_marks_with_the_time_the_entity_is_reached);
     RUN(test_turning_tracking_off_in_a_loop_ends_its_marks);
+    RUN(test_an_empty_tracked_storage_is_still_marked_once_it_has_rows);
     RUN(test_next_block_marks_the_whole_block_when_handed_out);
     RUN(test_next_block_marks_only_the_blocks_handed_out);
     RUN(test_write_term_on_another_storage_marks_only_that_storage);

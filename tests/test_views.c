@@ -302,6 +302,65 @@ static void test_forbidden_change_during_iteration_asserts_naming_storage_and_ca
     ecs_world_free(w);
 }
 
+/* "Release builds stay memory-safe": a body that destroys most other
+   entities and gives the memory back (ecs_shrink) leaves the walk's
+   current row far past the arrays' new end. The next step asserts under
+   ECS_DEBUG; after that (or in release) the walk is cut at the arrays'
+   end: no read or write out of bounds (ASan), no more entities than
+   there were. Each loop form, over storages in step and interleaved, with
+   a written term whose storage tracks modification (the marks are arrays
+   too). */
+static void test_a_forbidden_change_leaves_the_walk_in_bounds(void) {
+    int form, layout;
+    for (layout = 0; layout < 2; layout++)
+        for (form = 0; form < 3; form++) {
+            ecs_entity e[16];
+            ecs_view_desc d;
+            ecs_iter it;
+            int i, n = 0, steps = 0, before;
+            setup();
+            ecs_track_set(w, pos, ECS_TRACK_MODIFICATION);
+            for (i = 0; i < 16; i++) e[i] = spawn((float)i, !layout || i % 2 == 0, 0, 0);
+            memset(&d, 0, sizeof d);
+            d.terms[0].c = pos;
+            d.terms[0].flags = ECS_WRITE;
+            d.terms[1].c = vel;
+            d.lead = pos;
+            it = ecs_view(w, &d);
+            before = test__asserts;
+            for (;;) {
+                if (form == 0) {
+                    if (!ecs_iter_next(&it)) break;
+                    n++;
+                } else if (form == 1) {
+                    ECS_EACH(&it) {
+                        n++;
+                        if (++steps == 1) {
+                            for (i = 0; i < 12; i++) ecs_destroy(w, e[i]);
+                            ecs_shrink(w);
+                        }
+                    }
+                    break;
+                } else {
+                    if (!ecs_iter_next_block(&it)) break;
+                    n += (int)it.count;
+                }
+                if (++steps == 1) {
+                    for (i = 0; i < 12; i++) ecs_destroy(w, e[i]); /* not the current one (e[15]) */
+                    ecs_shrink(w);
+                }
+            }
+            CHECK(n <= (layout ? 8 : 16));
+#if ECS_DEBUG
+            CHECK(test__asserts > before && strstr(test__assert_msg, "under a live view"));
+            test__expected += test__asserts - before;
+#else
+            CHECK(test__asserts == before);
+#endif
+            ecs_world_free(w);
+        }
+}
+
 static void test_block_iteration_hands_out_arrays(void) {
     ecs_component both[2];
     ecs_iter it;
@@ -611,6 +670,7 @@ int main(void) {
     RUN(test_adding_during_iteration_never_visits_new_entities);
     RUN(test_entity_gaining_a_match_below_the_cursor_is_visited);
     RUN(test_forbidden_change_during_iteration_asserts_naming_storage_and_call);
+    RUN(test_a_forbidden_change_leaves_the_walk_in_bounds);
     RUN(test_block_iteration_hands_out_arrays);
     RUN(test_blocks_of_a_not_term_span_the_rows_between_its_entities);
     RUN(test_storages_found_in_step_are_rechecked_after_any_row_moves);
