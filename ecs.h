@@ -4501,7 +4501,7 @@ static void ecs__iter_clamp(ecs_iter *it) {
    array, the current entity was removed...): the rows below the current
    one are unchanged (section 7), only the pointers to them are fetched
    again, for the terms aligned with the lead (all of them in an aligned
-   block). Whether rows are left in the run. */
+   block). */
 ECS__FN bool ecs__iter_refresh(ecs_iter *it) {
     uint32_t k, m;
     if (it->lead->changes != it->changes) ecs__iter_changed(it);
@@ -4517,7 +4517,7 @@ ECS__FN bool ecs__iter_refresh(ecs_iter *it) {
     ecs__iter_unmark(it);
     for (m = 0; m < it->nmark; m++)
         if (it->mark[m]) it->mark[m] = it->st[it->mterm[m]]->modified + it->lo;
-    return it->i != 0;
+    return true;
 }
 
 ECS__FN bool ecs_iter_chunk(ecs_iter *it, uint32_t k, uint32_t n) {
