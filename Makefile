@@ -58,6 +58,7 @@ $(EX_TEST_DIRS:%=$(B)/%/test_threads) $(B)/tsan-gcc/test_threads $(B)/tsan-clang
 $(foreach t,test_memory test_sizes,$(EX_TEST_DIRS:%=$(B)/%/$(t))): tests/meter.h
 # what the two model tests share
 $(foreach t,test_views_model test_groups_model,$(EX_TEST_DIRS:%=$(B)/%/$(t))): tests/model.h
+$(foreach t,test_tracking test_views,$(EX_TEST_DIRS:%=$(B)/%/$(t))): tests/walk.h
 # the snapshot tests/test_save_golden.c compares with (written by it: --write-golden)
 $(EX_TEST_DIRS:%=$(B)/%/test_save_golden): tests/snapshot_golden.h
 

@@ -6,6 +6,7 @@
 #define ECS_IMPLEMENTATION
 #define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
+#include "walk.h"
 
 typedef struct { float x, y; } Pos;
 typedef struct { float x, y; } Vel;
@@ -223,15 +224,20 @@ static void test_write_term_marks_with_the_time_the_entity_is_reached(void) {
    again does not bring them back. In each loop form, over an aligned
    block (Pos alone) and over probe runs (Pos tested from Vel's rows,
    which interleave with Pos's). */
+static void tracking_off_then_on(ecs_iter *it, void *steps) {
+    (void)it;
+    if (++*(int *)steps == 2) CHECK(ecs_track_set(w, pos, 0));
+    if (*(int *)steps == 4) CHECK(ecs_track_set(w, pos, ECS_TRACK_ALL));
+}
 static void test_turning_tracking_off_in_a_loop_ends_its_marks(void) {
     int form, layout;
     for (layout = 0; layout < 2; layout++)
-        for (form = 0; form < 3; form++) {
+        for (form = 0; form < WALK_FORMS; form++) {
             ecs_entity e[40];
             ecs_view_desc d;
             ecs_iter it;
             ecs_tick s;
-            int i, n = 0, steps = 0, modified = 0;
+            int i, steps = 0, modified = 0;
             setup();
             for (i = 0; i < 40; i++) {
                 e[i] = spawn((float)i);
@@ -242,27 +248,9 @@ static void test_turning_tracking_off_in_a_loop_ends_its_marks(void) {
             d = filter(pos, ECS_WRITE, 0);
             d.terms[1].c = layout ? vel : 0;
             it = ecs_view(w, &d);
-            for (;;) {
-                if (form == 0 && ecs_iter_next(&it)) {
-                    n++;
-                } else if (form == 2 && ecs_iter_next_block(&it)) {
-                    n += (int)it.count;
-                } else if (form == 1) {
-                    ECS_EACH(&it) {
-                        n++;
-                        if (++steps == 2) CHECK(ecs_track_set(w, pos, 0));
-                        if (steps == 4) CHECK(ecs_track_set(w, pos, ECS_TRACK_ALL));
-                    }
-                    break;
-                } else {
-                    break;
-                }
-                if (++steps == 2) CHECK(ecs_track_set(w, pos, 0));
-                if (steps == 4) CHECK(ecs_track_set(w, pos, ECS_TRACK_ALL));
-            }
-            CHECK(n == (layout ? 20 : 40));
+            CHECK(walk(&it, form, tracking_off_then_on, &steps) == (layout ? 20 : 40));
             for (i = 0; i < 40; i++) modified += ecs_was_modified(w, e[i], pos, s);
-            if (form == 2 && !layout) { /* one block, marked whole when handed out: no step after it */
+            if (form == WALK_BLOCKS && !layout) { /* one block, marked whole when handed out: no step after it */
                 CHECK(steps == 1 && modified == 40);
             } else { /* the stamps were made anew, and the walk marks no more */
                 CHECK(steps >= 4 && ecs_track_get(w, pos) == ECS_TRACK_ALL);
@@ -274,56 +262,46 @@ static void test_turning_tracking_off_in_a_loop_ends_its_marks(void) {
 
 /* A written term marks by its storage's tracking flags, not by whether
    the stamps exist yet: a storage that tracks but is empty has none (none
-   made yet, or ecs_shrink freed them). Both loop forms; an optional Health
-   term, so entities without it match too. */
+   made yet, or ecs_shrink freed them). Both per-entity loop forms; an
+   optional Health term, so entities without it match too. */
+typedef struct {
+    ecs_entity e0, e1, e2;
+    int reached;
+} health_walk;
+static void health_comes_back(ecs_iter *it, void *ctx) {
+    health_walk *h = (health_walk *)ctx;
+    ecs_entity cur = ecs_iter_entity(it);
+    if (cur == h->e2) { /* the current entity loses Health: empty, and shrunk */
+        CHECK(ecs_remove(w, h->e2, hp, NULL));
+        ecs_shrink(w);
+    }
+    if (cur == h->e1) ECS_ADD(w, h->e0, hp, Health, {5}); /* to an entity below */
+    if (cur == h->e0) h->reached += ECS_FIELD(it, 1, Health) != NULL;
+}
 static void test_an_empty_tracked_storage_is_still_marked_once_it_has_rows(void) {
     int form, shrink;
     for (shrink = 0; shrink < 2; shrink++)
-        for (form = 0; form < 2; form++) {
-            ecs_entity e0, e1, e2 = ECS_NULL;
+        for (form = WALK_NEXT; form <= WALK_EACH; form++) {
+            health_walk h = {ECS_NULL, ECS_NULL, ECS_NULL, 0};
             ecs_view_desc d;
             ecs_iter it;
             ecs_tick s;
-            int reached = 0;
             setup();
             ecs_track_set(w, hp, ECS_TRACK_MODIFICATION); /* Health: empty, no stamps yet */
-            e0 = spawn(0);
-            e1 = spawn(1);
+            h.e0 = spawn(0);
+            h.e1 = spawn(1);
             if (shrink) {
-                e2 = spawn(2);
-                ECS_ADD(w, e2, hp, Health, {2});
+                h.e2 = spawn(2);
+                ECS_ADD(w, h.e2, hp, Health, {2});
             }
             s = ecs_tick_advance(w);
             d = filter(pos, 0, 0);
             d.terms[1].c = hp;
             d.terms[1].flags = ECS_WRITE | ECS_OPTIONAL;
             it = ecs_view(w, &d);
-            for (;;) {
-                ecs_entity cur;
-                if (form == 0) {
-                    if (!ecs_iter_next(&it)) break;
-                } else {
-                    ECS_EACH(&it) {
-                        cur = ecs_iter_entity(&it);
-                        if (cur == e2) { /* the current entity loses Health: empty, and shrunk */
-                            CHECK(ecs_remove(w, e2, hp, NULL));
-                            ecs_shrink(w);
-                        }
-                        if (cur == e1) ECS_ADD(w, e0, hp, Health, {5}); /* to an entity below */
-                        if (cur == e0) reached += ECS_FIELD(&it, 1, Health) != NULL;
-                    }
-                    break;
-                }
-                cur = ecs_iter_entity(&it);
-                if (cur == e2) {
-                    CHECK(ecs_remove(w, e2, hp, NULL));
-                    ecs_shrink(w);
-                }
-                if (cur == e1) ECS_ADD(w, e0, hp, Health, {5});
-                if (cur == e0) reached += ECS_FIELD(&it, 1, Health) != NULL;
-            }
-            CHECK(reached == 1);
-            CHECK(ecs_was_modified(w, e0, hp, s)); /* reached with Health: marked */
+            walk(&it, form, health_comes_back, &h);
+            CHECK(h.reached == 1);
+            CHECK(ecs_was_modified(w, h.e0, hp, s)); /* reached with Health: marked */
             ecs_world_free(w);
         }
 }
