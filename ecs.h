@@ -1287,51 +1287,85 @@ typedef struct ecs_view_desc {
 } ecs_view_desc;
 
 
-enum { ECS__IT_DONE, ECS__IT_VIEW, ECS__IT_UNION };
+/* A term a probe run looks up at each row (ecs_iter.probe). */
+/* A term a probe run looks up at each entity (ecs_iter.probe). */
+typedef struct ecs__probe {
+    uint32_t term;
+    uint32_t want;  /* ECS__P_*: what its row must show */
+} ecs__probe;
+
+/* A term whose ECS_INSERTED/ECS_MODIFIED filter a run tests at each entity. */
+typedef struct ecs__filter {
+    const ecs_tick *ticks[2];  /* its storage's inserted[] and modified[], NULL where not asked */
+    ecs_tick since[2];         /* the window starts */
+    uint32_t term;
+} ecs__filter;
+
+/* A row offset (ecs_iter.bias): uintptr_t arithmetic, in a type of its
+   own where that is possible (LP64: not uint64_t, the type of ticks and
+   entities), so that the compiler knows a store of a tick or an entity
+   leaves the offsets of a loop alone. */
+#if defined(__LP64__) || defined(_LP64)
+typedef unsigned long long ecs__off;
+#else
+typedef uintptr_t ecs__off;
+#endif
+
+/* What a probe run's tight loop tests at entity x (ecs__test), before the
+   rest: the lead's own filter on one tick array (ticks, biased to the
+   run; NULL when there is none: x passes when ticks[x] > since), and the
+   first tested term (pages; NULL when there is none: its row must be
+   present when want is 1, absent when 0; the row, masked with keep, is
+   its value's: *bias). rest: more tests follow (ecs__iter_rest). */
+typedef struct ecs__seek {
+    const ecs_entity *run;  /* the lead's entities of the run */
+    const ecs_tick *ticks;
+    const uintptr_t *pages;
+    ecs__off *bias;
+    ecs_tick since;
+    uint32_t want, keep, rest;
+} ecs__seek;
 
 typedef struct ecs_iter {
     /* The current block: count entities, entities[0..count), and per term
-       an array of count values (ECS_BLOCK, ecs_block). Per-entity loops
-       (ECS_EACH, ecs_iter_next) walk a block from its last entity down;
-       i is the current one (ecs_iter_entity, ECS_FIELD). */
-    uint32_t count, i;
+       an array of count values (ECS_BLOCK). */
+    uint32_t count;
     const ecs_entity *entities;
-    /* private. The walk goes down the lead's rows end..top-1 in runs of
-       rows lo..top-1. In an aligned run every term's values are arrays at
-       the lead's rows: one block, base[k] + i * size for the entity at
-       row lo + i. A probe run (probing) tests rows lo + i as i goes down;
-       at a match the terms aligned over the run keep their array bases,
-       and each tested term's base is biased so that base + i * size is its
-       value. Either way rows lo + i and up were handed out or skipped.
-       pst is the one tested term's storage when that is all a probe run
-       does (ECS_EACH's inner loop tests it inline). key is the world's epoch the
-       bases are good for (ECS_EACH compares it at every entity); it is
-       odd (epoch | 1) in a probe run, and in an aligned block whose
-       written terms are marked entity by entity. */
+    /* private. The walk goes down the lead's rows in runs; a run covers
+       rows lo..lo+n-1 and its entity x (0 <= x < n) is at lead row lo + x.
+       Term k's value for entity x is at row bias[k] + x of fst[k] (with
+       wrapping arithmetic, so (bias + x) * size is 0 where fst[k] is
+       &ecs__none: no value, NULL). The current block is entities
+       first..first+count-1 of the run, and those below first are still
+       to come; a per-entity loop walks the block down with i. */
+    uint32_t i, first, lo;
+    const ecs_storage *fst[ECS_MAX_TERMS];
+    ecs__off bias[ECS_MAX_TERMS];
     ecs_world *world;
     ecs_storage *lead;
-    uint32_t key;
-    uint32_t lo, end;
-    uint32_t nterms, nany, lead_term, mode;
-    uint32_t probing, nprobe;     /* a probe run, and the terms it tests (probe[], pkind[]) */
-    const ecs_storage *pst;       /* a probe run's one tested term, required (pnot 0) or ECS_NOT (1) */
-    uintptr_t pdata;              /* its values (ecs__base) */
-    uint32_t pk, pnot;            /* its term */
-    uint32_t skip;                /* ecs_iter_next_block: row lo + i - 1 is known not to match */
-    uint32_t nmark;               /* written terms of tracked storages (marked when reached) */
-    ecs_group group;              /* the group whose rows the walk trusts (owned aligned, excluded absent) */
-    uint64_t changes;             /* lead->changes when the walk last looked (ECS_DEBUG check) */
-    ecs_entity cur;               /* ECS_DEBUG: the entity handed out last, for messages */
-    uintptr_t base[ECS_MAX_TERMS];  /* term k's value for entity i: base[k] + i * size; 0: none */
-    uint8_t probe[ECS_MAX_TERMS];   /* the terms a probe run tests, in order */
-    uint8_t pkind[ECS_MAX_TERMS];   /* what each must be (ECS__P_*) */
-    ecs_tick *mark[ECS_MAX_TERMS];  /* modified[] of each written term, with its term in mterm */
-    uint8_t mterm[ECS_MAX_TERMS];
-    ecs_tick tick;                  /* the stamp marked rows get */
-    ecs_tick since[ECS_MAX_TERMS][2]; /* filtered terms: window start (inserted, modified) */
+    const uint32_t *epoch; /* &world->epoch */
+    uint32_t key;          /* the epoch the run's pointers are good for */
+    uint32_t probing;      /* a probe run: entities are tested (seek, probe, filter); else aligned */
+    ecs__seek seek;
+    uint32_t ntest, nprobe, nfilter; /* probe[0..ntest) are tested, probe[ntest..nprobe) looked up */
+    uint32_t lead_filter;  /* filter[0] is the lead's, and seek tests it (with one tick array) */
+    uint32_t merge;        /* block loops: matches next to each other form one block (no tested term has a value) */
+    uint32_t one;          /* the run's blocks are single entities ecs_iter_next_block finds inline */
+    uint32_t needany;      /* one of the looked-up ECS_ANY terms must be present */
+    uint32_t each;         /* a per-entity loop: blocks it marks are one entity */
+    uint32_t nmark;        /* written terms of tracked storages, in mterm[] */
+    ecs_tick *mark1, tick; /* a per-entity loop over an aligned run with one of them: its modified[] at the run, the stamp */
+    ecs__probe probe[ECS_MAX_TERMS];
+    ecs__filter filter[ECS_MAX_TERMS];
+    /* the view */
+    uint32_t nterms, nany, lead_term, mode, end;
+    ecs_group group;       /* the group whose rows the walk trusts (owned aligned, excluded absent) */
+    uint64_t changes;      /* lead->changes when the walk last looked */
+    ecs_entity cur;        /* ECS_DEBUG: the entity handed out last, for messages */
     ecs_storage *st[ECS_MAX_TERMS];
     uint32_t flags[ECS_MAX_TERMS];
     uint32_t until[ECS_MAX_TERMS];  /* union views: the ANY storages' row counts at the start */
+    uint8_t mterm[ECS_MAX_TERMS];
 } ecs_iter;
 
 ECS_API ecs_iter ecs_view(ecs_world *w, const ecs_view_desc *desc);
@@ -1484,11 +1518,15 @@ ECS_API ecs_entity ecs__create_n(ecs_world *w, uint32_t n, const ecs_component *
                                  const void *const *values);
 ECS_API bool ecs__take_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c, void *out,
                              size_t size, bool deletion);
-ECS_API bool ecs__iter_seek(ecs_iter *it, int blocks);
-ECS_API void ecs__iter_changed(ecs_iter *it);
-ECS_API bool ecs__iter_probe_all(ecs_iter *it);
-ECS_API bool ecs__iter_refresh(ecs_iter *it);
-ECS_API void ecs__bad_field(const ecs_iter *it, const char *call, uint32_t i, size_t size);
+ECS_API bool ecs__iter_plan(ecs_iter *it);
+ECS_API bool ecs__iter_rest(ecs_iter *it, uint32_t x);
+ECS_API uint32_t ecs__iter_merge(ecs_iter *it, uint32_t x);
+ECS_API void ecs__iter_mark(const ecs_iter *it);
+ECS_API bool ecs__iter_next(ecs_iter *it);
+ECS_API void ecs__iter_changed(ecs_iter *it, uint32_t pos);
+ECS_API int ecs__iter_step(ecs_iter *it);
+ECS_API ecs_entity ecs__iter_entity(const ecs_iter *it, uint32_t row);
+ECS_API void ecs__bad_field(const ecs_iter *it, const char *call, uint32_t k, size_t size, bool block);
 ECS_API bool ecs__defer_add_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
                                   size_t size);
 ECS_API void *ecs__unique_get(const ecs_world *w, const char *call, ecs_component c, size_t size, bool mut);
@@ -1531,22 +1569,26 @@ struct ecs_storage {
        ECS__ABSENT. Every storage has world->npages page pointers, covering
        every slot; a page without entities is the world's shared absent
        page. Rows 0..count-1 are packed: dense[row] is the entity, its
-       value is at data + row * size, and inserted[row] / modified[row] are
-       its tracking ticks (arrays present only when tracked). */
+       value is at data + row * size (a tag's data is its tag_dummy byte:
+       every row's value, not NULL, not to be read), and inserted[row] /
+       modified[row] are its tracking ticks (arrays present only when
+       tracked). */
     uintptr_t *pages;      /* page addresses, biased (ECS__PAGE) */
     uint32_t npages;       /* = world->npages (kept here: one load less per lookup) */
     ecs_entity *dense;
-    unsigned char *data;   /* NULL for tags */
+    unsigned char *data;
     ecs_tick *inserted, *modified;
     uint32_t count, cap;
     /* Every change of rows other than an append (a swap-remove, a swap, a
        sort) counts in `changes` and leaves the lowest row it touched in
-       changed_rows[changes % ECS__CHANGE_RING]; changed_by names the call.
+       changed_rows[changes % ECS__CHANGE_RING], with the entity that was
+       there in changed_ents (for ecs_iter_entity); changed_by names the call.
        Views use them to know two storages are still in step, and under
        ECS_DEBUG to tell a harmless change (at or above the walk) from one
        that would skip or repeat entities. */
     uint64_t changes;
     uint32_t changed_rows[ECS__CHANGE_RING];
+    ecs_entity changed_ents[ECS__CHANGE_RING]; /* the entity that was at that row */
     const char *changed_by;
     /* what it stores */
     ecs_component id;
@@ -1704,10 +1746,16 @@ ECS__HOT uint32_t ecs__row(const ecs_storage *s, ecs_entity e) {
     return x < ECS__NO_ROW ? (uint32_t)x : ECS__NO_ROW;
 }
 
-/* Where the values of s begin: data, or a tag's dummy byte (what get and
-   add return for tags: not NULL, not to be read). */
-ECS__HOT uintptr_t ecs__base(const ecs_storage *s) {
-    return s->data ? (uintptr_t)s->data : (uintptr_t)&s->tag_dummy;
+/* The modified step: rows row..row+n-1 of s were written (get_mut, a
+   written view term, add over a value, ecs_add_if_changed...). Every way
+   of marking a value modified goes through here; with modification
+   tracking off (no modified[] array) it does nothing. */
+ECS__HOT void ecs__modified(const ecs_storage *s, uint32_t row, uint32_t n) {
+    ecs_tick *m = s->modified;
+    if (m) {
+        ecs_tick now = s->world->tick;
+        while (n--) m[row++] = now;
+    }
 }
 
 /* The value at `row`, given s's base (values of `size` bytes); mut: the
@@ -1716,7 +1764,7 @@ ECS__HOT uintptr_t ecs__base(const ecs_storage *s) {
    into the lookup's own. */
 ECS__HOT void *ecs__value_at(const ecs_storage *s, uintptr_t base, uint32_t row, size_t size, bool mut) {
     void *v = (void *)(base + (uintptr_t)row * size);
-    if (mut && s->modified) s->modified[row] = s->world->tick;
+    if (mut) ecs__modified(s, row, 1);
 #if defined(__GNUC__) || defined(__clang__)
     if (!v) __builtin_unreachable();
 #endif
@@ -1787,10 +1835,11 @@ ECS__HOT uint32_t ecs__push_value(ecs_world *w, ecs_storage *s, ecs_entity e, co
 }
 
 /* Storage primitive bookkeeping: every change of rows but an append goes
-   through here (the counters of struct ecs_storage); `row` is the lowest
-   row it touched. */
+   through here (the counters of struct ecs_storage), before it moves
+   anything; `row` is the lowest row it touches. */
 ECS__HOT void ecs__changed(ecs_world *w, ecs_storage *s, uint32_t row, const char *call) {
     s->changed_rows[s->changes % ECS__CHANGE_RING] = row;
+    s->changed_ents[s->changes % ECS__CHANGE_RING] = row < s->count ? s->dense[row] : ECS_NULL;
     s->changes++;
     s->changed_by = call;
     ECS__MOVED(w);
@@ -1811,10 +1860,11 @@ ECS__HOT void ecs__move_row(ecs_storage *s, uint32_t dst, uint32_t src) {
 /* Storage primitive: swap-remove. Row `row` goes (entry: its sparse
    entry, which the caller found); the last row moves into it. */
 ECS__HOT void ecs__pop_at(ecs_world *w, ecs_storage *s, uint32_t row, uint64_t *entry, const char *call) {
-    uint32_t last = --s->count;
+    uint32_t last;
+    ecs__changed(w, s, row, call);
+    last = --s->count;
     *entry = ECS__ABSENT;
     if (row != last) ecs__move_row(s, row, last);
-    ecs__changed(w, s, row, call);
 }
 ECS__HOT void ecs__pop(ecs_world *w, ecs_storage *s, uint32_t row, const char *call) {
     ecs__pop_at(w, s, row, ECS__ENTRY_AT(s, (uint32_t)s->dense[row]), call);
@@ -1831,7 +1881,7 @@ ECS__HOT const ecs_storage *ecs__storage(const ecs_world *w, ecs_component c) {
 ECS__INLINE void *ecs__get(const ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                            size_t size, bool mut) {
     const ecs_storage *s = ecs__storage(w, c);
-    uintptr_t base = ecs__base(s); /* every load from s first: a loop keeps them in registers */
+    uintptr_t base = (uintptr_t)s->data; /* every load from s first: a loop keeps them in registers */
     uint32_t row = ecs__row(s, e);
 #if ECS_DEBUG /* release: no call, so a loop of gets keeps s in registers (an unknown c has no rows) */
     if (s == &ecs__none || (size != (size_t)-1 && size != s->size)) {
@@ -1860,7 +1910,7 @@ ECS__INLINE ecs_storage *ecs_storage_of(const ecs_world *w, ecs_component c) {
 ECS__INLINE void *ecs__storage_get(const ecs_storage *s, const char *call, ecs_entity e, size_t size,
                                    bool mut) {
     const ecs_storage *t = s ? s : &ecs__none;
-    uintptr_t base = ecs__base(t);
+    uintptr_t base = (uintptr_t)t->data;
     uint32_t row = ecs__row(t, e);
 #if ECS_DEBUG
     if (!s || (size != (size_t)-1 && size != s->size)) {
@@ -1893,7 +1943,7 @@ ECS__INLINE const ecs_entity *ecs_storage_entities(const ecs_storage *s) {
 }
 ECS__INLINE void *ecs_storage_data(const ecs_storage *s) {
     if (!s) return ecs__bad_storage(s, "ecs_storage_data", ECS_NULL, (size_t)-1), (void *)0;
-    return s->data;
+    return s->size ? s->data : NULL;
 }
 
 /* --- inline: 6. component operations ---------------------------------------- */
@@ -1912,8 +1962,8 @@ ECS__HOT void *ecs__add_fast(ecs_world *w, const char *call, ecs_entity e, ecs_c
         if ((size == (size_t)-1 || size == s->size) && !(s->attached & ECS__ATT_INSERT) && s->count < s->cap &&
             ECS__PAGE(s, i >> ECS__PAGE_BITS) != w->absent_page && *(entry = ECS__ENTRY_AT(s, i)) == ECS__ABSENT) {
             row = ecs__push_at(w, s, e, entry);
-            if (s->data) memcpy(s->data + (size_t)row * s->size, value, size == (size_t)-1 ? s->size : size);
-            return s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&s->tag_dummy;
+            memcpy(s->data + (size_t)row * s->size, value, size == (size_t)-1 ? s->size : size);
+            return s->data + (size_t)row * s->size;
         }
     }
     return ecs__add_sized(w, call, e, c, value, size);
@@ -1947,7 +1997,7 @@ ECS__HOT bool ecs__remove_fast(ecs_world *w, const char *call, ecs_entity e, ecs
     uint32_t row = ecs__row(s, e);
     if (row != ECS__NO_ROW && !(s->attached & ECS__ATT_REMOVE) && !s->locked && !w->guard &&
         (size == (size_t)-1 || size == s->size)) {
-        if (out && s->data) memcpy(out, s->data + (size_t)row * s->size, size == (size_t)-1 ? s->size : size);
+        if (out) memcpy(out, s->data + (size_t)row * s->size, size == (size_t)-1 ? s->size : size);
         ecs__pop(w, s, row, call);
         return true;
     }
@@ -2018,278 +2068,149 @@ ECS__INLINE bool ecs_add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_com
 }
 
 /* --- inline: 7. views ------------------------------------------------------- */
-/* What a probe run requires of a term at each row (ecs_iter.pkind). */
-#define ECS__P_HAS 0u /* present: a required or filtered term */
-#define ECS__P_NOT 1u /* absent: ECS_NOT, or an earlier ANY term of a union view */
-#define ECS__P_MAY 2u /* either: ECS_OPTIONAL (a union's later ANY terms too) */
-#define ECS__P_ANY 3u /* either, and one ECS_ANY term must be present */
+/* What a probe run asks of a term at a row (ecs__probe.want). Tested
+   terms decide whether the row matches: ECS__P_HAS (a required term)
+   must be there, ECS__P_NOT (ECS_NOT, or in a union view an ANY term of
+   an earlier lead) must not; the bits of want keep the row of a present
+   one. Looked-up terms only give their value: ECS__P_MAY (ECS_OPTIONAL,
+   a union's later ANY terms), ECS__P_ANY (ECS_ANY: one must be there). */
+#define ECS__P_NOT 0u
+#define ECS__P_HAS 0xffffffffu
+#define ECS__P_MAY 1u
+#define ECS__P_ANY 2u
 
-/* The lookup of a probe run with one term to test, down its lead
-   entities run[0..i): the highest row below i whose entity has a row in
-   the term (want) or lacks one (!want), plus 1, with that row in *row; 0
-   when none is left. The run's entities are alive: no bounds check. */
-ECS__HOT uint32_t ecs__probe_down(const ecs_entity *run, const uintptr_t *pages, uint32_t i, bool want,
-                                  uint32_t *row) {
-    while (i) {
-        uint32_t idx = (uint32_t)run[--i];
-        *row = (uint32_t)*ECS__ENTRY_IN(pages, idx);
-        if ((*row != ECS__NO_ROW) == want) return i + 1;
+
+/* The highest entity below x of a probe run that matches, plus 1; 0 when
+   none is left. A tight loop on locals makes the tests of s (see
+   ecs__seek); where they pass, the rest runs out of line (ecs__iter_rest).
+   Sets the values of the terms it looks up. */
+ECS__HOT uint32_t ecs__seek_down(ecs_iter *it, const ecs__seek *s, uint32_t x) {
+    const ecs_entity *run = s->run;
+    const ecs_tick *ticks = s->ticks;
+    const uintptr_t *pages = s->pages;
+    ecs__off *bias = s->bias;
+    ecs_tick since = s->since;
+    uint32_t want = s->want, keep = s->keep, rest = s->rest;
+    while (x) {
+        x--;
+        if (ticks && ticks[x] <= since) continue;
+        if (pages) {
+            uint32_t idx = (uint32_t)run[x], row = (uint32_t)*ECS__ENTRY_IN(pages, idx); /* alive: no bounds check */
+            if ((row != ECS__NO_ROW) != want) continue;
+            *bias = (ecs__off)(row & keep) - x;
+        }
+        if (!rest || ecs__iter_rest(it, x)) return x + 1;
     }
     return 0;
 }
 
-/* Tests lead row lo + i of a probe run: the one tested term of pst
-   inline, anything else out of line. On a match each tested term's base
-   is biased so that base + i * size is its value (NULL when absent). */
-ECS__HOT bool ecs__iter_probe(ecs_iter *it) {
-    const ecs_storage *s = it->pst;
-    if (s) {
-        uint32_t j = it->i, row = (uint32_t)ECS__ENTRY(s, (uint32_t)it->lead->dense[it->lo + j]); /* alive: no bounds check */
-        if ((row == ECS__NO_ROW) != it->pnot) return false;
-        if (!it->pnot) it->base[it->pk] = it->pdata + (uintptr_t)((int64_t)row - j) * s->size;
-        return true;
-    }
-    return ecs__iter_probe_all(it);
-}
-
-/* The next block: an aligned run as a whole (arrays), or in a probe run
-   the next match, and when the one tested term is ECS_NOT the rows below
-   it that lack the term too. False when the walk is done. */
+/* The next block: it.count entities, it.entities[0..count), and per term
+   an array of values (ECS_BLOCK). False when the view is done. The blocks
+   of one entity that follow each other in a run (the matches of a probe
+   run; in a per-entity loop, the entities of an aligned run with one
+   marked term, marked as each is reached) come from here with no call;
+   every other step (an aligned run's block, a new run, a run whose
+   pointers moved) from ecs__iter_next, out of line. */
 ECS__HOT bool ecs_iter_next_block(ecs_iter *it) {
-    for (;;) {
-        if (it->probing && it->i) {
-            if (it->key != (it->world->epoch | 1u)) { /* again with the new pointers (rows may be cut short) */
-                ecs__iter_refresh(it);
-                continue;
-            }
-            if (it->pst && it->pnot) { /* the next rows that lack the term: one block */
-                const ecs_storage *s = it->pst;
-                const ecs_entity *dense = it->lead->dense + it->lo;
-                uint32_t i = it->i - it->skip, top; /* skip: the row below the last block has the term */
-                while (i && (uint32_t)ECS__ENTRY(s, (uint32_t)dense[i - 1]) != ECS__NO_ROW) i--;
-                for (top = i; i && (uint32_t)ECS__ENTRY(s, (uint32_t)dense[i - 1]) == ECS__NO_ROW;) i--;
-                it->count = top - i;
-                it->i = i;
-                it->skip = i != 0;
-                it->entities = dense + i;
-                if (it->count) {
-#if ECS_DEBUG
-                    it->cur = dense[i];
-#endif
-                    return true;
-                }
-            } else if (it->pst) { /* one required term to test: its lookup, on locals */
-                const ecs_storage *s = it->pst;
-                const ecs_entity *run = it->lead->dense + it->lo;
-                uint32_t row, i = ecs__probe_down(run, s->pages, it->i, true, &row);
-                it->i = i ? i - 1 : 0;
-                if (i--) {
-                    it->count = 1;
-                    it->entities = run + i;
-                    it->base[it->pk] = it->pdata + (uintptr_t)((int64_t)row - i) * s->size;
-#if ECS_DEBUG
-                    it->cur = run[i];
-#endif
-                    return true;
-                }
-            } else
-                do {
-                    it->i--;
-                    if (ecs__iter_probe(it)) {
-                        it->count = 1;
-                        it->entities = it->lead->dense + it->lo + it->i;
-#if ECS_DEBUG
-                        it->cur = it->entities[0];
-#endif
-                        return true;
-                    }
-                } while (it->i);
-        }
-        if (!ecs__iter_seek(it, 1)) return false;
+    uint32_t x = it->first;
+    if (x && it->one && it->key == *it->epoch) {
         if (!it->probing) {
-            it->i = 0;
-#if ECS_DEBUG
-            it->cur = it->entities[0];
-#endif
-            return true;
+            it->mark1[--x] = it->tick;
+        } else if ((x = ecs__seek_down(it, &it->seek, x)) != 0) {
+            x--;
+            if (it->nmark) it->first = x, it->count = 1, ecs__iter_mark(it);
+        } else {
+            it->first = 0;
+            return ecs__iter_next(it);
         }
-    }
-}
-
-/* ECS_DEBUG: remember the entity handed out, for messages. */
+        it->first = x;
+        it->count = 1;
+        it->entities = it->seek.run + x;
 #if ECS_DEBUG
-#define ECS__CUR(it) ((it)->cur = (it)->lead->dense[(it)->lo + (it)->i])
-#else
-#define ECS__CUR(it) ((void)0)
+        it->cur = it->entities[0];
 #endif
-
-/* The per-entity step's fast case: the next entity of an aligned block
-   (i goes down) while its pointers are good (the world's epoch is the
-   block's key). No call: a loop of it keeps the iterator in registers. */
-ECS__HOT bool ecs__iter_fast(ecs_iter *it) {
-    if (ECS__LIKELY(it->key == it->world->epoch && it->i)) { /* the epoch first: a load every pass makes */
-        it->i--;
-        ECS__CUR(it);
         return true;
     }
-    return false;
+    return ecs__iter_next(it);
 }
 
-/* The per-entity step's other cases: the next entity of an aligned block
-   that is fresh (the first after ecs__iter_seek), marks written terms
-   entity by entity, or whose storages changed; the next match of a probe
-   run; then the next run. False when the view is done. */
-ECS__HOT bool ecs__iter_slow(ecs_iter *it) {
-    uint32_t m;
-    if (it->key == (it->world->epoch | 1u) && it->i) { /* the common cases first */
-        if (!it->probing) { /* an aligned block, marked as each entity is reached */
-            ecs_tick tick = it->tick;
-            it->i--;
-            for (m = 0; m < it->nmark; m++) it->mark[m][it->i] = tick;
-            ECS__CUR(it);
-            return true;
-        }
-        while (it->pst && it->i) { /* a probe run with one term to test */
-            it->i--;
-            if (ecs__iter_probe(it)) {
-                ECS__CUR(it);
-                return true;
-            }
-        }
-    }
-    for (;;) {
-        if (it->i) { /* rows left in the run */
-            if ((it->key & ~1u) != it->world->epoch) { /* epochs are even; rows may be cut short */
-                ecs__iter_refresh(it);
-                continue;
-            }
-            if (!it->probing) {
-                it->i--;
-                for (m = 0; (it->key & 1u) && m < it->nmark; m++) it->mark[m][it->i] = it->tick; /* marked as reached */
-                ECS__CUR(it);
-                return true;
-            }
-            do {
-                it->i--;
-                if (ecs__iter_probe(it)) {
-                    ECS__CUR(it);
-                    return true;
-                }
-            } while (it->i);
-        }
-        if (!ecs__iter_seek(it, 0)) return false;
-    }
-}
+/* The per-entity loops walk each block from its last entity down. Under
+   ECS_DEBUG each step checks the walk out of line (ecs__iter_step). */
+#if ECS_DEBUG
+#define ECS__STEP(it) ecs__iter_step(it)
+#else
+#define ECS__STEP(it) 1
+#endif
 
 /* The next matching entity (ecs_iter_entity), false when the view is done:
    the function form of ECS_EACH. */
-ECS__HOT bool ecs_iter_next(ecs_iter *it) { return ecs__iter_fast(it) || ecs__iter_slow(it); }
-
-/* The current entity of a per-entity loop: read from the lead's row lo + i
-   (either kind of run), so it stays right after a change in the loop body
-   moved the arrays. */
-ECS__INLINE ecs_entity ecs_iter_entity(const ecs_iter *it) { return it->lead->dense[it->lo + it->i]; }
-
-/* Term k's value for the current entity: base + i * size (size: sizeof(T)
-   for the typed macros). A block starts at entity i, so in a block loop
-   it is the block's array (ECS_BLOCK, ecs_block). Checked under ECS_DEBUG. */
-ECS__INLINE void *ecs__field(const ecs_iter *it, const char *call, uint32_t k, size_t size) {
-#if ECS_DEBUG
-    if (!it || k >= it->nterms || (size != (size_t)-1 && size != it->st[k]->size)) {
-        ecs__bad_field(it, call, k, size);
-        return NULL;
+ECS__INLINE bool ecs_iter_next(ecs_iter *it) {
+    for (;;) {
+        if (it->i > it->first) {
+            it->i--;
+            if (ECS__STEP(it)) return true;
+            continue;
+        }
+        it->each = 1;
+        if (!ecs_iter_next_block(it)) return false;
+        it->i = it->first + it->count;
     }
-    if (it->flags[k] & ECS_NOT) return NULL;
-#else
-    (void)call;
-#endif
-    if (size == (size_t)-1) size = it->flags[k] & ECS_NOT ? 0 : it->st[k]->size; /* untyped: a NOT term stays NULL */
-    return (void *)(it->base[k] + (uintptr_t)it->i * size);
 }
 
 /* ECS_EACH's own state: a local of the loop that no call out of line
-   sees, so the compiler keeps it in registers. key is the epoch it is
-   good for (1, never an epoch, when the outer step must take the slow
-   way), i as in the iterator. In a probe run with one term to test
-   (pages not NULL) it holds what ecs__iter_probe needs: the run's lead
-   entities, the term's sparse pages, and where its base goes (pbase,
-   NULL for an ECS_NOT term). In an aligned block whose one written
-   term is marked entity by entity, mark is that term's modified[] and
-   tick its stamp (NULL otherwise: the iterator's mark[] list). more and
-   go steer the two loops of ECS_EACH. */
+   sees, so the compiler keeps it in registers. It holds what the blocks
+   of one entity that follow each other in a run need (ecs_iter_next_block's
+   inline step, on locals): x, the entities of the run still to come, and
+   key, the epoch they are good for; in a probe run its tight loop's tests
+   (seek), in an aligned run walked one entity at a time for its one
+   marked term, that term's modified[] at the run and the stamp (mark,
+   tick). more steers the two loops. */
 typedef struct ecs__each {
     const uint32_t *epoch;
-    uint32_t key, i;
-    const ecs_entity *run;
-    const uintptr_t *pages;
-    uintptr_t *pbase, pdata;
-    size_t psize;
+    ecs__seek seek;
     ecs_tick *mark, tick;
-    int more, go;
+    uint32_t x, key;
+    int more;
 } ecs__each;
-
-ECS__HOT ecs__each ecs__each_begin(const ecs_iter *it) {
+ECS__HOT ecs__each ecs__each_begin(ecs_iter *it) {
     ecs__each e;
-    e.epoch = &it->world->epoch; /* every iterator has a world (ecs__no_world_iter's: a dead one) */
-    e.key = 1u;                  /* odd: no run yet */
-    e.i = 0;
-    e.run = NULL;
-    e.pages = NULL;
-    e.pbase = NULL;
-    e.pdata = 0;
-    e.psize = 0;
-    e.mark = NULL;
-    e.tick = 0;
+    memset(&e, 0, sizeof e);
+    e.epoch = it->epoch;
     e.more = 1;
-    e.go = 0;
+    it->each = 1;
     return e;
 }
 
-/* ECS_EACH's outer step, on the state in registers: the next entity of
-   an aligned block whose written terms are marked entity by entity, or
-   the next match of a probe run with one term to test (the lookup of
-   ecs__iter_probe). Anything else (the rows of an unmarked aligned block
-   go by in the inner loop; a new run, a refresh after a change) is the
-   slow step, after which e takes the run it left the walk in. */
+/* ECS_EACH's outer step: the next block of one entity from the loop's
+   state when that is where the walk is; else the next block out of line
+   (ecs__iter_next), after which the state takes the run the walk is in. */
 ECS__HOT bool ecs__each_next(ecs_iter *it, ecs__each *e) {
-    if (*e->epoch == e->key) {
-        uint32_t i = e->i, row, m;
-        if (!e->pages) { /* an aligned block whose written terms are marked entity by entity */
-            if (i) {
-                it->i = e->i = --i;
-                if (e->mark)
-                    e->mark[i] = e->tick;
-                else
-                    for (m = 0; m < it->nmark; m++) it->mark[m][i] = it->tick;
-                ECS__CUR(it);
-                return true;
-            }
+    uint32_t x = e->x;
+    if (x && e->key == *e->epoch) {
+        if (e->mark) {
+            e->mark[--x] = e->tick; /* marked as it is reached */
+        } else if ((x = ecs__seek_down(it, &e->seek, x)) != 0) {
+            x--;
+            if (it->nmark) it->first = x, it->count = 1, ecs__iter_mark(it);
         } else {
-            i = e->pbase ? ecs__probe_down(e->run, e->pages, i, true, &row)
-                         : ecs__probe_down(e->run, e->pages, i, false, &row);
-            it->i = e->i = i ? i - 1 : 0;
-            if (i--) {
-                if (e->pbase) *e->pbase = e->pdata + (uintptr_t)((int64_t)row - i) * e->psize;
-                ECS__CUR(it);
-                return true;
-            }
+            it->first = 0;
+            goto next;
         }
+        e->x = it->first = x; /* count is 1 */
+#if ECS_DEBUG
+        it->cur = e->seek.run[x];
+#endif
+        return true;
     }
-    if (!ecs__iter_slow(it)) return false;
-    e->i = it->i;
-    e->pages = NULL;
-    e->mark = it->nmark == 1 && !it->probing ? it->mark[0] : NULL;
-    e->tick = it->tick;
-    /* odd keys are the runs the outer step walks: those it can walk here
-       (a marked aligned block, a probe run with one term to test) get the
-       epoch; the others 1, which no epoch is */
-    e->key = (it->key & 1u) && (it->pst || !it->probing) ? it->key & ~1u : 1u;
-    if (it->pst) { /* set in probe runs only */
-        e->run = it->lead->dense + it->lo;
-        e->pages = it->pst->pages;
-        e->pbase = it->pnot ? NULL : &it->base[it->pk];
-        e->pdata = it->pdata;
-        e->psize = it->pst->size;
+next:
+    if (!ecs__iter_next(it)) return false;
+    e->x = 0;
+    if (it->one && it->first) { /* the rest of the run comes one entity at a time: here */
+        e->x = it->first;
+        e->key = it->key;
+        e->seek = it->seek;
+        e->mark = it->mark1;
+        e->tick = it->tick;
     }
     return true;
 }
@@ -2297,20 +2218,46 @@ ECS__HOT bool ecs__each_next(ecs_iter *it, ecs__each *e) {
 #define ECS__CAT2(a, b) a##b
 #define ECS__CAT(a, b) ECS__CAT2(a, b)
 /* The per-entity loop: ECS_EACH(&it) { ... ECS_FIELD(&it, k, T) ... }.
-   The inner loop steps through an aligned block with no call, so the
-   compiler keeps the iterator in registers; the outer one takes the
-   entities of a marked aligned block and the matches of a probe run with
-   one term to test, with no call either and its state in registers
-   (ecs__each), and every other step (a new run, a refresh after a
-   change) out of line. break and continue work as in any loop (break:
-   more stays 0). */
-#define ECS_EACH(it)                                                                               \
-    for (ecs__each ECS__CAT(ecs__e_, __LINE__) = ecs__each_begin(it);                              \
-         ECS__CAT(ecs__e_, __LINE__).more &&                                                       \
+   The inner loop walks a block from its last entity down with no call;
+   the outer one takes the next block (ecs__each_next). ECS_FIELD reads
+   the storage's array again, so a field taken after a change in the body
+   is right. break and continue work as in any loop (break: more stays 0). */
+#define ECS_EACH(it)                                                                          \
+    for (ecs__each ECS__CAT(ecs__e_, __LINE__) = ecs__each_begin(it);                         \
+         ECS__CAT(ecs__e_, __LINE__).more &&                                                  \
          (ECS__CAT(ecs__e_, __LINE__).more = 0, ecs__each_next((it), &ECS__CAT(ecs__e_, __LINE__)));) \
-        for (ECS__CAT(ecs__e_, __LINE__).go = 1;                                                   \
-             ECS__CAT(ecs__e_, __LINE__).go || (ECS__CAT(ecs__e_, __LINE__).more = 1, 0);          \
-             ECS__CAT(ecs__e_, __LINE__).go = ecs__iter_fast(it))
+        for ((it)->i = (it)->first + (it)->count;                                             \
+             (it)->i > (it)->first && ((it)->i--, ECS__STEP(it)) ? 1 : (ECS__CAT(ecs__e_, __LINE__).more = 1, 0);)
+
+/* The current entity of a per-entity loop: read from the lead's row, so
+   it stays right when a change in the body moved the arrays; when the
+   body took the entity out of the lead (destroyed it), the storage's
+   record of that change names it (ecs__iter_entity). */
+ECS__INLINE ecs_entity ecs_iter_entity(const ecs_iter *it) {
+    const ecs_storage *s = it->lead;
+    uint32_t row = it->lo + it->i;
+    return ECS__LIKELY(s->changes == it->changes) ? s->dense[row] : ecs__iter_entity(it, row);
+}
+
+/* Term k's value for entity x of the run: fst[k]'s data + (bias[k] + x) *
+   size, where size is sizeof(T) for the typed macros (checked under
+   ECS_DEBUG). ECS_FIELD takes x = the current entity, ECS_BLOCK the
+   block's first. */
+ECS__INLINE void *ecs__field(const ecs_iter *it, const char *call, uint32_t k, size_t size, bool block) {
+#if ECS_DEBUG
+    if (!it || k >= it->nterms || (size != (size_t)-1 && size != it->st[k]->size) || !it->each != block) {
+        ecs__bad_field(it, call, k, size, block);
+        return NULL;
+    }
+    if (it->flags[k] & ECS_NOT) return NULL;
+#else
+    (void)call;
+#endif
+    if (size == (size_t)-1) size = it->fst[k]->size; /* untyped: a term with no value stays NULL */
+    return (void *)((uintptr_t)it->fst[k]->data + it->bias[k] * size + (uintptr_t)(block ? it->first : it->i) * size);
+}
+ECS__INLINE void *ecs_field(const ecs_iter *it, uint32_t k) { return ecs__field(it, "ecs_field", k, (size_t)-1, false); }
+ECS__INLINE void *ecs_block(const ecs_iter *it, uint32_t k) { return ecs__field(it, "ecs_block", k, (size_t)-1, true); }
 
 /* --- typed macros ------------------------------------------------------ */
 #if ECS_DEBUG
@@ -2338,15 +2285,13 @@ ECS__HOT bool ecs__each_next(ecs_iter *it, ecs__each *e) {
 #define ECS__VALUE(T, ...) ((T[1]){__VA_ARGS__})
 #endif
 #define ECS_ADD(w, e, c, T, ...) ((T *)ecs__add_fast((w), "ECS_ADD", (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T)))
-#define ECS_FIELD(it, k, T) ((T *)ecs__field((it), "ECS_FIELD", (k), sizeof(T)))
-#define ECS_BLOCK(it, k, T) ((T *)ecs__field((it), "ECS_BLOCK", (k), sizeof(T)))
+#define ECS_FIELD(it, k, T) ((T *)ecs__field((it), "ECS_FIELD", (k), sizeof(T), false))
+#define ECS_BLOCK(it, k, T) ((T *)ecs__field((it), "ECS_BLOCK", (k), sizeof(T), true))
 #define ECS_UNIQUE_GET(w, c, T) ((const T *)ecs__unique_get((w), "ECS_UNIQUE_GET", (c), ECS__SIZE(T), false))
 #define ECS_UNIQUE_GET_MUT(w, c, T) ((T *)ecs__unique_get((w), "ECS_UNIQUE_GET_MUT", (c), ECS__SIZE(T), true))
 #define ECS_UNIQUE_ADD(w, c, T, ...) ((T *)ecs__unique_add_sized((w), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T)))
 #define ECS_ADD_IF_CHANGED(w, e, c, T, ...) \
     ecs__add_if_changed_sized((w), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T))
-#define ecs_field(it, k) ecs__field((it), "ecs_field", (k), (size_t)-1)
-#define ecs_block(it, k) ecs__field((it), "ecs_block", (k), (size_t)-1)
 #define ECS_DEFER_ADD(w, e, c, T, ...) ecs__defer_add_sized((w), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T))
 
 #ifdef __cplusplus
@@ -2612,6 +2557,7 @@ static ecs_iter ecs__no_world_iter(void) {
     ecs_iter it;
     memset(&it, 0, sizeof it);
     it.world = &ecs__dead_world;
+    it.epoch = &ecs__dead_world.epoch;
     return it;
 }
 
@@ -3039,6 +2985,7 @@ ECS__FN ecs_component ecs_register(ecs_world *w, const char *name, size_t size, 
     s->size = (uint32_t)size;
     s->align = (uint32_t)align;
     s->world = w;
+    if (!size) s->data = (unsigned char *)&s->tag_dummy; /* a tag's values: one byte, not to be read */
     c = ++w->ncomponents;
     s->id = c;
     w->storages[c] = s;
@@ -3094,7 +3041,8 @@ static void ecs__storage_destroy(ecs_world *w, ecs_storage *s) {
         if (ECS__PAGE(s, p) != w->absent_page) ecs__free(w, ECS__PAGE(s, p), ECS__PAGE_SIZE * sizeof(uint64_t));
     ecs__free(w, s->pages, (size_t)w->npages * sizeof *s->pages);
     ecs__row_arrays(s, arr, size);
-    for (i = 0; i < ECS__ROW_ARRAYS; i++) ecs__free(w, *arr[i], (size_t)s->cap * size[i]);
+    for (i = 0; i < ECS__ROW_ARRAYS; i++)
+        if (size[i]) ecs__free(w, *arr[i], (size_t)s->cap * size[i]);
     ecs__changes_free(w, &s->removed, 0);
     ecs__changes_free(w, &s->deleted, s->size);
     ecs__free(w, s->unique, s->size ? s->size : 1);
@@ -3197,14 +3145,15 @@ static void ecs__swap_rows(ecs_storage *s, uint32_t a, uint32_t b) {
 /* Primitive: exchanges rows a and b. */
 ECS__IMPL_HOT void ecs__swap(ecs_world *w, ecs_storage *s, uint32_t a, uint32_t b, const char *call) {
     if (a == b) return;
-    ecs__swap_rows(s, a, b);
     ecs__changed(w, s, a < b ? a : b, call);
+    ecs__swap_rows(s, a, b);
 }
 
 /* Primitive: reorders rows 0..n-1 so that row i gets the old row src[i]
    (src is used up as scratch). One change, from row 0. */
 static void ecs__permute(ecs_world *w, ecs_storage *s, uint32_t *src, uint32_t n, const char *call) {
     uint32_t i;
+    ecs__changed(w, s, 0, call);
     for (i = 0; i < n; i++) { /* follow each cycle, swapping */
         uint32_t j = i;
         while (src[j] != i) {
@@ -3215,12 +3164,9 @@ static void ecs__permute(ecs_world *w, ecs_storage *s, uint32_t *src, uint32_t n
         }
         src[j] = j;
     }
-    ecs__changed(w, s, 0, call);
 }
 
-static void *ecs__value(ecs_storage *s, uint32_t row) {
-    return s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&s->tag_dummy;
-}
+static void *ecs__value(ecs_storage *s, uint32_t row) { return s->data + (size_t)row * s->size; }
 
 /* --- the insert path and the remove path ---------------------------------- */
 /* Insert, for e getting c (new to e):
@@ -4029,24 +3975,25 @@ ECS__FN ecs_entity ecs__create_n(ecs_world *w, uint32_t n, const ecs_component *
 /* ------------------------------------------------------------------------- */
 /* Views                                                                     */
 /* ------------------------------------------------------------------------- */
-/* A view walks one storage, its lead, from the last row down to row 0, and
-   matches each entity against the other terms. Walking downwards makes
-   removing the current entity safe: the swap-remove moves the last row,
-   already visited, into the current one. The lead is the shortest required
-   term unless the desc names one. A view without required terms but with
-   ECS_ANY terms is a union: it walks each ANY storage in turn and skips
-   entities an earlier ANY storage already produced.
+/* A view walks one storage, its lead, from its last row down, and matches
+   each entity against the other terms. Walking down makes removing the
+   current entity safe: the swap-remove moves the last row, already
+   visited, into the current one. The lead is the shortest required term
+   unless the desc names one; a view with no required term but ECS_ANY
+   terms is a union: it walks each ANY storage in turn, and an entity an
+   earlier one produced is skipped.
 
-   The walk goes in runs, each decided at its top row (ecs__iter_seek):
-     - aligned: every other term holds the lead's entity at the lead's row
-       there, and keeps doing so down to the run's floor; the run is one
-       block of arrays, walked with no lookup at all;
-     - probe: anything else (a term elsewhere or absent, an ECS_NOT or a
-       filtered term); rows are then tested one at a time, one sparse
-       lookup per other term, for ECS__PROBE_RUN rows, after which the
-       walk looks again.
-   Storages found in step are remembered in the world (ecs__in_step), so
-   walking them again compares no entity arrays. */
+   The walk goes in runs, each a value: first row lo, rows left, each
+   term's values (fst, bias), and what is tested at each row (probe,
+   filter). One function decides a run, at its top row (ecs__iter_plan):
+     - aligned: every value term holds the lead's entity at the lead's
+       row (compared by dense arrays, or known from a group or the in-step
+       memo) all the way down, and nothing is tested: one block;
+     - probe: anything else, ECS__PROBE_RUN rows at a time; the terms
+       aligned over the whole run keep their arrays, the others are
+       looked up at each row (ecs__iter_match, inline).
+   ecs_iter_next_block hands out the blocks; the per-entity loops walk
+   them. */
 
 /* Rows a probe run tests before the walk looks again whether the storages
    fell in step: long enough that looking costs nothing per row, short
@@ -4059,47 +4006,34 @@ ECS__FN ecs_entity ecs__create_n(ecs_world *w, uint32_t n, const ecs_component *
 /* --- the in-step memo ------------------------------------------------------ */
 /* world->instep remembers pairs of storages found to hold the same
    entities in rows 0..n-1, with both change counters at the time: that
-   stays true until either changes a row other than by appending. Views on
-   several threads read and write it at once (ecs_iter_chunk, the systems
-   of a batch), so each entry is a seqlock: a writer makes seq odd, writes,
-   then makes it even again; a reader keeps what it read only if seq was
-   even and unchanged around its reads. Without atomics (tcc, MSVC's C) the
-   memo is not used: storages are compared every walk. */
+   stays true until either changes a row other than by appending, so a walk
+   over storages filled together compares their entity arrays once, not
+   every frame (at 1M entities the compare reads as many bytes as the
+   loop). Views on several threads read and write it at once
+   (ecs_iter_chunk, the systems of a batch), so each entry is a seqlock: a
+   writer makes seq odd, writes, then makes it even again; a reader keeps
+   what it read only if seq was even and unchanged around its reads.
+   Without atomics (tcc, MSVC's C) the memo is not used. */
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__TINYC__)
 #define ECS__MEMO 1
 #define ECS__ALOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
-#define ECS__ALOAD_ACQ(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define ECS__ASTORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
-#define ECS__ASTORE_REL(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
-#define ECS__AFENCE_ACQ() __atomic_thread_fence(__ATOMIC_ACQUIRE)
-#define ECS__AFENCE_REL() __atomic_thread_fence(__ATOMIC_RELEASE)
-#define ECS__ACAS(p, expect, v) \
-    __atomic_compare_exchange_n((p), (expect), (v), 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)
 #else
 #define ECS__MEMO 0
 #endif
 
-/* A pair is kept in one order, the lower id first, whichever the view
-   leads with. */
-#define ECS__PAIR_ORDER(a, b)                                                     \
-    do {                                                                          \
-        if ((a)->id > (b)->id) { const ecs_storage *ecs__t = (a); (a) = (b); (b) = ecs__t; } \
-    } while (0)
-
 static uint32_t ecs__in_step(const ecs_world *w, const ecs_storage *a, const ecs_storage *b) {
 #if ECS__MEMO
-    uint32_t k;
-    ECS__PAIR_ORDER(a, b);
+    uint32_t k, lo = a->id < b->id ? a->id : b->id, hi = a->id ^ b->id ^ lo;
+    uint64_t ca = a->id == lo ? a->changes : b->changes, cb = a->id == lo ? b->changes : a->changes;
     for (k = 0; k < ECS__INSTEP; k++) {
         const ecs__instep *m = &w->instep[k];
-        uint32_t seq = ECS__ALOAD_ACQ(&m->seq), n;
-        bool hit;
-        if (seq & 1u) continue;
-        hit = ECS__ALOAD(&m->a) == a->id && ECS__ALOAD(&m->b) == b->id &&
-              ECS__ALOAD(&m->ca[0]) == (uint32_t)a->changes && ECS__ALOAD(&m->ca[1]) == (uint32_t)(a->changes >> 32) &&
-              ECS__ALOAD(&m->cb[0]) == (uint32_t)b->changes && ECS__ALOAD(&m->cb[1]) == (uint32_t)(b->changes >> 32);
+        uint32_t seq = __atomic_load_n(&m->seq, __ATOMIC_ACQUIRE), n;
+        bool hit = !(seq & 1u) && ECS__ALOAD(&m->a) == lo && ECS__ALOAD(&m->b) == hi &&
+                   ECS__ALOAD(&m->ca[0]) == (uint32_t)ca && ECS__ALOAD(&m->ca[1]) == (uint32_t)(ca >> 32) &&
+                   ECS__ALOAD(&m->cb[0]) == (uint32_t)cb && ECS__ALOAD(&m->cb[1]) == (uint32_t)(cb >> 32);
         n = ECS__ALOAD(&m->n);
-        ECS__AFENCE_ACQ();
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
         if (hit && ECS__ALOAD(&m->seq) == seq) return n;
     }
 #else
@@ -4110,22 +4044,26 @@ static uint32_t ecs__in_step(const ecs_world *w, const ecs_storage *a, const ecs
 
 static void ecs__set_in_step(ecs_world *w, const ecs_storage *a, const ecs_storage *b, uint32_t n) {
 #if ECS__MEMO
-    uint32_t k, slot = ECS__ALOAD(&w->instep_next) % ECS__INSTEP, seq;
-    ECS__PAIR_ORDER(a, b);
+    uint32_t k, slot = ECS__ALOAD(&w->instep_next) % ECS__INSTEP, seq, lo = a->id < b->id ? a->id : b->id;
+    uint32_t hi = a->id ^ b->id ^ lo;
+    uint64_t ca = a->id == lo ? a->changes : b->changes, cb = a->id == lo ? b->changes : a->changes;
+    ecs__instep *m;
     for (k = 0; k < ECS__INSTEP; k++) /* the pair's own entry, if it has one */
-        if (ECS__ALOAD(&w->instep[k].a) == a->id && ECS__ALOAD(&w->instep[k].b) == b->id) slot = k;
+        if (ECS__ALOAD(&w->instep[k].a) == lo && ECS__ALOAD(&w->instep[k].b) == hi) slot = k;
     ECS__ASTORE(&w->instep_next, slot + 1);
-    seq = ECS__ALOAD(&w->instep[slot].seq);
-    if ((seq & 1u) || !ECS__ACAS(&w->instep[slot].seq, &seq, seq + 1)) return; /* another writer: skip */
-    ECS__AFENCE_REL(); /* the odd seq before the fields: a reader that sees a new field sees it */
-    ECS__ASTORE(&w->instep[slot].a, a->id);
-    ECS__ASTORE(&w->instep[slot].b, b->id);
-    ECS__ASTORE(&w->instep[slot].ca[0], (uint32_t)a->changes);
-    ECS__ASTORE(&w->instep[slot].ca[1], (uint32_t)(a->changes >> 32));
-    ECS__ASTORE(&w->instep[slot].cb[0], (uint32_t)b->changes);
-    ECS__ASTORE(&w->instep[slot].cb[1], (uint32_t)(b->changes >> 32));
-    ECS__ASTORE(&w->instep[slot].n, n);
-    ECS__ASTORE_REL(&w->instep[slot].seq, seq + 2);
+    m = &w->instep[slot];
+    seq = ECS__ALOAD(&m->seq);
+    if ((seq & 1u) || !__atomic_compare_exchange_n(&m->seq, &seq, seq + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+        return; /* another writer: skip */
+    __atomic_thread_fence(__ATOMIC_RELEASE); /* the odd seq before the fields */
+    ECS__ASTORE(&m->a, lo);
+    ECS__ASTORE(&m->b, hi);
+    ECS__ASTORE(&m->ca[0], (uint32_t)ca);
+    ECS__ASTORE(&m->ca[1], (uint32_t)(ca >> 32));
+    ECS__ASTORE(&m->cb[0], (uint32_t)cb);
+    ECS__ASTORE(&m->cb[1], (uint32_t)(cb >> 32));
+    ECS__ASTORE(&m->n, n);
+    __atomic_store_n(&m->seq, seq + 2, __ATOMIC_RELEASE);
 #else
     (void)w, (void)a, (void)b, (void)n;
 #endif
@@ -4141,12 +4079,47 @@ static void ecs__bulk_in_step(ecs_world *w, uint32_t n, const ecs_component *com
         for (j = i + 1; j < n && j < 4; j++) {
             const ecs_storage *a = w->storages[comps[i]], *b = w->storages[comps[j]];
             uint32_t before = a->count - count;
-            if (b->count == a->count && (!before || ecs__in_step(w, a, b) >= before))
-                ecs__set_in_step(w, a, b, a->count);
+            if (b->count == a->count && (!before || ecs__in_step(w, a, b) >= before)) ecs__set_in_step(w, a, b, a->count);
         }
 }
 
+/* The lowest row >= lo from which s holds the lead's entities at the
+   lead's rows up to top - 1 (top: not even there). */
+static uint32_t ecs__aligned_from(const ecs_world *w, const ecs_storage *lead, const ecs_storage *s, uint32_t lo,
+                                  uint32_t top) {
+    uint32_t from = ecs__in_step(w, lead, s); /* rows below are known in step */
+    if (top > s->count) return top;
+    if (from < lo) from = lo;
+    if (top <= from || !memcmp(lead->dense + from, s->dense + from, (size_t)(top - from) * sizeof *s->dense))
+        return lo;
+    while (top > from && lead->dense[top - 1] == s->dense[top - 1]) top--;
+    return top;
+}
+
 /* --- making a view ----------------------------------------------------------- */
+
+enum { ECS__IT_DONE, ECS__IT_VIEW, ECS__IT_UNION };
+
+/* What term k must be at each row of the current lead (ECS__P_*). */
+static uint32_t ecs__want(const ecs_iter *it, uint32_t k) {
+    uint32_t f = it->flags[k];
+    if ((f & ECS_NOT) || (it->mode == ECS__IT_UNION && (f & ECS_ANY) && k < it->lead_term)) return ECS__P_NOT;
+    if (f & ECS_OPTIONAL) return ECS__P_MAY;
+    if (f & ECS_ANY) return it->mode == ECS__IT_UNION ? ECS__P_MAY : ECS__P_ANY;
+    return ECS__P_HAS;
+}
+
+/* Is term k right at every row of the walk by the group it walks (owned:
+   aligned; excluded: absent)? */
+static bool ecs__trusted(const ecs_iter *it, uint32_t k) {
+    const ecs_storage *s = it->st[k];
+    uint32_t x;
+    if (!it->group) return false;
+    if (s->owner == it->group) return !(it->flags[k] & ECS_NOT);
+    for (x = 0; x < s->nexcluded_by; x++)
+        if (s->excluded_by[x] == it->group && (it->flags[k] & ECS_NOT)) return true;
+    return false;
+}
 
 /* A view whose required terms include all of a group's owned storages and
    whose ECS_NOT terms include all its excluded ones matches only entities
@@ -4156,7 +4129,6 @@ static void ecs__view_group(ecs_world *w, ecs_iter *it) {
     uint32_t k, j, hits = 0;
     const ecs__group *g;
     ecs_storage *lead = NULL;
-    if (it->mode != ECS__IT_VIEW) return;
     for (k = 0; k < it->nterms && !lead; k++)
         if (!(it->flags[k] & (ECS_NOT | ECS_OPTIONAL | ECS_ANY)) && it->st[k]->owner) lead = it->st[k];
     if (!lead) return;
@@ -4164,9 +4136,9 @@ static void ecs__view_group(ecs_world *w, ecs_iter *it) {
     for (j = 0; j < g->nowned + g->nexcluded; j++)
         for (k = 0; k < it->nterms; k++) {
             bool owned = j < g->nowned;
-            ecs_component c = owned ? g->owned[j] : g->excluded[j - g->nowned];
             uint32_t f = it->flags[k];
-            if (it->st[k]->id == c && (owned ? !(f & (ECS_NOT | ECS_OPTIONAL | ECS_ANY)) : (f & ECS_NOT) != 0)) {
+            if (it->st[k]->id == (owned ? g->owned[j] : g->excluded[j - g->nowned]) &&
+                (owned ? !(f & (ECS_NOT | ECS_OPTIONAL | ECS_ANY)) : (f & ECS_NOT) != 0)) {
                 hits++;
                 break;
             }
@@ -4179,11 +4151,12 @@ static void ecs__view_group(ecs_world *w, ecs_iter *it) {
     it->group = lead->owner;
 }
 
-static ecs_iter ecs__view_fail(ecs_iter *it, ecs_world *w, const char *call, ecs_error code,
-                               ecs_component c, const char *what) {
+static ecs_iter ecs__view_fail(ecs_iter *it, ecs_world *w, const char *call, ecs_error code, ecs_component c,
+                               const char *what) {
     ecs__fail(w, code, call, ECS_NULL, c, what);
     memset(it, 0, sizeof *it);
     it->world = w;
+    it->epoch = &w->epoch;
     return *it;
 }
 
@@ -4193,14 +4166,17 @@ static ecs_iter ecs__view(ecs_world *w, const char *call, const ecs_view_desc *d
     int lead = -1;
     memset(&it, 0, sizeof it);
     it.world = w;
+    it.epoch = &w->epoch;
     if (!d) return ecs__view_fail(&it, w, call, ECS_ERR_INVALID, 0, "desc is NULL");
     for (k = 0; k < ECS_MAX_TERMS && d->terms[k].c; k++) {
         ecs_component c = d->terms[k].c;
         uint32_t f = d->terms[k].flags;
+        ecs_storage *s;
         if (c - 1u >= w->ncomponents) {
             ecs__bad_access(w, call, ECS_NULL, c, (size_t)-1);
             memset(&it, 0, sizeof it);
             it.world = w;
+            it.epoch = &w->epoch;
             return it;
         }
         for (j = 0; j < k; j++)
@@ -4209,19 +4185,24 @@ static ecs_iter ecs__view(ecs_world *w, const char *call, const ecs_view_desc *d
             ((f & ECS_NOT) && (f & ~(uint32_t)ECS_NOT)) || ((f & ECS_OPTIONAL) && (f & ECS_ANY)) ||
             ((f & (ECS_INSERTED | ECS_MODIFIED)) && (f & (ECS_OPTIONAL | ECS_ANY))))
             return ecs__view_fail(&it, w, call, ECS_ERR_INVALID, c, "invalid combination of term flags");
-        it.st[k] = w->storages[c];
+        s = it.st[k] = w->storages[c];
         it.flags[k] = f;
-        it.until[k] = it.st[k]->count; /* entities created during the walk are not visited */
-        if (((f & ECS_INSERTED) && !(it.st[k]->track & ECS_TRACK_INSERTION)) ||
-            ((f & ECS_MODIFIED) && !(it.st[k]->track & ECS_TRACK_MODIFICATION)))
+        it.fst[k] = f & ECS_NOT ? &ecs__none : s;
+        it.until[k] = s->count; /* entities created during the walk are not visited */
+        if (((f & ECS_INSERTED) && !(s->track & ECS_TRACK_INSERTION)) ||
+            ((f & ECS_MODIFIED) && !(s->track & ECS_TRACK_MODIFICATION)))
             return ecs__view_fail(&it, w, call, ECS_ERR_INVALID, c,
                                   "ECS_INSERTED/ECS_MODIFIED on a storage that does not track it (ecs_track_set)");
-        it.since[k][0] = d->since ? d->since : it.st[k]->clear_inserted;
-        it.since[k][1] = d->since ? d->since : it.st[k]->clear_modified;
-        if ((f & ECS_WRITE) && (it.st[k]->track & ECS_TRACK_MODIFICATION)) it.mterm[it.nmark++] = (uint8_t)k;
+        if (f & (ECS_INSERTED | ECS_MODIFIED)) { /* the window is fixed now; the ticks are fetched per run */
+            ecs__filter *fl = &it.filter[it.nfilter++];
+            fl->term = k;
+            fl->since[0] = f & ECS_INSERTED ? (d->since ? d->since : s->clear_inserted) : ~(ecs_tick)0;
+            fl->since[1] = f & ECS_MODIFIED ? (d->since ? d->since : s->clear_modified) : ~(ecs_tick)0;
+        }
+        if ((f & ECS_WRITE) && (s->track & ECS_TRACK_MODIFICATION)) it.mterm[it.nmark++] = (uint8_t)k;
         if (f & ECS_ANY) it.nany++;
         if (f & (ECS_NOT | ECS_OPTIONAL | ECS_ANY)) continue;
-        if (d->lead ? c == d->lead : lead < 0 || it.st[k]->count < it.st[lead]->count) lead = (int)k;
+        if (d->lead ? c == d->lead : lead < 0 || s->count < it.st[lead]->count) lead = (int)k;
     }
     it.nterms = k;
     if (d->lead && lead < 0)
@@ -4237,8 +4218,16 @@ static ecs_iter ecs__view(ecs_world *w, const char *call, const ecs_view_desc *d
     it.lead_term = (uint32_t)lead;
     it.lead = it.st[lead];
     it.lo = it.lead->count; /* the walk starts below row count: nothing pending */
-    ecs__view_group(w, &it);
+    if (it.mode == ECS__IT_VIEW) ecs__view_group(w, &it);
     it.changes = it.lead->changes;
+    for (k = 0; k < it.nfilter; k++) /* the lead's filter on one tick array goes first: the tight loop tests it */
+        if (it.filter[k].term == it.lead_term && (it.flags[it.lead_term] & (ECS_INSERTED | ECS_MODIFIED)) !=
+                                                     (ECS_INSERTED | ECS_MODIFIED)) {
+            ecs__filter f = it.filter[k];
+            it.filter[k] = it.filter[0];
+            it.filter[0] = f;
+            it.lead_filter = 1;
+        }
     return it;
 }
 
@@ -4263,260 +4252,136 @@ ECS__FN ecs_iter ecs_view_of(ecs_world *w, uint32_t n, const ecs_component *comp
 
 /* --- walking ------------------------------------------------------------------ */
 
-/* Is term k's row r inside the window of its ECS_INSERTED/ECS_MODIFIED filter? */
-static bool ecs__fresh(const ecs_iter *it, uint32_t k, uint32_t r) {
-    const ecs_storage *s = it->st[k];
-    uint32_t f = it->flags[k];
-    return ((f & ECS_INSERTED) && s->inserted && s->inserted[r] > it->since[k][0]) ||
-           ((f & ECS_MODIFIED) && s->modified && s->modified[r] > it->since[k][1]);
+/* The pointers a run keeps (the tested terms' page tables, the filters'
+   ticks), fetched again whenever the epoch moved. A written term whose
+   storage stopped tracking modification (ecs_track_set in the loop body)
+   is marked no more, even once it tracks again. In release builds,
+   after a change the rules of iteration forbid (rows of other entities
+   removed; ECS_DEBUG asserts in ecs__iter_changed), the run is cut at the
+   end of the arrays it reads by row, so the walk may skip entities but
+   reads and writes nothing out of bounds. */
+static void ecs__iter_refresh(ecs_iter *it) {
+    uint32_t k, q, n = it->lead->count, looked = 0;
+    ecs__seek *sk = &it->seek;
+    for (k = q = 0; k < it->nmark; k++) /* a term whose storage stopped tracking modification: never again */
+        if (it->st[it->mterm[k]]->track & ECS_TRACK_MODIFICATION) it->mterm[q++] = it->mterm[k];
+    it->nmark = q;
+    for (q = 0; q < it->nprobe; q++) looked |= 1u << it->probe[q].term;
+    for (q = 0; q < it->nfilter; q++) {
+        const ecs_storage *s = it->st[it->filter[q].term];
+        it->filter[q].ticks[0] = it->filter[q].since[0] != ~(ecs_tick)0 ? s->inserted : NULL;
+        it->filter[q].ticks[1] = it->filter[q].since[1] != ~(ecs_tick)0 ? s->modified : NULL;
+    }
+    sk->run = it->lead->dense + it->lo;
+    sk->pages = it->ntest ? it->st[it->probe[0].term]->pages : NULL;
+    sk->ticks = NULL;
+    if (it->lead_filter) { /* the lead's filter on one tick array: in the tight loop */
+        const ecs__filter *f = &it->filter[0];
+        sk->ticks = (f->ticks[0] ? f->ticks[0] : f->ticks[1]) + it->lo;
+        sk->since = f->ticks[0] ? f->since[0] : f->since[1];
+    }
+    for (k = 0; k < it->nterms; k++) /* the arrays read by the lead's rows */
+        if (!(looked >> k & 1u) && it->fst[k] == it->st[k] && it->st[k]->count < n) n = it->st[k]->count;
+    if (it->lo + it->first > n) it->first = n > it->lo ? n - it->lo : 0;
+    it->mark1 = it->each && !it->probing && it->nmark == 1 && it->st[it->mterm[0]]->modified
+                    ? it->st[it->mterm[0]]->modified + it->bias[it->mterm[0]] /* entity x's at [x] */
+                    : NULL;
+    it->tick = it->world->tick;
+    it->one = it->probing ? !it->merge : it->mark1 != NULL;
+    it->key = *it->epoch;
 }
 
-/* Is term k known to hold the walk's rows by the group it walks (owned:
-   aligned, excluded: absent)? */
-static bool ecs__trusted(const ecs_iter *it, uint32_t k) {
-    const ecs_storage *s = it->st[k];
-    uint32_t x;
-    if (!it->group || (it->flags[k] & (ECS_INSERTED | ECS_MODIFIED))) return false; /* filters are tested */
-    if (s->owner == it->group) return true;
-    for (x = 0; x < s->nexcluded_by; x++)
-        if (s->excluded_by[x] == it->group && (it->flags[k] & ECS_NOT)) return true;
-    return false;
-}
-
-/* Tests lead row r of a probe run against every tested term (and the
-   lead's own filter) and marks written terms. On a match i = r - lo, and
-   each tested term's base is biased so that base + i * size is its value
-   (NULL when absent). */
-ECS__FN bool ecs__iter_probe_all(ecs_iter *it) {
-    ecs_storage *lead = it->lead;
-    uint32_t q, m, j = it->i, r = it->lo + j, idx = (uint32_t)lead->dense[r], anys = 0, rows[ECS_MAX_TERMS];
-    if ((it->flags[it->lead_term] & (ECS_INSERTED | ECS_MODIFIED)) && !ecs__fresh(it, it->lead_term, r)) return false;
-    for (q = 0; q < it->nprobe; q++) {
-        uint32_t k = it->probe[q];
-        const ecs_storage *s = it->st[k];
-        uint32_t row = rows[k] = (uint32_t)ECS__ENTRY(s, idx); /* idx is a live entity's */
-        switch (it->pkind[q]) {
-        case ECS__P_HAS:
-            if (row == ECS__NO_ROW) return false;
-            if ((it->flags[k] & (ECS_INSERTED | ECS_MODIFIED)) && !ecs__fresh(it, k, row)) return false;
-            break;
-        case ECS__P_NOT:
-            if (row != ECS__NO_ROW) return false;
-            break;
-        case ECS__P_ANY:
-            anys += row != ECS__NO_ROW ? 1u : 0x10000u; /* high half: ANY terms tested */
-            break;
-        default: /* ECS__P_MAY */
-            break;
-        }
-        if (!(it->flags[k] & ECS_NOT)) /* an absent one's value: NULL */
-            it->base[k] = (row == ECS__NO_ROW ? 0 : ecs__base(s) + (uintptr_t)row * s->size) - (uintptr_t)j * s->size;
+/* The lead is used up: a union view moves on to its next ANY term. */
+static bool ecs__iter_next_lead(ecs_iter *it) {
+    uint32_t k;
+    for (k = it->lead_term + 1; it->mode == ECS__IT_UNION && k < it->nterms; k++)
+        if (it->flags[k] & ECS_ANY) break;
+    if (it->mode != ECS__IT_UNION || k >= it->nterms) {
+        it->mode = ECS__IT_DONE;
+        it->lo = it->end = 0;
+        return false;
     }
-    if (anys && !(anys & 0xffffu)) return false; /* ECS_ANY terms tested, none present */
-    for (m = 0; m < it->nmark; m++) { /* the entity is reached: its written terms are modified */
-        uint32_t k = it->mterm[m];
-        if (it->mark[m])
-            it->mark[m][j] = it->tick; /* aligned with the lead */
-        else if (rows[k] != ECS__NO_ROW)
-            it->st[k]->modified[rows[k]] = it->tick;
-    }
+    it->lead_term = k;
+    it->lead = it->st[k];
+    it->lo = it->until[k] < it->lead->count ? it->until[k] : it->lead->count;
+    it->changes = it->lead->changes;
     return true;
 }
 
-/* Does term k hold the lead's entities at the lead's rows lo..top-1 (a
-   term found in step before needs no compare below the memo's n)? */
-static bool ecs__aligned(ecs_iter *it, uint32_t k, uint32_t lo, uint32_t top) {
-    const ecs_storage *lead = it->lead, *s = it->st[k];
-    uint32_t from = ecs__in_step(it->world, lead, s);
-    from = from > lo ? from : lo;
-    return top <= s->count && (top <= from || !memcmp(lead->dense + from, s->dense + from, (size_t)(top - from) * sizeof *s->dense));
-}
-
-/* Written terms whose storage stopped tracking modification (ecs_track_set
-   in the loop body, which moves the epoch and frees the stamps) are marked
-   no more: dropped from the list before a pointer to the stamps is taken
-   again. (A storage that tracks has its stamps whenever it has rows: an
-   empty one may have none, but no run reads its rows.) */
-static void ecs__iter_unmark(ecs_iter *it) {
-    uint32_t m, n = 0;
-    for (m = 0; m < it->nmark; m++)
-        if (it->st[it->mterm[m]]->track & ECS_TRACK_MODIFICATION) {
-            it->mark[n] = it->mark[m];
-            it->mterm[n++] = it->mterm[m];
-        }
-    it->nmark = n;
-}
-
-/* Sets up the run at the top of what is left: an aligned block, or a
-   probe run (rows tested as the walk gets there). False when the lead has
-   nothing left. blocks: for ecs_iter_next_block, which marks written
-   terms a whole block at a time. */
-static bool ecs__iter_run(ecs_iter *it, int blocks) {
+/* The next run, from the top of what is left of the lead (or the current
+   run again when the epoch moved under it). False when the view is done.
+   The one place a run's kind is decided: probe when a term must be
+   tested at some row, else aligned. */
+ECS__FN bool ecs__iter_plan(ecs_iter *it) {
     ecs_world *w = it->world;
-    ecs_storage *lead = it->lead;
-    const ecs_entity *dense = lead->dense;
-    uint32_t k, q = 0, top = it->lo, lo, r;
-    bool probe = false, any_aligned = false, aligned[ECS_MAX_TERMS];
-    if (top > lead->count) top = lead->count; /* rows were removed */
-    if (it->group && top > w->groups[it->group - 1].len) top = w->groups[it->group - 1].len;
-    if (top <= it->end) return false;
-    ecs__iter_unmark(it);
+    uint32_t k, q, top, lo, r, want[ECS_MAX_TERMS];
+    bool probe, aligned[ECS_MAX_TERMS], any_aligned = false;
+    if (it->mode == ECS__IT_DONE) return false;
+    if (it->lead->changes != it->changes) ecs__iter_changed(it, it->lo + it->first);
+    if (it->first) { /* the arrays moved: the run goes on with its pointers fetched again */
+        ecs__iter_refresh(it);
+        return true;
+    }
+    for (;;) {
+        top = it->lo < it->lead->count ? it->lo : it->lead->count;
+        if (it->group && top > w->groups[it->group - 1].len) top = w->groups[it->group - 1].len;
+        if (top > it->end) break;
+        if (!ecs__iter_next_lead(it)) return false;
+    }
+    /* which terms hold the lead's entity at the lead's row r, top - 1? */
     r = top - 1;
-    /* which terms hold the lead's entity at the lead's row r? */
+    probe = it->nfilter != 0;
     for (k = 0; k < it->nterms; k++) {
         const ecs_storage *s = it->st[k];
-        uint32_t f = it->flags[k];
-        if (k == it->lead_term || ecs__trusted(it, k)) { /* at the lead's rows, or absent */
-            aligned[k] = !(f & ECS_NOT);
-            probe |= (f & (ECS_INSERTED | ECS_MODIFIED)) != 0; /* the lead's filter is tested */
-            continue;
-        }
-        aligned[k] = !(f & (ECS_NOT | ECS_INSERTED | ECS_MODIFIED)) && r < s->count && s->dense[r] == dense[r] &&
-                     !(it->mode == ECS__IT_UNION && (f & ECS_ANY) && k < it->lead_term); /* those must be absent */
-        any_aligned |= aligned[k] && (f & ECS_ANY);
-        probe |= !aligned[k] && !((f & ECS_NOT) && ecs__trusted(it, k));
+        want[k] = ecs__want(it, k);
+        aligned[k] = k == it->lead_term ||
+                     (want[k] != ECS__P_NOT && (ecs__trusted(it, k) || (r < s->count && s->dense[r] == it->lead->dense[r])));
+        probe |= want[k] == ECS__P_NOT ? !ecs__trusted(it, k) : !aligned[k];
     }
-    if (it->nany && it->mode == ECS__IT_VIEW && !any_aligned) probe = true;
     lo = it->end;
-    if (!probe) { /* how far down does each term stay aligned? */
-        for (k = 0; k < it->nterms && !(lo > it->end && top - lo < ECS__MIN_ALIGNED); k++) {
-            const ecs_storage *s = it->st[k];
-            uint32_t from, x;
-            if (k == it->lead_term || ecs__trusted(it, k)) continue;
-            from = ecs__in_step(w, lead, s); /* rows below are known in step */
-            from = from > lo ? from : lo;
-            if (top > from && memcmp(dense + from, s->dense + from, (size_t)(top - from) * sizeof *dense)) {
-                for (x = top; x > from && dense[x - 1] == s->dense[x - 1]; x--) {}
-                lo = x;
+    if (!probe) { /* an aligned run: how far down does every term stay aligned? */
+        for (k = 0; k < it->nterms && !(lo > it->end && top - lo < ECS__MIN_ALIGNED); k++)
+            if (k != it->lead_term && want[k] != ECS__P_NOT && !ecs__trusted(it, k)) {
+                uint32_t from = ecs__aligned_from(w, it->lead, it->st[k], lo, top);
+                lo = from > lo ? from : lo;
             }
-        }
         probe = lo > it->end && top - lo < ECS__MIN_ALIGNED; /* cut short by a term out of step */
         for (k = 0; !probe && !lo && k < it->nterms; k++) /* rows 0..top-1 are in step */
-            if (k != it->lead_term && !ecs__trusted(it, k)) ecs__set_in_step(w, lead, it->st[k], top);
+            if (k != it->lead_term && want[k] != ECS__P_NOT && !ecs__trusted(it, k))
+                ecs__set_in_step(w, it->lead, it->st[k], top);
+    }
+    it->ntest = it->nprobe = 0;
+    if (probe) { /* the terms aligned over the whole run keep their arrays; the others are looked up */
+        lo = top - it->end > ECS__PROBE_RUN ? top - ECS__PROBE_RUN : it->end;
+        for (k = 0; k < it->nterms; k++)
+            if (k != it->lead_term && aligned[k] && !ecs__trusted(it, k))
+                aligned[k] = ecs__aligned_from(w, it->lead, it->st[k], lo, top) == lo;
+        for (q = 0; q < 2; q++) /* the tested terms first, then the looked-up ones */
+            for (k = 0; k < it->nterms; k++) {
+                bool tested = want[k] == ECS__P_NOT || want[k] == ECS__P_HAS;
+                if (aligned[k] || (tested ? q : !q) || (want[k] == ECS__P_NOT && ecs__trusted(it, k))) continue;
+                it->probe[it->nprobe].term = k;
+                it->probe[it->nprobe++].want = want[k];
+                it->ntest += tested;
+            }
+    }
+    for (k = 0; k < it->nterms; k++) any_aligned |= aligned[k] && want[k] == ECS__P_ANY;
+    it->needany = it->nany && it->mode == ECS__IT_VIEW && !any_aligned;
+    it->merge = it->nprobe == it->ntest && !it->each; /* a per-entity loop tests each entity when it is reached */
+    for (q = 0; q < it->ntest; q++) it->merge &= (it->flags[it->probe[q].term] & ECS_NOT) != 0;
+    for (k = 0; k < it->nterms; k++) { /* the terms looked up get theirs at each match */
+        it->fst[k] = want[k] == ECS__P_NOT ? &ecs__none : it->st[k];
+        it->bias[k] = lo;
     }
     it->probing = probe;
-    it->tick = w->tick;
-    if (probe) {
-        lo = top - it->end > ECS__PROBE_RUN ? top - ECS__PROBE_RUN : it->end;
-        any_aligned = false;
-        for (k = 0; k < it->nterms; k++) { /* aligned over the whole run: arrays; else tested */
-            uint32_t f = it->flags[k];
-            if (k == it->lead_term || ecs__trusted(it, k)) continue;
-            if (aligned[k] && ecs__aligned(it, k, lo, top)) {
-                any_aligned |= (f & ECS_ANY) != 0;
-                continue;
-            }
-            aligned[k] = false;
-            it->probe[q] = (uint8_t)k;
-            it->pkind[q++] = (uint8_t)((f & ECS_NOT) || (it->mode == ECS__IT_UNION && (f & ECS_ANY) && k < it->lead_term)
-                                           ? ECS__P_NOT
-                                       : f & ECS_OPTIONAL ? ECS__P_MAY
-                                       : f & ECS_ANY      ? (it->mode == ECS__IT_VIEW ? ECS__P_ANY : ECS__P_MAY)
-                                                          : ECS__P_HAS);
-        }
-        it->nprobe = q;
-        /* pst: what ecs__iter_probe does inline is all there is to do */
-        it->pst = NULL;
-        if (q == 1 && (it->pkind[0] == ECS__P_HAS || (it->pkind[0] == ECS__P_NOT && (it->flags[it->probe[0]] & ECS_NOT))) &&
-            !it->nmark && (!it->nany || any_aligned) && !(it->flags[it->probe[0]] & (ECS_INSERTED | ECS_MODIFIED)) &&
-            !(it->flags[it->lead_term] & (ECS_INSERTED | ECS_MODIFIED))) {
-            it->pst = it->st[it->probe[0]];
-            it->pk = it->probe[0];
-            it->pnot = it->pkind[0] == ECS__P_NOT;
-            it->pdata = ecs__base(it->pst);
-        }
-        if (it->nany && it->mode == ECS__IT_VIEW && any_aligned)
-            for (q = 0; q < it->nprobe; q++)
-                if (it->pkind[q] == ECS__P_ANY) it->pkind[q] = ECS__P_MAY; /* an aligned one is there */
-        it->key = w->epoch | 1u;
-        it->count = it->skip = 0;
-        it->i = top - lo; /* rows to test */
-    } else {
-        it->key = w->epoch | (it->nmark && !blocks ? 1u : 0u); /* odd: marked entity by entity */
-        it->count = top - lo;
-        it->i = it->count;
-    }
-    /* an aligned block: lead rows lo..top-1; a probe run: the aligned terms */
     it->lo = lo;
-    it->entities = dense + lo;
-    for (k = 0; k < it->nterms; k++) { /* the tested ones get theirs again at each match */
-        const ecs_storage *s = it->st[k];
-        it->base[k] = it->flags[k] & ECS_NOT ? 0 : ecs__base(s) + (uintptr_t)lo * s->size;
-    }
-    for (q = 0; q < it->nmark; q++) {
-        ecs_tick *mark = it->st[it->mterm[q]]->modified, tick = it->tick;
-        it->mark[q] = aligned[it->mterm[q]] || !probe ? mark + lo : NULL; /* NULL: tested, marked by its row */
-        for (r = lo; blocks && !probe && r < top; r++) mark[r] = tick; /* the whole block is handed out */
-    }
-    return true;
-}
-
-/* The next run of the walk (ECS_EACH's outer step, and ecs_iter_next's
-   and ecs_iter_next_block's when the current one is used up). */
-ECS__FN bool ecs__iter_seek(ecs_iter *it, int blocks) {
-    uint32_t k;
-    it->count = it->i = 0;
-    it->probing = 0;
-    it->pst = NULL;
-    if (it->mode == ECS__IT_DONE) return false;
-    if (it->lead->changes != it->changes) ecs__iter_changed(it);
-    for (;;) {
-        if (ecs__iter_run(it, blocks)) return true;
-        /* the lead is exhausted: a union view moves on to its next ANY term */
-        for (k = it->lead_term + 1; it->mode == ECS__IT_UNION && k < it->nterms; k++)
-            if (it->flags[k] & ECS_ANY) break;
-        if (it->mode != ECS__IT_UNION || k >= it->nterms) {
-            it->mode = ECS__IT_DONE;
-            it->lo = it->end = 0;
-            it->entities = NULL;
-            return false;
-        }
-        it->lead_term = k;
-        it->lead = it->st[k];
-        it->lo = it->until[k] < it->lead->count ? it->until[k] : it->lead->count;
-        it->changes = it->lead->changes;
-    }
-}
-
-/* Release builds, after a change the rules of iteration forbid (rows of
-   other entities removed; ECS_DEBUG asserts in ecs__iter_changed): the
-   run may reach past the end of an array it reads by row. It is cut
-   there, so the walk may skip entities but reads and writes nothing out
-   of bounds. The arrays: the lead's, and every term's not tested by
-   lookup. */
-static void ecs__iter_clamp(ecs_iter *it) {
-    uint32_t k, q, n = it->lead->count;
-    for (k = 0; k < it->nterms; k++) {
-        bool tested = false;
-        for (q = 0; it->probing && q < it->nprobe; q++) tested |= it->probe[q] == k;
-        if (!(it->flags[k] & ECS_NOT) && !tested && it->st[k]->count < n) n = it->st[k]->count;
-    }
-    if (it->lo + it->i > n) {
-        it->i = n > it->lo ? n - it->lo : 0;
-        it->skip = 0;
-    }
-}
-
-/* A run whose storages changed while the loop body ran (an add grew an
-   array, the current entity was removed...): the rows below the current
-   one are unchanged (section 7), only the pointers to them are fetched
-   again, for the terms aligned with the lead (all of them in an aligned
-   block). */
-ECS__FN bool ecs__iter_refresh(ecs_iter *it) {
-    uint32_t k, m;
-    if (it->lead->changes != it->changes) ecs__iter_changed(it);
-    ecs__iter_clamp(it);
-    it->key = it->world->epoch | (it->key & 1u);
-    it->tick = it->world->tick;
-    it->entities = it->lead->dense + it->lo;
-    for (k = 0; k < it->nterms; k++) { /* tested ones: again at the next match */
-        const ecs_storage *s = it->st[k];
-        it->base[k] = it->flags[k] & ECS_NOT ? 0 : ecs__base(s) + (uintptr_t)it->lo * s->size;
-    }
-    if (it->pst) it->pdata = ecs__base(it->pst);
-    ecs__iter_unmark(it);
-    for (m = 0; m < it->nmark; m++)
-        if (it->mark[m]) it->mark[m] = it->st[it->mterm[m]]->modified + it->lo;
+    it->first = top - lo;
+    it->count = 0;
+    it->seek.keep = it->ntest ? it->probe[0].want : 0;
+    it->seek.want = it->seek.keep != 0;
+    it->seek.bias = &it->bias[it->probe[0].term];
+    it->seek.rest = it->ntest > 1 || it->nprobe > it->ntest || it->nfilter > it->lead_filter || it->needany;
+    ecs__iter_refresh(it);
     return true;
 }
 
@@ -4539,35 +4404,32 @@ ECS__FN bool ecs_iter_chunk(ecs_iter *it, uint32_t k, uint32_t n) {
     return true;
 }
 
-/* The lead storage changed since the walk last looked. A change at or
-   above the walk's position (the current entity, or rows already visited)
-   is harmless; one below it may make the walk skip or repeat entities. The
-   storage keeps the lowest row of each of its last ECS__CHANGE_RING
-   changes; more changes than that since the walk last looked cannot be
-   told apart, and assert too (a loop only ever removes its current
-   entity, once per step). */
-ECS__FN void ecs__iter_changed(ecs_iter *it) {
+/* The lead storage changed since the walk last looked; rows pos and up
+   were handed out. A change at or above pos (the current entity, or rows
+   already visited) is harmless; one below it may make the walk skip or
+   repeat entities. The storage keeps the lowest row of each of its last
+   ECS__CHANGE_RING changes; more changes than that since the walk last
+   looked cannot be told apart, and assert too (a loop only ever removes
+   its current entity, once per step). */
+ECS__FN void ecs__iter_changed(ecs_iter *it, uint32_t pos) {
 #if ECS_DEBUG
     ecs_storage *s = it->lead;
     uint64_t n = s->changes - it->changes, k;
-    uint32_t pos = it->lo + it->i; /* rows at or above it were handed out or skipped */
     ecs_entity cur = it->cur;
     bool bad = n > ECS__CHANGE_RING;
+    char what[224];
     for (k = 0; !bad && k < n; k++) bad = s->changed_rows[(s->changes - 1 - k) % ECS__CHANGE_RING] < pos;
     if (!bad && it->mode == ECS__IT_UNION && it->entities && ecs__row(s, cur) == ECS__NO_ROW)
         for (k = it->lead_term + 1; k < it->nterms; k++)
             if ((it->flags[k] & ECS_ANY) && ecs__row(it->st[k], cur) != ECS__NO_ROW) {
-                char what[200];
                 snprintf(what, sizeof what,
                          "%s took %s from the current entity of a union view, which still has %s: "
                          "the walk over %s would visit it again; defer the removal",
-                         s->changed_by ? s->changed_by : "a call", s->name, it->st[k]->name,
-                         it->st[k]->name);
+                         s->changed_by ? s->changed_by : "a call", s->name, it->st[k]->name, it->st[k]->name);
                 ecs__fail(it->world, ECS_ERR_INVALID, "ecs_iter_next", cur, s->id, what);
                 break;
             }
     if (bad) {
-        char what[200];
         snprintf(what, sizeof what,
                  n > ECS__CHANGE_RING ? "%s and more made too many changes to storage %s under a live "
                                         "view to check (only the current entity may be removed); defer "
@@ -4578,25 +4440,148 @@ ECS__FN void ecs__iter_changed(ecs_iter *it) {
                  s->changed_by ? s->changed_by : "a call", s->name);
         ecs__fail(it->world, ECS_ERR_INVALID, "ecs_iter_next", cur, s->id, what);
     }
+#else
+    (void)pos;
 #endif
     it->changes = it->lead->changes;
 }
 
-ECS__FN void ecs__bad_field(const ecs_iter *it, const char *call, uint32_t k, size_t size) {
-    char what[96];
+/* The tests of a probe run's entity x after the tight loop's (ecs__test):
+   the other tested terms, the looked-up ones, then the other filters.
+   Sets the value of every term it looks at. */
+ECS__FN bool ecs__iter_rest(ecs_iter *it, uint32_t x) {
+    uint32_t idx = (uint32_t)it->seek.run[x], q, row, any = 0;
+    for (q = 1; q < it->ntest; q++) { /* probe[0] is the tight loop's */
+        const ecs__probe *p = &it->probe[q];
+        row = (uint32_t)*ECS__ENTRY_IN(it->st[p->term]->pages, idx); /* idx is a live entity's */
+        if ((row != ECS__NO_ROW) != (p->want != 0)) return false;
+        it->bias[p->term] = (ecs__off)(row & p->want) - x;
+    }
+    for (q = it->ntest; q < it->nprobe; q++) {
+        const ecs__probe *p = &it->probe[q];
+        uint32_t has;
+        row = (uint32_t)*ECS__ENTRY_IN(it->st[p->term]->pages, idx);
+        has = row != ECS__NO_ROW;
+        it->fst[p->term] = has ? it->st[p->term] : &ecs__none;
+        it->bias[p->term] = (ecs__off)(has ? row : 0) - x;
+        any |= has & (p->want == ECS__P_ANY);
+    }
+    if (it->needany && !any) return false;
+    for (q = it->lead_filter; q < it->nfilter; q++) {
+        const ecs__filter *f = &it->filter[q];
+        ecs__off r = it->bias[f->term] + x;
+        if (!((f->ticks[0] && f->ticks[0][r] > f->since[0]) || (f->ticks[1] && f->ticks[1][r] > f->since[1])))
+            return false;
+    }
+    return true;
+}
+
+/* The one place written terms are marked: the block's values of each
+   written term whose storage tracks modification (ecs__modified). */
+ECS__FN void ecs__iter_mark(const ecs_iter *it) {
+    uint32_t m;
+    for (m = 0; m < it->nmark; m++) {
+        uint32_t k = it->mterm[m];
+        if (it->fst[k] == it->st[k]) ecs__modified(it->st[k], (uint32_t)(it->bias[k] + it->first), it->count);
+    }
+}
+
+/* The next block of the current run (entities first..first+count-1; the
+   ones below first are still to come), else of the next run
+   (ecs__iter_plan): in an aligned run the rest of the run, one entity at a
+   time for a per-entity loop that marks (so that each is marked when it
+   is reached); in a probe run the next match, in a block loop with the
+   matches right below it when none of them has a tested value
+   (ecs__iter_merge). Written terms are marked as the block is handed
+   out. False when the view is done. */
+ECS__FN bool ecs__iter_next(ecs_iter *it) {
+    for (;;) {
+        uint32_t x = it->first, n = 1;
+        if (x && it->key == *it->epoch) {
+            if (!it->probing) {
+                if (it->mark1) it->mark1[x - 1] = it->tick;
+                n = it->each && it->nmark ? 1 : x;
+                x -= n;
+            } else if (!(x = ecs__seek_down(it, &it->seek, x))) {
+                it->first = 0;
+                continue;
+            } else if (it->merge) {
+                n = x - ecs__iter_merge(it, x - 1);
+                x -= n;
+            } else {
+                x--;
+            }
+            it->first = x;
+            it->count = n;
+            it->entities = it->seek.run + x;
+#if ECS_DEBUG
+            it->cur = it->entities[n - 1];
+#endif
+            if (it->nmark && !it->mark1) ecs__iter_mark(it);
+            return true;
+        }
+        if (!ecs__iter_plan(it)) return false;
+    }
+}
+
+/* A block loop's probe run whose tested terms have no value (ECS_NOT
+   only): the matches right below entity x (a match) join its block.
+   Returns the lowest of them. */
+ECS__FN uint32_t ecs__iter_merge(ecs_iter *it, uint32_t x) {
+    ecs__seek s = it->seek;
+    while (x) { /* a run of one entity: x - 1 */
+        s.run = it->seek.run + x - 1;
+        s.ticks = it->seek.ticks ? it->seek.ticks + x - 1 : NULL;
+        if (!ecs__seek_down(it, &s, 1)) break;
+        x--;
+    }
+    return x;
+}
+
+/* ECS_DEBUG's per-entity step: checks the walk as ecs__iter_plan does at
+   a new block, and stops the block (0) where a change the rules forbid
+   cut it short: the run goes on from there, cut at the arrays' ends. */
+ECS__FN int ecs__iter_step(ecs_iter *it) {
+    uint32_t row = it->lo + it->i, k;
+    if (it->lead->changes != it->changes) ecs__iter_changed(it, row + 1);
+    for (k = 0; k < it->nterms; k++)
+        if (it->fst[k] == it->st[k] && (uint32_t)(it->bias[k] + it->i) >= it->st[k]->count) {
+            it->first = it->i + 1; /* again from this entity, once the run is cut */
+            it->key = it->world->epoch - 2u;
+            return 0;
+        }
+    it->cur = it->lead->dense[row];
+    return 1;
+}
+
+/* ecs_iter_entity after the lead changed in the body: the entity that left
+   row `row` in the change that moved it, if one did since the block began. */
+ECS__FN ecs_entity ecs__iter_entity(const ecs_iter *it, uint32_t row) {
+    const ecs_storage *s = it->lead;
+    uint64_t c;
+    for (c = s->changes; c > it->changes && s->changes - c < ECS__CHANGE_RING; c--)
+        if (s->changed_rows[(c - 1) % ECS__CHANGE_RING] == row) return s->changed_ents[(c - 1) % ECS__CHANGE_RING];
+    return row < s->count ? s->dense[row] : ECS_NULL;
+}
+
+ECS__FN void ecs__bad_field(const ecs_iter *it, const char *call, uint32_t k, size_t size, bool block) {
+    char what[128];
     if (!it) {
         snprintf(what, sizeof what, "%s: the iterator is NULL", call);
         ECS_ASSERT(0, what);
     } else if (k >= it->nterms) {
-        snprintf(what, sizeof what, "field %lu of a view with %lu terms", (unsigned long)k,
-                 (unsigned long)it->nterms);
+        snprintf(what, sizeof what, "field %lu of a view with %lu terms", (unsigned long)k, (unsigned long)it->nterms);
         ecs__fail(it->world, ECS_ERR_INVALID, call, it->cur, 0, what);
-    } else
+    } else if (size != (size_t)-1 && size != it->st[k]->size) {
         ecs__bad_access(it->world, call, it->cur, it->st[k]->id, size);
+    } else {
+        ecs__fail(it->world, ECS_ERR_INVALID, call, it->cur, it->st[k]->id,
+                  block ? "a block of a per-entity loop: take ECS_FIELD in ECS_EACH / ecs_iter_next"
+                        : "a field outside a per-entity loop: take ECS_BLOCK in an ecs_iter_next_block loop");
+    }
 }
 
-ECS__FN uint32_t ecs_each(ecs_world *w, const ecs_view_desc *desc,
-                          void (*fn)(ecs_iter *it, void *ctx), void *ctx) {
+ECS__FN uint32_t ecs_each(ecs_world *w, const ecs_view_desc *desc, void (*fn)(ecs_iter *it, void *ctx), void *ctx) {
     if (!w) { ecs__no_world("ecs_each"); return 0; }
     ecs_iter it;
     uint32_t n = 0;
@@ -4796,8 +4781,8 @@ static bool ecs__sort_rows(ecs_world *w, const char *call, ecs_storage *key, uin
             uint32_t x = (uint32_t)lo, y = mid, o = (uint32_t)lo;
             while (x < mid && y < hi) {
                 uint32_t rx = src[x], ry = src[y];
-                const void *vx = key->data ? key->data + (size_t)rx * key->size : NULL;
-                const void *vy = key->data ? key->data + (size_t)ry * key->size : NULL;
+                const void *vx = key->size ? key->data + (size_t)rx * key->size : NULL;
+                const void *vy = key->size ? key->data + (size_t)ry * key->size : NULL;
                 dst[o++] = cmp(key->dense[rx], vx, key->dense[ry], vy, ctx) <= 0 ? src[x++] : src[y++];
             }
             while (x < mid) dst[o++] = src[x++];
@@ -5268,8 +5253,7 @@ static void ecs__hook(ecs_world *w, ecs_storage *s, ecs_hook_fn fn, ecs_entity e
     ecs__busy b;
     ecs__busy_push(w, &b, e, ECS__BUSY_HOOK);
     s->locked++;
-    fn(w, e, s->id, s->data ? (void *)(s->data + (size_t)row * s->size) : (void *)&s->tag_dummy,
-       s->hooks.user);
+    fn(w, e, s->id, s->data + (size_t)row * s->size, s->hooks.user);
     s->locked--;
     ecs__busy_pop(w, &b);
 }
@@ -5521,7 +5505,7 @@ ECS__FN void *ecs_group_data(const ecs_world *w, ecs_group g, ecs_component c) {
         ecs__fail(w, ECS_ERR_INVALID, "ecs_group_data", ECS_NULL, c, "not a storage this group owns");
         return NULL;
     }
-    return w->storages[c]->data;
+    return w->storages[c]->size ? w->storages[c]->data : NULL;
 }
 
 ECS__FN bool ecs_group_sort(ecs_world *w, ecs_group g, ecs_component by, ecs_sort_fn cmp, void *ctx) {
@@ -6640,8 +6624,10 @@ static void ecs__load_commit(ecs__loading *L) {
         ecs__staged *t = &L->st[k];
         ecs_storage *s = t->s;
         ecs__row_arrays(s, arr, size);
-        for (i = 0; i < ECS__ROW_ARRAYS; i++) ecs__free(w, *arr[i], (size_t)s->cap * size[i]);
-        s->dense = t->dense, s->data = t->data, s->inserted = t->inserted, s->modified = t->modified;
+        for (i = 0; i < ECS__ROW_ARRAYS; i++)
+            if (size[i]) ecs__free(w, *arr[i], (size_t)s->cap * size[i]);
+        s->dense = t->dense, s->inserted = t->inserted, s->modified = t->modified;
+        if (s->size) s->data = t->data;
         s->count = t->rows, s->cap = t->cap, s->track = t->track;
         for (p = 0; t->pages && p < w->npages; p++) {
             if (!t->pages[p]) continue;
@@ -6776,7 +6762,7 @@ ECS__FN bool ecs_load(ecs_world *w, const void *bytes, size_t n) {
     X(ecs_entity, ecs__take_slot, (ecs_world *w)) \
     X(ecs_entity, ecs_create, (ecs_world *w)) \
     X(uint32_t, ecs__row, (const ecs_storage *s, ecs_entity e)) \
-    X(uintptr_t, ecs__base, (const ecs_storage *s)) \
+    X(void, ecs__modified, (const ecs_storage *s, uint32_t row, uint32_t n)) \
     X(void *, ecs__value_at, (const ecs_storage *s, uintptr_t base, uint32_t row, size_t size, bool mut)) \
     X(const ecs_storage *, ecs__storage, (const ecs_world *w, ecs_component c)) \
     X(uint32_t, ecs__push_at, (ecs_world *w, ecs_storage *s, ecs_entity e, uint64_t *entry)) \
@@ -6811,16 +6797,15 @@ ECS__FN bool ecs_load(ecs_world *w, const void *bytes, size_t n) {
     X(uint32_t, ecs__next_slot, (const ecs_world *w)) \
     X(ecs_entity, ecs_create_n, (ecs_world *w, uint32_t n, const ecs_component *comps, const void *const *values)) \
     X(bool, ecs_add_n, (ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps, const void *const *values)) \
-    X(uint32_t, ecs__probe_down, (const ecs_entity *run, const uintptr_t *pages, uint32_t i, bool want, uint32_t *row)) \
-    X(bool, ecs__iter_probe, (ecs_iter *it)) \
+    X(uint32_t, ecs__seek_down, (ecs_iter *it, const ecs__seek *s, uint32_t x)) \
     X(bool, ecs_iter_next_block, (ecs_iter *it)) \
-    X(bool, ecs__iter_fast, (ecs_iter *it)) \
-    X(bool, ecs__iter_slow, (ecs_iter *it)) \
     X(bool, ecs_iter_next, (ecs_iter *it)) \
+    X(ecs__each, ecs__each_begin, (ecs_iter *it)) \
+    X(bool, ecs__each_next, (ecs_iter *it, ecs__each *e)) \
     X(ecs_entity, ecs_iter_entity, (const ecs_iter *it)) \
-    X(void *, ecs__field, (const ecs_iter *it, const char *call, uint32_t k, size_t size)) \
-    X(ecs__each, ecs__each_begin, (const ecs_iter *it)) \
-    X(bool, ecs__each_next, (ecs_iter *it, ecs__each *e))
+    X(void *, ecs__field, (const ecs_iter *it, const char *call, uint32_t k, size_t size, bool block)) \
+    X(void *, ecs_field, (const ecs_iter *it, uint32_t k)) \
+    X(void *, ecs_block, (const ecs_iter *it, uint32_t k))
 #ifdef __cplusplus
 typedef void (*ecs__fnptr)(void);
 #define ECS__SYMBOL(ret, name, params) (ecs__fnptr) & name,
