@@ -2157,39 +2157,36 @@ ECS__INLINE bool ecs_iter_next(ecs_iter *it) {
     }
 }
 
-/* ECS_EACH's own state: a local of the loop that no call out of line
-   sees, so the compiler keeps it in registers. It holds what the blocks
-   of one entity that follow each other in a run need (ecs_iter_next_block's
-   inline step, on locals): x, the entities of the run still to come, and
-   key, the epoch they are good for; in a probe run its tight loop's tests
-   (seek), in an aligned run walked one entity at a time for its one
-   marked term, that term's modified[] at the run and the stamp (mark,
-   tick). more steers the two loops. */
+/* ECS_EACH's own state, a local of the loop that no call out of line
+   sees, so the compiler keeps it in registers: where the walk is in a run
+   whose blocks are single entities (x, the entities still to come; key,
+   the epoch they are good for), so that the next one is found with no
+   call and no store a block loop needs (count stays 1, entities is not
+   set: ecs_iter_entity reads the lead). more steers the two loops. */
 typedef struct ecs__each {
     const uint32_t *epoch;
-    ecs__seek seek;
-    ecs_tick *mark, tick;
     uint32_t x, key;
     int more;
 } ecs__each;
 ECS__HOT ecs__each ecs__each_begin(ecs_iter *it) {
     ecs__each e;
-    memset(&e, 0, sizeof e);
     e.epoch = it->epoch;
+    e.x = e.key = 0;
     e.more = 1;
     it->each = 1;
     return e;
 }
 
-/* ECS_EACH's outer step: the next block of one entity from the loop's
-   state when that is where the walk is; else the next block out of line
-   (ecs__iter_next), after which the state takes the run the walk is in. */
+/* ECS_EACH's outer step: the next block of one entity, inline, when that
+   is where the walk is (x, key: the entities of the run still to come and
+   the epoch they are good for); else the next block out of line
+   (ecs__iter_next). */
 ECS__HOT bool ecs__each_next(ecs_iter *it, ecs__each *e) {
     uint32_t x = e->x;
     if (x && e->key == *e->epoch) {
-        if (e->mark) {
-            e->mark[--x] = e->tick; /* marked as it is reached */
-        } else if ((x = ecs__seek_down(it, &e->seek, x)) != 0) {
+        if (it->mark1) {
+            it->mark1[--x] = it->tick; /* marked as it is reached */
+        } else if ((x = ecs__seek_down(it, &it->seek, x)) != 0) {
             x--;
             if (it->nmark) it->first = x, it->count = 1, ecs__iter_mark(it);
         } else {
@@ -2198,20 +2195,14 @@ ECS__HOT bool ecs__each_next(ecs_iter *it, ecs__each *e) {
         }
         e->x = it->first = x; /* count is 1 */
 #if ECS_DEBUG
-        it->cur = e->seek.run[x];
+        it->cur = it->seek.run[x];
 #endif
         return true;
     }
 next:
     if (!ecs__iter_next(it)) return false;
-    e->x = 0;
-    if (it->one && it->first) { /* the rest of the run comes one entity at a time: here */
-        e->x = it->first;
-        e->key = it->key;
-        e->seek = it->seek;
-        e->mark = it->mark1;
-        e->tick = it->tick;
-    }
+    e->x = it->one ? it->first : 0; /* the rest of the run comes one entity at a time: here */
+    e->key = it->key;
     return true;
 }
 
