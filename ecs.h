@@ -1160,18 +1160,26 @@ typedef struct ecs_storage ecs_storage;
 #define ECS_ENTITY_VERSION(e) ((uint32_t)((ecs_entity)(e) >> 32))
 #define ECS_ENTITY_STR 24
 
+/* What a failing call records (ecs_last_error). Each failure is one row
+   of the message table in the implementation (section "Validation"),
+   which names its error and text; section 2 lists them per call. */
+#define ECS__ERRORS(X)                                                                    \
+    X(ECS_OK, "no error")                                                                 \
+    X(ECS_ERR_DEAD_ENTITY, "the entity is null, stale or never created")                  \
+    X(ECS_ERR_UNKNOWN_COMPONENT, "component id 0 or never registered")                    \
+    X(ECS_ERR_SIZE_MISMATCH, "sizeof(T) or T differs from the registered component")      \
+    X(ECS_ERR_OUT_OF_MEMORY, "the allocator returned NULL; nothing changed")              \
+    X(ECS_ERR_EXHAUSTED, "no entity slot left (desc.max_entities)")                       \
+    X(ECS_ERR_NOT_FOUND, "no unique value, system or workload of that name")              \
+    X(ECS_ERR_LOCKED, "the change would pull the rug from under a running hook")          \
+    X(ECS_ERR_SYSTEM, "a system returned an error (ecs_workload_run)")                    \
+    X(ECS_ERR_INVALID, "any other bad argument; see the message")                         \
+    X(ECS_ERR_FORMAT, "ecs_load: not a snapshot, or a damaged one")
 typedef enum ecs_error {
-    ECS_OK = 0,
-    ECS_ERR_DEAD_ENTITY,        /* the entity is null, stale or never created */
-    ECS_ERR_UNKNOWN_COMPONENT,  /* component id 0 or never registered */
-    ECS_ERR_SIZE_MISMATCH,      /* sizeof(T) differs from the registered size */
-    ECS_ERR_OUT_OF_MEMORY,      /* the allocator returned NULL; nothing changed */
-    ECS_ERR_EXHAUSTED,          /* no entity slot left (desc.max_entities) */
-    ECS_ERR_NOT_FOUND,          /* no unique value, system or workload of that name */
-    ECS_ERR_LOCKED,             /* the change would pull the rug from under a running hook */
-    ECS_ERR_SYSTEM,             /* a system returned an error (ecs_workload_run) */
-    ECS_ERR_INVALID,            /* any other bad argument; see the message */
-    ECS_ERR_FORMAT              /* ecs_load: not a snapshot, or a damaged one */
+#define ECS__ERROR_ENUM(name, what) name,
+    ECS__ERRORS(ECS__ERROR_ENUM)
+#undef ECS__ERROR_ENUM
+    ECS__ERR_END
 } ecs_error;
 
 typedef struct ecs_allocator {
@@ -1545,6 +1553,8 @@ ECS_API bool ecs__add_if_changed_sized(ecs_world *w, ecs_entity e, ecs_component
 #define ECS__DEAD 0x80000000u                       /* versions[i]: the slot is free */
 #define ECS__CHANGE_RING 8                          /* row changes a view can check at once */
 #define ECS__MOVED(w) ((w)->epoch += 2u)              /* rows or arrays moved (world->epoch) */
+#define ECS__NAME_IN_MSG 64 /* names in an error message are cut there */
+#define ECS__MSG_MAX 384    /* the longest error message, names cut, and more */
 
 /* A list of changes in tick order; for deletions, with a copy of each value. */
 typedef struct ecs__changes {
@@ -1669,7 +1679,7 @@ struct ecs_world {
     ecs_parallel_fn parallel_for;
     void *parallel_user;
     ecs_error err;
-    char err_msg[160];
+    char err_msg[ECS__MSG_MAX];
 };
 
 /* What a lookup of an unknown component or through a NULL storage handle
@@ -2298,6 +2308,7 @@ template <typename T> static inline const T &ecs__lvalue(const T &v) { return v;
 #ifndef ECS_IMPLEMENTATION_ONCE
 #define ECS_IMPLEMENTATION_ONCE
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -2507,40 +2518,174 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
     return buf;
 }
 
-/* Records an error as "call(entity I:V, Comp): what". */
-static void ecs__seterr(const ecs_world *cw, ecs_error code, const char *call, ecs_entity e,
-                        ecs_component c, const char *what) {
+/* Every failure a call reports, one row each: its name, the error it
+   records (ecs_last_error), whether it is a programmer error (1: it also
+   goes through ECS_ASSERT; 0: a runtime condition, such as running out of
+   memory, that a program handles by the return value) and its text, a
+   printf format whose arguments the reporting call passes. Messages read
+   "call(entity I:V, Component): text", or "call: text" when neither is
+   known; names in them are cut at ECS__NAME_IN_MSG characters, so every
+   message fits in world->err_msg whole (tests/test_messages.c). The
+   catalogue of section 2 lists, per call, the errors of these rows. */
+#define ECS__MESSAGES(X)                                                                                  \
+    X(NO_WORLD, INVALID, 1, "the world is NULL")                                                          \
+    X(NULL_ARG, INVALID, 1, "%s is NULL")                                                                 \
+    X(NULL_STORAGE, INVALID, 1, "the storage is NULL (ecs_storage_of failed?)")                          \
+    X(BAD_ALLOCATOR, INVALID, 1, "desc.allocator needs both alloc and free, or neither")                 \
+    X(DEAD, DEAD_ENTITY, 1, "entity is not alive")                                                        \
+    X(UNKNOWN, UNKNOWN_COMPONENT, 1, "unknown component")                                                \
+    X(SIZE, SIZE_MISMATCH, 1, "sizeof(T) is %lu but the component was registered with %lu")              \
+    X(TYPE, SIZE_MISMATCH, 1, "the type is %s but the component was registered as %s")                   \
+    X(OOM, OUT_OF_MEMORY, 0, "out of memory")                                                             \
+    X(NOT_RECORDED, OUT_OF_MEMORY, 0, "out of memory: %s was not recorded")                               \
+    X(NO_SLOT, EXHAUSTED, 0, "no entity slot left")                                                       \
+    X(REFUSED, LOCKED, 1, "not allowed while %s runs")                                                    \
+    X(LOCKED, LOCKED, 1,                                                                                  \
+      "a hook of this storage is running (or a sort of it): insertions and removals here must be "       \
+      "deferred (ecs_defer_*)")                                                                           \
+    X(LOCKED_GROUP, LOCKED, 1,                                                                            \
+      "a hook or sort of a storage of this component's group is running: changes that join or leave "    \
+      "the group must be deferred (ecs_defer_*)")                                                         \
+    X(STRIPPED, LOCKED, 1, "the entity is being stripped or destroyed")                                  \
+    X(BUSY, LOCKED, 1, "the entity is inside a hook or already being stripped; defer it (ecs_defer_*)")  \
+    X(TWICE, INVALID, 1, "component listed twice")                                                        \
+    X(TOO_MANY, INVALID, 1, "more than ECS_MAX_TERMS components")                                         \
+    X(BUNDLE_N, INVALID, 1, "n is more than the registered components (each at most once)")              \
+    X(ID_VERSION, INVALID, 1, "the version must be 1..ECS_VERSION_MAX")                                  \
+    X(ID_ALIVE, INVALID, 1, "its slot is alive")                                                          \
+    X(ID_USED, INVALID, 1, "the slot's next version is newer: that id was used already")                 \
+    X(ID_RETIRED, INVALID, 1, "the slot is retired: its last version was used")                          \
+    X(ID_BEYOND, EXHAUSTED, 0, "beyond desc.max_entities")                                               \
+    X(NO_NAME, INVALID, 1, "a component needs a name")                                                   \
+    X(BAD_TYPE, INVALID, 1, "%s: size %lu / alignment %lu not supported (max alignment %lu)")            \
+    X(REREGISTER, INVALID, 1, "already registered with size %lu, align %lu (now %lu, %lu)")              \
+    X(TERM_FLAGS, INVALID, 1, "invalid combination of term flags")                                       \
+    X(TERM_UNTRACKED, INVALID, 1,                                                                         \
+      "ECS_INSERTED/ECS_MODIFIED on a storage that does not track it (ecs_track_set)")                   \
+    X(LEAD, INVALID, 1, "desc.lead is not a required term")                                              \
+    X(NO_LEAD, INVALID, 1, "a view needs a required or ECS_ANY term")                                    \
+    X(TOO_MANY_TERMS, INVALID, 1, "more than ECS_MAX_TERMS terms")                                       \
+    X(CHUNK_UNION, INVALID, 1, "a union view (no required term) cannot be split")                        \
+    X(CHUNK_LATE, INVALID, 1, "needs k < nchunks, before the first step of the walk")                    \
+    X(WALK_UNION, INVALID, 1,                                                                             \
+      "%s took %s from the current entity of a union view, which still has %s: the walk over it would "  \
+      "visit the entity again; defer the removal")                                                        \
+    X(WALK_MANY, INVALID, 1,                                                                              \
+      "%s and more made too many changes to storage %s under a live view to check (only the current "    \
+      "entity may be removed); defer them with ecs_defer_* and ecs_flush after the loop")                \
+    X(WALK_CHANGED, INVALID, 1,                                                                           \
+      "%s changed storage %s under a live view (only the current entity may be removed); defer the "     \
+      "change with ecs_defer_* and ecs_flush after the loop")                                            \
+    X(FIELD_INDEX, INVALID, 1, "field %lu of a view with %lu terms")                                     \
+    X(FIELD_IN_BLOCKS, INVALID, 1,                                                                        \
+      "a field outside a per-entity loop: in an ecs_iter_next_block loop take ECS_BLOCK")                \
+    X(BLOCK_IN_EACH, INVALID, 1, "a block in a per-entity loop: in ECS_EACH or ecs_iter_next take ECS_FIELD") \
+    X(OWNED, INVALID, 1, "owned by a group: sort the group (ecs_group_sort)")                            \
+    X(NO_UNIQUE, NOT_FOUND, 1, "no unique value (see ecs_unique_add)")                                   \
+    X(TRACK_FLAGS, INVALID, 1, "flags must be ECS_TRACK_* bits")                                         \
+    X(UNTRACKED, INVALID, 1, "the storage does not track this (ecs_track_set)")                          \
+    X(UNTRACKED_LISTS, INVALID, 1, "the storage tracks neither removal nor deletion (ecs_track_set)")    \
+    X(NOT_DELETED, INVALID, 1, "entry is not in the deleted list")                                       \
+    X(NO_ENTITY_TRACKING, INVALID, 1, "entity tracking is off (ecs_desc.track_entities)")                \
+    X(GROUP_EMPTY, INVALID, 1, "a group owns at least one storage")                                      \
+    X(GROUP_OWNED, INVALID, 1, "already owned by another group")                                         \
+    X(NO_GROUP, INVALID, 1, "no such group")                                                              \
+    X(NOT_OWNED, INVALID, 1, "not a storage this group owns")                                            \
+    X(SYSTEM_DESC, INVALID, 1, "a system needs a name and fn (desc->name, desc->fn)")                    \
+    X(NAME_TAKEN, INVALID, 1, "the name is already taken")                                               \
+    X(WORKLOAD_NAME, INVALID, 1, "a workload needs a name not taken by another workload or system")      \
+    X(NO_ITEM, NOT_FOUND, 1, "no system or workload named '%s'")                                         \
+    X(TOO_MANY_STEPS, INVALID, 1, "more than 2^24 steps once nested workloads are expanded")             \
+    X(NO_WORKLOAD, NOT_FOUND, 1, "no workload named '%s'")                                               \
+    X(NO_SYSTEM, NOT_FOUND, 1, "no system named '%s'")                                                   \
+    X(RUNNING, INVALID, 1, "a workload is already running")                                              \
+    X(SYSTEM_FAILED, SYSTEM, 0, "system '%s' returned %d")                                               \
+    X(PENDING, INVALID, 1, "commands are pending (the command buffer is not saved): ecs_flush first")    \
+    X(SAVE_FAILED, INVALID, 0, "%s (at byte %llu)")                                                      \
+    X(SAVE_OOM, OUT_OF_MEMORY, 0, "%s (at byte %llu)")                                                   \
+    X(SERIAL_PAIR, INVALID, 1, "save and load come as a pair")                                           \
+    X(CALLBACK_CHANGED, INVALID, 1, "a %s callback changed the world")                                   \
+    X(LOAD_LIVE, INVALID, 1, "the world has live entities: load into a new or emptied world")            \
+    X(NOT_SNAPSHOT, FORMAT, 0, "not a snapshot (no \"ECSHSNAP\" at the start)")                          \
+    X(SNAP_SHORT, FORMAT, 0, "damaged snapshot: cut short (%lu bytes, less than a header and a trailer)") \
+    X(SNAP_VERSION, FORMAT, 0, "format %lu with values in %s byte order; this ecs.h reads format %u, %s") \
+    X(SNAP_SUM, FORMAT, 0, "damaged snapshot: the checksum of its %lu bytes differs (cut short or changed)") \
+    X(SNAP_BAD, FORMAT, 0, "damaged snapshot: %s (%s, at byte %lu)")                                     \
+    X(SNAP_UNKNOWN, NOT_FOUND, 0, "the snapshot's component \"%.64s\" is not registered")                   \
+    X(SNAP_SIZE, SIZE_MISMATCH, 0, "saved with size %llu and alignment %lu, registered with %lu and %lu") \
+    X(SNAP_SLOTS, EXHAUSTED, 0, "the snapshot has %lu slots, desc.max_entities allows %lu")              \
+    X(SNAP_CALLBACK, INVALID, 0, "its load callback failed")                                             \
+    X(SNAP_NO_CALLBACK, INVALID, 0, "saved by a save callback: give it its load callback (ecs_serial_set) first")
+enum {
+    ECS__M_NONE, /* not a message: 0 means "no failure yet" where one is remembered */
+#define ECS__MSG_ID(name, err, fatal, text) ECS__M_##name,
+    ECS__MESSAGES(ECS__MSG_ID)
+#undef ECS__MSG_ID
+    ECS__M_COUNT
+};
+static const struct ecs__message {
+    ecs_error err;
+    int fatal;
+    const char *text;
+} ecs__messages[ECS__M_COUNT] = {
+    {ECS_OK, 0, ""},
+#define ECS__MSG_ROW(name, err, fatal, text) {ECS_ERR_##err, fatal, text},
+    ECS__MESSAGES(ECS__MSG_ROW)
+#undef ECS__MSG_ROW
+};
+
+/* Records failure msg of call (for entity e and component c, each when
+   not 0) in w, whose error it sets; a programmer error also goes through
+   ECS_ASSERT with the message. With no world (NULL) there is nowhere to
+   record it: only the assert. The message's arguments follow c. */
+static void ecs__report_v(const ecs_world *cw, int msg, const char *call, ecs_entity e, ecs_component c,
+                          const char *text, va_list ap) {
     ecs_world *w = (ecs_world *)cw; /* worlds are never const objects */
-    char eb[ECS_ENTITY_STR], cb[32];
+    char local[ECS__MSG_MAX], eb[ECS_ENTITY_STR], cb[32], *buf = w ? w->err_msg : local;
+    const struct ecs__message *m = &ecs__messages[msg];
     const char *cname = cb;
-    if (c - 1u < w->ncomponents)
+    int n;
+    if (w && c - 1u < w->ncomponents)
         cname = w->storages[c]->name;
     else if (c)
         snprintf(cb, sizeof cb, "component #%lu", (unsigned long)c);
     else
         cname = "no component";
     if (e != ECS_NULL || c)
-        snprintf(w->err_msg, sizeof w->err_msg, "%s(entity %s, %s): %s", call,
-                 ecs_entity_str(e, eb), cname, what);
+        n = snprintf(buf, ECS__MSG_MAX, "%s(entity %s, %.*s): ", call, ecs_entity_str(e, eb), ECS__NAME_IN_MSG, cname);
     else
-        snprintf(w->err_msg, sizeof w->err_msg, "%s: %s", call, what);
-    w->err = code;
+        n = snprintf(buf, ECS__MSG_MAX, "%s: ", call);
+    vsnprintf(buf + n, ECS__MSG_MAX - (size_t)n, text, ap);
+    if (w) w->err = m->err;
+    if (m->fatal) ECS_ASSERT(0, buf);
+    (void)local;
+}
+static void ecs__report(const ecs_world *w, int msg, const char *call, ecs_entity e, ecs_component c, ...) {
+    va_list ap;
+    va_start(ap, c);
+    ecs__report_v(w, msg, call, e, c, ecs__messages[msg].text, ap);
+    va_end(ap);
+}
+/* ...with the message's text already formatted (ecs_load's, made as it
+   reads). */
+static void ecs__report_text(const ecs_world *w, int msg, const char *call, ecs_entity e, ecs_component c, ...) {
+    va_list ap;
+    va_start(ap, c);
+    ecs__report_v(w, msg, call, e, c, "%s", ap);
+    va_end(ap);
 }
 
-/* A programmer error: record it, then ECS_ASSERT with the same message. */
-static void ecs__fail(const ecs_world *w, ecs_error code, const char *call, ecs_entity e,
-                      ecs_component c, const char *what) {
-    ecs__seterr(w, code, call, e, c, what);
-    ECS_ASSERT(0, w->err_msg);
-}
+/* The checks every call makes, one line each. A NULL world: nothing to
+   record the error in, only the assert, and the call's failure value. */
+#define ECS__WORLD_IN(w, call, fail)                                  \
+    do {                                                              \
+        if (!(w)) {                                                   \
+            ecs__report(NULL, ECS__M_NO_WORLD, (call), ECS_NULL, 0);  \
+            return fail;                                              \
+        }                                                             \
+    } while (0)
+#define ECS__WORLD(w, fail) ECS__WORLD_IN(w, __func__, fail)
 
-/* A NULL world: nowhere to record the error, so only the assert. */
-static void ecs__no_world(const char *call) {
-    char what[96];
-    snprintf(what, sizeof what, "%s: the world is NULL", call);
-    ECS_ASSERT(0, what);
-    (void)what;
-}
 /* ...and a view of it that yields nothing: its loops read the epoch of
    this empty world, which nothing writes. */
 static ecs_world ecs__dead_world;
@@ -2551,58 +2696,41 @@ static ecs_iter ecs__no_world_iter(void) {
     it.epoch = &ecs__dead_world.epoch;
     return it;
 }
-
-/* Calls a callback may not make (section 2, "Callbacks"): LOCKED, assert.
-   inside: what runs ("a hook or a sort comparator", "a system"...). */
-static void ecs__refused(const ecs_world *w, const char *call, const char *inside) {
-    char what[120];
-    snprintf(what, sizeof what, "not allowed while %s runs", inside);
-    ecs__fail(w, ECS_ERR_LOCKED, call, ECS_NULL, 0, what);
-}
 #define ECS__IN_HOOK "a hook or a sort comparator"
 
-/* A required pointer argument is NULL: INVALID, assert. */
-static void ecs__null_arg(const ecs_world *w, const char *call, const char *arg) {
-    char what[64];
-    snprintf(what, sizeof what, "%s is NULL", arg);
-    ecs__fail(w, ECS_ERR_INVALID, call, ECS_NULL, 0, what);
+/* An unknown c, or a registered one whose size is not `size` (sizeof(T)
+   of a typed macro; (size_t)-1: not checked). */
+ECS__FN void ecs__bad_access(const ecs_world *w, const char *call, ecs_entity e, ecs_component c, size_t size) {
+    if (c - 1u >= w->ncomponents)
+        ecs__report(w, ECS__M_UNKNOWN, call, e, c);
+    else
+        ecs__report(w, ECS__M_SIZE, call, e, c, (unsigned long)size, (unsigned long)w->storages[c]->size);
 }
 
-ECS__FN void ecs__bad_access(const ecs_world *w, const char *call, ecs_entity e, ecs_component c,
-                             size_t size) {
-    if (c - 1u >= w->ncomponents)
-        ecs__fail(w, ECS_ERR_UNKNOWN_COMPONENT, call, e, c, "unknown component");
-    else {
-        char what[96];
-        snprintf(what, sizeof what, "sizeof(T) is %lu but the component was registered with %lu",
-                 (unsigned long)size, (unsigned long)w->storages[c]->size);
-        ecs__fail(w, ECS_ERR_SIZE_MISMATCH, call, e, c, what);
-    }
+/* c's storage, or NULL after reporting an unknown c or a size mismatch. */
+static ecs_storage *ecs__comp(const ecs_world *w, const char *call, ecs_entity e, ecs_component c, size_t size) {
+    if (c - 1u < w->ncomponents && (size == (size_t)-1 || size == w->storages[c]->size)) return w->storages[c];
+    ecs__bad_access(w, call, e, c, size);
+    return NULL;
 }
 
 ECS__FN void ecs__bad_storage(const ecs_storage *s, const char *call, ecs_entity e, size_t size) {
-    if (!s) {
-        char msg[96];
-        snprintf(msg, sizeof msg, "%s: the storage is NULL (ecs_storage_of failed?)", call);
-        ECS_ASSERT(0, msg);
-        return;
-    }
-    ecs__bad_access(s->world, call, e, s->id, size);
+    if (!s)
+        ecs__report(NULL, ECS__M_NULL_STORAGE, call, ECS_NULL, 0);
+    else
+        ecs__bad_access(s->world, call, e, s->id, size);
 }
 
 ECS__FN ecs_error ecs_last_error(const ecs_world *w) {
-    if (!w) { ecs__no_world("ecs_last_error"); return ECS_ERR_INVALID; }
+    ECS__WORLD(w, ECS_ERR_INVALID);
     return w->err;
 }
 ECS__FN const char *ecs_last_error_msg(const ecs_world *w) {
-    if (!w) { ecs__no_world("ecs_last_error_msg"); return "the world is NULL"; }
+    ECS__WORLD(w, "the world is NULL");
     return w->err ? w->err_msg : "";
 }
 ECS__FN void ecs_clear_error(ecs_world *w) {
-    if (!w) {
-        ecs__no_world("ecs_clear_error");
-        return;
-    }
+    ECS__WORLD(w, );
     w->err = ECS_OK;
     w->err_msg[0] = 0;
 }
@@ -2669,7 +2797,7 @@ ECS__FN void ecs_world_free(ecs_world *w) {
     uint32_t c;
     if (!w) return;
     if (w->guard || w->running) { /* the caller's caller still uses it */
-        ecs__refused(w, "ecs_world_free", w->guard ? ECS__IN_HOOK : "a workload");
+        ecs__report(w, ECS__M_REFUSED, "ecs_world_free", ECS_NULL, 0, w->guard ? ECS__IN_HOOK : "a workload");
         return;
     }
     for (c = 1; c <= w->ncomponents; c++) /* on_remove hooks see their values go, as in ecs_destroy */
@@ -2693,9 +2821,9 @@ ECS__FN void ecs_world_free(ecs_world *w) {
 
 ECS__FN uint32_t ecs_world_clear(ecs_world *w) {
     uint32_t i, n = 0;
-    if (!w) { ecs__no_world("ecs_world_clear"); return 0; }
+    ECS__WORLD(w, 0);
     if (w->guard) {
-        ecs__refused(w, "ecs_world_clear", ECS__IN_HOOK);
+        ecs__report(w, ECS__M_REFUSED, "ecs_world_clear", ECS_NULL, 0, ECS__IN_HOOK);
         return 0;
     }
     while (w->alive) { /* hooks may create entities: those go too */
@@ -2722,7 +2850,7 @@ ECS__FN uint32_t ecs_world_clear(ecs_world *w) {
    needs no bounds check. */
 
 ECS__FN uint32_t ecs_count(const ecs_world *w) {
-    if (!w) { ecs__no_world("ecs_count"); return 0; }
+    ECS__WORLD(w, 0);
     return w->alive;
 }
 
@@ -2763,7 +2891,7 @@ static bool ecs__cover(ecs_world *w, uint64_t slots) {
 static bool ecs__reserve_slots(ecs_world *w, const char *call, uint32_t n) {
     uint32_t fresh = n > w->fq_len ? n - w->fq_len : 0;
     if (fresh > w->max_slots - w->nslots) {
-        ecs__seterr(w, ECS_ERR_EXHAUSTED, call, ECS_NULL, 0, "no entity slot left");
+        ecs__report(w, ECS__M_NO_SLOT, call, ECS_NULL, 0);
         return false;
     }
     /* the pages first: slots below slots_cap must always be covered */
@@ -2772,7 +2900,7 @@ static bool ecs__reserve_slots(ecs_world *w, const char *call, uint32_t n) {
         !ecs__grow(w, (void **)&w->versions, &w->slots_cap, w->nslots + fresh, w->nslots,
                    sizeof *w->versions) ||
         (w->track_entities && !ecs__changes_reserve(w, &w->created, n, 0))) {
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, ECS_NULL, 0, "out of memory");
+        ecs__report(w, ECS__M_OOM, call, ECS_NULL, 0);
         return false;
     }
     return true;
@@ -2822,7 +2950,7 @@ static void ecs__release_slot(ecs_world *w, ecs_entity e) {
         if (ecs__changes_reserve(w, &w->destroyed, 1, 0))
             ecs__changes_push(&w->destroyed, e, w->tick, NULL, 0);
         else
-            ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_destroy", e, 0, "out of memory: destruction not recorded");
+            ecs__report(w, ECS__M_NOT_RECORDED, "ecs_destroy", e, 0, "its destruction");
     }
     if (v >= ECS_VERSION_MAX) { /* retire: never reused, never wrapped */
         w->versions[i] = ECS__DEAD | v;
@@ -2836,7 +2964,7 @@ static void ecs__release_slot(ecs_world *w, ecs_entity e) {
 
 /* ecs_create's slow path: grow the slots, or record the creation. */
 ECS__FN ecs_entity ecs__create(ecs_world *w) {
-    if (!w) { ecs__no_world("ecs_create"); return 0; }
+    ECS__WORLD_IN(w, "ecs_create", 0);
     if (!ecs__reserve_slots(w, "ecs_create", 1)) return ECS_NULL;
     return ecs__take_tracked(w);
 }
@@ -2850,22 +2978,22 @@ static bool ecs__queued(const ecs_world *w, uint32_t i) {
 
 ECS__FN ecs_entity ecs_create_id(ecs_world *w, ecs_entity e) {
     uint32_t i = ECS_ENTITY_INDEX(e), v = ECS_ENTITY_VERSION(e), k, j;
-    const char *bad = NULL;
-    if (!w) { ecs__no_world("ecs_create_id"); return ECS_NULL; }
+    int bad = -1;
+    ECS__WORLD(w, ECS_NULL);
     if (v < 1 || v > ECS_VERSION_MAX)
-        bad = "the version must be 1..ECS_VERSION_MAX";
+        bad = ECS__M_ID_VERSION;
     else if (i < w->nslots && w->versions[i] < ECS__DEAD)
-        bad = "its slot is alive";
+        bad = ECS__M_ID_ALIVE;
     else if (i < w->nslots && v < (w->versions[i] & ~ECS__DEAD))
-        bad = "the slot's next version is newer: that id was used already";
+        bad = ECS__M_ID_USED;
     else if (i < w->nslots && (w->versions[i] & ~ECS__DEAD) == ECS_VERSION_MAX && !ecs__queued(w, i))
-        bad = "the slot is retired: its last version was used";
-    if (bad) {
-        ecs__fail(w, ECS_ERR_INVALID, "ecs_create_id", e, 0, bad);
+        bad = ECS__M_ID_RETIRED;
+    if (bad >= 0) {
+        ecs__report(w, bad, "ecs_create_id", e, 0);
         return ECS_NULL;
     }
     if (i >= w->max_slots) {
-        ecs__seterr(w, ECS_ERR_EXHAUSTED, "ecs_create_id", e, 0, "beyond desc.max_entities");
+        ecs__report(w, ECS__M_ID_BEYOND, "ecs_create_id", e, 0);
         return ECS_NULL;
     }
     /* everything that can fail first: the slots up to i (those below it
@@ -2874,11 +3002,11 @@ ECS__FN ecs_entity ecs_create_id(ecs_world *w, ecs_entity e) {
         (!ecs__cover(w, i + 1u > w->slots_cap ? ecs__next_cap(w->slots_cap, i + 1u) : w->slots_cap) ||
          !ecs__grow(w, (void **)&w->versions, &w->slots_cap, i + 1u, w->nslots, sizeof *w->versions) ||
          !ecs__freeq_room(w, i - w->nslots))) {
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_create_id", e, 0, "out of memory");
+        ecs__report(w, ECS__M_OOM, "ecs_create_id", e, 0);
         return ECS_NULL;
     }
     if (w->track_entities && !ecs__changes_reserve(w, &w->created, 1, 0)) {
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_create_id", e, 0, "out of memory");
+        ecs__report(w, ECS__M_OOM, "ecs_create_id", e, 0);
         return ECS_NULL;
     }
     if (i < w->nslots) { /* a free slot: out of the queue, if it is in it */
@@ -2915,39 +3043,34 @@ ECS__FN ecs_entity ecs_create_id(ecs_world *w, ecs_entity e) {
    Component operations, views, commands, sorting and systems sit on top. */
 
 ECS__FN ecs_component ecs_lookup(const ecs_world *w, const char *name) {
-    if (!w) { ecs__no_world("ecs_lookup"); return 0; }
+    ECS__WORLD(w, 0);
     uint32_t c = ecs__names_find(w, &w->names, ECS__NAMES_COMPONENT, name);
     return c == ECS__NOT_FOUND ? 0 : c;
 }
 
 ECS__FN ecs_component ecs_register(ecs_world *w, const char *name, size_t size, size_t align) {
-    if (!w) { ecs__no_world("ecs_register"); return 0; }
+    ECS__WORLD(w, 0);
     ecs_component c;
     ecs_storage *s;
     size_t len;
     uint32_t p;
     if (!name || !*name) {
-        ecs__fail(w, ECS_ERR_INVALID, "ecs_register", ECS_NULL, 0, "a component needs a name");
+        ecs__report(w, ECS__M_NO_NAME, "ecs_register", ECS_NULL, 0);
         return 0;
     }
     if (size == 0) align = 0;
     if (size > 0xffffffffu || (size && (align == 0 || (align & (align - 1)) || align > ECS_MAX_ALIGN ||
                                         size % align))) {
-        char what[120];
-        snprintf(what, sizeof what, "%s: size %lu / alignment %lu not supported (max alignment %lu)",
-                 name, (unsigned long)size, (unsigned long)align, (unsigned long)ECS_MAX_ALIGN);
-        ecs__fail(w, ECS_ERR_INVALID, "ecs_register", ECS_NULL, 0, what);
+        ecs__report(w, ECS__M_BAD_TYPE, "ecs_register", ECS_NULL, 0, name, (unsigned long)size, (unsigned long)align,
+                    (unsigned long)ECS_MAX_ALIGN);
         return 0;
     }
     c = ecs_lookup(w, name);
     if (c) {
         s = w->storages[c];
         if (s->size != size || s->align != align) {
-            char what[120];
-            snprintf(what, sizeof what, "already registered with size %lu, align %lu (now %lu, %lu)",
-                     (unsigned long)s->size, (unsigned long)s->align, (unsigned long)size,
-                     (unsigned long)align);
-            ecs__fail(w, ECS_ERR_INVALID, "ecs_register", ECS_NULL, c, what);
+            ecs__report(w, ECS__M_REREGISTER, "ecs_register", ECS_NULL, c, (unsigned long)s->size,
+                        (unsigned long)s->align, (unsigned long)size, (unsigned long)align);
             return 0;
         }
         return c;
@@ -2957,7 +3080,7 @@ ECS__FN ecs_component ecs_register(ecs_world *w, const char *name, size_t size, 
         !ecs__grow(w, (void **)&w->storages, &w->storages_cap, w->ncomponents + 2,
                    w->ncomponents + 1, sizeof *w->storages) ||
         !(s = (ecs_storage *)ecs__alloc(w, sizeof *s))) {
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_register", ECS_NULL, 0, "out of memory");
+        ecs__report(w, ECS__M_OOM, "ecs_register", ECS_NULL, 0);
         return 0;
     }
     memset(s, 0, sizeof *s);
@@ -2967,7 +3090,7 @@ ECS__FN ecs_component ecs_register(ecs_world *w, const char *name, size_t size, 
         ecs__free(w, s->name, len);
         ecs__free(w, s->pages, (size_t)w->npages * sizeof *s->pages);
         ecs__free(w, s, sizeof *s);
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_register", ECS_NULL, 0, "out of memory");
+        ecs__report(w, ECS__M_OOM, "ecs_register", ECS_NULL, 0);
         return 0;
     }
     for (p = 0; p < w->npages; p++) s->pages[p] = (uintptr_t)w->absent_page - ECS__PAGE_BIAS(p);
@@ -2985,7 +3108,7 @@ ECS__FN ecs_component ecs_register(ecs_world *w, const char *name, size_t size, 
 }
 
 ECS__FN const char *ecs_component_name(const ecs_world *w, ecs_component c) {
-    if (!w) { ecs__no_world("ecs_component_name"); return NULL; }
+    ECS__WORLD(w, NULL);
     if (c - 1u >= w->ncomponents) {
         ecs__bad_access(w, "ecs_component_name", ECS_NULL, c, 0);
         return NULL;
@@ -2994,7 +3117,7 @@ ECS__FN const char *ecs_component_name(const ecs_world *w, ecs_component c) {
 }
 
 ECS__FN size_t ecs_component_size(const ecs_world *w, ecs_component c) {
-    if (!w) { ecs__no_world("ecs_component_size"); return 0; }
+    ECS__WORLD(w, 0);
     if (c - 1u >= w->ncomponents) {
         ecs__bad_access(w, "ecs_component_size", ECS_NULL, c, 0);
         return 0;
@@ -3003,7 +3126,7 @@ ECS__FN size_t ecs_component_size(const ecs_world *w, ecs_component c) {
 }
 
 ECS__FN uint32_t ecs_component_max(const ecs_world *w) {
-    if (!w) { ecs__no_world("ecs_component_max"); return 0; }
+    ECS__WORLD(w, 0);
     return w->ncomponents;
 }
 
@@ -3207,11 +3330,7 @@ static void ecs__attach(ecs_world *w, ecs_storage *s) {
    own is locked (a change would join or leave the group: move rows there). */
 static bool ecs__locked(ecs_world *w, const char *call, ecs_entity e, const ecs_storage *s) {
     if (!s->locked && !(w->guard && (s->attached & ECS__ATT_GROUP) && ecs__groups_locked(w, s))) return false;
-    ecs__fail(w, ECS_ERR_LOCKED, call, e, s->id,
-              s->locked ? "a hook of this storage is running (or a sort of it): insertions and "
-                          "removals here must be deferred (ecs_defer_*)"
-                        : "a hook or sort of a storage of this component's group is running: changes "
-                          "that join or leave the group must be deferred (ecs_defer_*)");
+    ecs__report(w, s->locked ? ECS__M_LOCKED : ECS__M_LOCKED_GROUP, call, e, s->id);
     return true;
 }
 
@@ -3219,7 +3338,7 @@ static bool ecs__locked(ecs_world *w, const char *call, ecs_entity e, const ecs_
 ECS__IMPL_HOT bool ecs__may_insert(ecs_world *w, const char *call, ecs_entity e, const ecs_storage *s) {
     if (ecs__locked(w, call, e, s)) return false;
     if (w->busy && ecs__entity_stripped(w, e)) {
-        ecs__fail(w, ECS_ERR_LOCKED, call, e, s->id, "the entity is being stripped or destroyed");
+        ecs__report(w, ECS__M_STRIPPED, call, e, s->id);
         return false;
     }
     return true;
@@ -3229,7 +3348,7 @@ ECS__IMPL_HOT bool ecs__may_insert(ecs_world *w, const char *call, ecs_entity e,
 ECS__IMPL_HOT bool ecs__may_remove(ecs_world *w, const char *call, ecs_entity e, ecs_storage *s, bool deletion) {
     if ((s->locked || w->guard) && ecs__locked(w, call, e, s)) return false;
     if ((s->attached & ECS__ATT_RECORDS) && !ecs__track_reserve(w, s, deletion)) {
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, s->id, "out of memory");
+        ecs__report(w, ECS__M_OOM, call, e, s->id);
         return false;
     }
     return true;
@@ -3256,7 +3375,7 @@ ECS__IMPL_HOT void *ecs__insert(ecs_world *w, ecs_storage *s, ecs_entity e, cons
         size_t off = v - d;
         bool inside = value && s->data && v >= d && off < (size_t)s->count * s->size;
         if (!ecs__reserve_page(w, s, i) || !ecs__reserve_rows(w, s, 1)) {
-            ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, s->id, "out of memory");
+            ecs__report(w, ECS__M_OOM, call, e, s->id);
             return NULL;
         }
         if (inside) value = s->data + off;
@@ -3298,13 +3417,10 @@ static void *ecs__replace(ecs_world *w, ecs_storage *s, uint32_t row, const void
 ECS__FN bool ecs_stats_storage(const ecs_world *w, ecs_component c, ecs_storage_stats *out) {
     const ecs_storage *s;
     uint32_t p;
-    if (!w) { ecs__no_world("ecs_stats_storage"); return false; }
-    if (!out) { ecs__null_arg(w, "ecs_stats_storage", "out"); return false; }
+    ECS__WORLD(w, false);
+    if (!out) { ecs__report(w, ECS__M_NULL_ARG, "ecs_stats_storage", ECS_NULL, 0, "out"); return false; }
     memset(out, 0, sizeof *out);
-    if (c - 1u >= w->ncomponents) {
-        ecs__bad_access(w, "ecs_stats_storage", ECS_NULL, c, (size_t)-1);
-        return false;
-    }
+    if (!ecs__comp(w, "ecs_stats_storage", ECS_NULL, c, (size_t)-1)) return false;
     s = w->storages[c];
     out->rows = s->count;
     out->capacity = s->cap;
@@ -3324,8 +3440,8 @@ ECS__FN bool ecs_stats_storage(const ecs_world *w, ecs_component c, ecs_storage_
 ECS__FN bool ecs_stats_world(const ecs_world *w, ecs_world_stats *out) {
     ecs_storage_stats ss;
     uint32_t c;
-    if (!w) { ecs__no_world("ecs_stats_world"); return false; }
-    if (!out) { ecs__null_arg(w, "ecs_stats_world", "out"); return false; }
+    ECS__WORLD(w, false);
+    if (!out) { ecs__report(w, ECS__M_NULL_ARG, "ecs_stats_world", ECS_NULL, 0, "out"); return false; }
     memset(out, 0, sizeof *out);
     out->alive = w->alive;
     out->slots = w->nslots;
@@ -3346,19 +3462,16 @@ ECS__FN bool ecs_stats_world(const ecs_world *w, ecs_world_stats *out) {
 }
 
 ECS__FN bool ecs_reserve(ecs_world *w, uint32_t n) {
-    if (!w) { ecs__no_world("ecs_reserve"); return false; }
+    ECS__WORLD(w, false);
     return ecs__reserve_slots(w, "ecs_reserve", n);
 }
 
 ECS__FN bool ecs_storage_reserve(ecs_world *w, ecs_component c, uint32_t n) {
-    if (!w) { ecs__no_world("ecs_storage_reserve"); return false; }
-    if (c - 1u >= w->ncomponents) {
-        ecs__bad_access(w, "ecs_storage_reserve", ECS_NULL, c, (size_t)-1);
-        return false;
-    }
+    ECS__WORLD(w, false);
+    if (!ecs__comp(w, "ecs_storage_reserve", ECS_NULL, c, (size_t)-1)) return false;
     if (ecs__locked(w, "ecs_storage_reserve", ECS_NULL, w->storages[c])) return false; /* a hook's value would move */
     if (!ecs__reserve_rows(w, w->storages[c], n)) {
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_storage_reserve", ECS_NULL, c, "out of memory");
+        ecs__report(w, ECS__M_OOM, "ecs_storage_reserve", ECS_NULL, c);
         return false;
     }
     return true;
@@ -3408,9 +3521,9 @@ static void ecs__shrink_list(ecs_world *w, ecs__changes *l, uint32_t vsize) {
 
 ECS__FN void ecs_shrink(ecs_world *w) {
     uint32_t c, p, k, *v = NULL;
-    if (!w) { ecs__no_world("ecs_shrink"); return; }
+    ECS__WORLD(w, );
     if (w->guard) { /* a hook holds a value pointer */
-        ecs__refused(w, "ecs_shrink", ECS__IN_HOOK);
+        ecs__report(w, ECS__M_REFUSED, "ecs_shrink", ECS_NULL, 0, ECS__IN_HOOK);
         return;
     }
     for (c = 1; c <= w->ncomponents; c++) {
@@ -3457,7 +3570,7 @@ ECS__IMPL_HOT ecs_storage *ecs__check(ecs_world *w, const char *call, ecs_entity
         return NULL;
     }
     if (!ecs_alive(w, e)) {
-        ecs__fail(w, ECS_ERR_DEAD_ENTITY, call, e, c, "entity is not alive");
+        ecs__report(w, ECS__M_DEAD, call, e, c);
         return NULL;
     }
     return w->storages[c];
@@ -3476,7 +3589,7 @@ ECS__IMPL_HOT void *ecs__add(ecs_world *w, const char *call, ecs_entity e, ecs_c
 
 ECS__FN void *ecs__add_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                              const void *value, size_t size) {
-    if (!w) { ecs__no_world(call); return NULL; }
+    ECS__WORLD_IN(w, call, NULL);
     return ecs__add(w, call, e, c, value, size);
 }
 
@@ -3497,7 +3610,7 @@ ECS__IMPL_HOT bool ecs__take(ecs_world *w, const char *call, ecs_entity e, ecs_c
 
 ECS__FN bool ecs__take_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c, void *out,
                              size_t size, bool deletion) {
-    if (!w) { ecs__no_world(call); return false; }
+    ECS__WORLD_IN(w, call, false);
     return ecs__take(w, call, e, c, out, size, deletion);
 }
 
@@ -3543,12 +3656,11 @@ static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call, bool des
     size_t hadsize = ((size_t)nc + 8u) / 8u;
     ecs__busy b;
     if (w->busy && ecs__entity_busy(w, e)) {
-        ecs__fail(w, ECS_ERR_LOCKED, call, e, 0,
-                  "the entity is inside a hook or already being stripped; defer it (ecs_defer_*)");
+        ecs__report(w, ECS__M_BUSY, call, e, 0);
         return -1;
     }
     if (hadsize > sizeof small && !(had = (unsigned char *)ecs__alloc(w, hadsize))) {
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, 0, "out of memory");
+        ecs__report(w, ECS__M_OOM, call, e, 0);
         return -1;
     }
     memset(had, 0, hadsize);
@@ -3559,7 +3671,7 @@ static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call, bool des
         if (!ecs__may_remove(w, call, e, s, true)) goto fail;
     }
     if (destroying && w->track_entities && !ecs__changes_reserve(w, &w->destroyed, 1, 0)) {
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, 0, "out of memory");
+        ecs__report(w, ECS__M_OOM, call, e, 0);
         goto fail;
     }
     /* Promise the room: the hooks run below may record changes of their
@@ -3578,7 +3690,7 @@ static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call, bool des
             ecs__remove_at(w, s, e, row, NULL, true, true, call);
         } else { /* only when a hook turned tracking on meanwhile and memory ran out */
             uint32_t track = s->track;
-            ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, c, "out of memory: a deletion was not recorded");
+            ecs__report(w, ECS__M_NOT_RECORDED, call, e, c, "a deletion");
             s->track &= ~(uint32_t)ECS_TRACK_DELETION;
             ecs__remove_at(w, s, e, row, NULL, true, true, call);
             s->track = track;
@@ -3595,7 +3707,7 @@ fail:
 }
 
 ECS__FN uint32_t ecs_strip(ecs_world *w, ecs_entity e) {
-    if (!w) { ecs__no_world("ecs_strip"); return 0; }
+    ECS__WORLD(w, 0);
     int64_t n;
     if (!ecs_alive(w, e)) return 0;
     if (!w->nobserved && !w->guard) return ecs__strip_plain(w, e, "ecs_strip");
@@ -3604,7 +3716,7 @@ ECS__FN uint32_t ecs_strip(ecs_world *w, ecs_entity e) {
 }
 
 ECS__FN bool ecs_destroy(ecs_world *w, ecs_entity e) {
-    if (!w) { ecs__no_world("ecs_destroy"); return false; }
+    ECS__WORLD(w, false);
     if (!ecs_alive(w, e)) return false;
     if (!w->nobserved && !w->guard && !w->track_entities)
         ecs__strip_plain(w, e, "ecs_destroy");
@@ -3618,9 +3730,9 @@ ECS__FN bool ecs_destroy(ecs_world *w, ecs_entity e) {
 ECS__FN ecs_entity ecs_clone(ecs_world *w, ecs_entity e) {
     ecs_entity n;
     uint32_t c, row;
-    if (!w) { ecs__no_world("ecs_clone"); return ECS_NULL; }
+    ECS__WORLD(w, ECS_NULL);
     if (!ecs_alive(w, e)) {
-        ecs__fail(w, ECS_ERR_DEAD_ENTITY, "ecs_clone", e, 0, "entity is not alive");
+        ecs__report(w, ECS__M_DEAD, "ecs_clone", e, 0);
         return ECS_NULL;
     }
     if (!(n = ecs_create(w))) return ECS_NULL;
@@ -3643,11 +3755,8 @@ ECS__FN ecs_entity ecs_clone(ecs_world *w, ecs_entity e) {
 ECS__FN uint32_t ecs_destroy_all(ecs_world *w, ecs_component c) {
     uint32_t n = 0;
     ecs_storage *s;
-    if (!w) { ecs__no_world("ecs_destroy_all"); return 0; }
-    if (c - 1u >= w->ncomponents) {
-        ecs__bad_access(w, "ecs_destroy_all", ECS_NULL, c, (size_t)-1);
-        return 0;
-    }
+    ECS__WORLD(w, 0);
+    if (!ecs__comp(w, "ecs_destroy_all", ECS_NULL, c, (size_t)-1)) return 0;
     s = w->storages[c];
     while (s->count && ecs_destroy(w, s->dense[s->count - 1])) n++; /* stops at a refusal (error set) */
     return n;
@@ -3655,8 +3764,8 @@ ECS__FN uint32_t ecs_destroy_all(ecs_world *w, ecs_component c) {
 
 ECS__FN uint32_t ecs_entity_components(const ecs_world *w, ecs_entity e, ecs_component *out, uint32_t cap) {
     uint32_t c, n = 0;
-    if (!w) { ecs__no_world("ecs_entity_components"); return 0; }
-    if (!out && cap) { ecs__null_arg(w, "ecs_entity_components", "out (with cap > 0)"); return 0; }
+    ECS__WORLD(w, 0);
+    if (!out && cap) { ecs__report(w, ECS__M_NULL_ARG, "ecs_entity_components", ECS_NULL, 0, "out (with cap > 0)"); return 0; }
     if (!ecs_alive(w, e)) return 0;
     for (c = 1; c <= w->ncomponents; c++)
         if (w->storages[c]->count && (uint32_t)ECS__ENTRY(w->storages[c], (uint32_t)e) != ECS__NO_ROW) {
@@ -3671,10 +3780,10 @@ ECS__FN uint32_t ecs_entity_components(const ecs_world *w, ecs_entity e, ecs_com
 static bool ecs__check_list(const ecs_world *w, const char *call, ecs_entity e, uint32_t n,
                             const ecs_component *comps, const void *out, const char *outname) {
     uint32_t k, j;
-    if (n && !comps) { ecs__null_arg(w, call, "comps"); return false; }
-    if (n && !out && outname) { ecs__null_arg(w, call, outname); return false; }
+    if (n && !comps) { ecs__report(w, ECS__M_NULL_ARG, call, ECS_NULL, 0, "comps"); return false; }
+    if (n && !out && outname) { ecs__report(w, ECS__M_NULL_ARG, call, ECS_NULL, 0, outname); return false; }
     if (n > ECS_MAX_TERMS) {
-        ecs__fail(w, ECS_ERR_INVALID, call, e, 0, "more than ECS_MAX_TERMS components");
+        ecs__report(w, ECS__M_TOO_MANY, call, e, 0);
         return false;
     }
     for (k = 0; k < n; k++) {
@@ -3684,7 +3793,7 @@ static bool ecs__check_list(const ecs_world *w, const char *call, ecs_entity e, 
         }
         for (j = 0; j < k; j++)
             if (comps[j] == comps[k]) {
-                ecs__fail(w, ECS_ERR_INVALID, call, e, comps[k], "component listed twice");
+                ecs__report(w, ECS__M_TWICE, call, e, comps[k]);
                 return false;
             }
     }
@@ -3706,11 +3815,11 @@ static bool ecs__get_n(const ecs_world *cw, const char *call, ecs_entity e, uint
     return true;
 }
 ECS__FN bool ecs_get_n(const ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps, const void **out) {
-    if (!w) { ecs__no_world("ecs_get_n"); return false; }
+    ECS__WORLD(w, false);
     return ecs__get_n(w, "ecs_get_n", e, n, comps, (void **)(void *)out, false);
 }
 ECS__FN bool ecs_get_mut_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps, void **out) {
-    if (!w) { ecs__no_world("ecs_get_mut_n"); return false; }
+    ECS__WORLD(w, false);
     return ecs__get_n(w, "ecs_get_mut_n", e, n, comps, out, true);
 }
 
@@ -3743,7 +3852,7 @@ static uint32_t ecs__take_n(ecs_world *w, const char *call, ecs_entity e, uint32
             ecs__remove_at(w, s, e, row, outs ? outs[k] : NULL, deletion, false, call);
         } else { /* only when a hook turned tracking on meanwhile and memory ran out */
             uint32_t track = s->track;
-            ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, s->id, "out of memory: the change was not recorded");
+            ecs__report(w, ECS__M_NOT_RECORDED, call, e, s->id, "the change");
             s->track &= ~flag;
             ecs__remove_at(w, s, e, row, outs ? outs[k] : NULL, deletion, false, call);
             s->track = track;
@@ -3752,11 +3861,11 @@ static uint32_t ecs__take_n(ecs_world *w, const char *call, ecs_entity e, uint32
     return mask;
 }
 ECS__FN uint32_t ecs_remove_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps, void *const *outs) {
-    if (!w) { ecs__no_world("ecs_remove_n"); return 0; }
+    ECS__WORLD(w, 0);
     return ecs__take_n(w, "ecs_remove_n", e, n, comps, outs, false);
 }
 ECS__FN uint32_t ecs_delete_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps) {
-    if (!w) { ecs__no_world("ecs_delete_n"); return 0; }
+    ECS__WORLD(w, 0);
     return ecs__take_n(w, "ecs_delete_n", e, n, comps, NULL, true);
 }
 
@@ -3772,11 +3881,11 @@ static bool ecs__check_bundle(ecs_world *w, const char *call, ecs_entity e, uint
                               const ecs_component *comps) {
     uint32_t i, j;
     if (n && !comps) {
-        ecs__fail(w, ECS_ERR_INVALID, call, e, 0, "comps is NULL");
+        ecs__report(w, ECS__M_NULL_ARG, call, e, 0, "comps");
         return false;
     }
     if (n > w->ncomponents) { /* refused before reading comps[n - 1] */
-        ecs__fail(w, ECS_ERR_INVALID, call, e, 0, "n is more than the registered components (each at most once)");
+        ecs__report(w, ECS__M_BUNDLE_N, call, e, 0);
         return false;
     }
     for (i = 0; i < n; i++) {
@@ -3787,7 +3896,7 @@ static bool ecs__check_bundle(ecs_world *w, const char *call, ecs_entity e, uint
         }
         for (j = 0; j < i; j++)
             if (comps[j] == comps[i]) {
-                ecs__fail(w, ECS_ERR_INVALID, call, e, comps[i], "component listed twice");
+                ecs__report(w, ECS__M_TWICE, call, e, comps[i]);
                 return false;
             }
         s = w->storages[comps[i]];
@@ -3833,7 +3942,7 @@ static bool ecs__reserve_bundle(ecs_world *w, const char *call, ecs_entity e, ui
                 ok = ecs__reserve_page(w, s, idx);
             }
         if (!ok) {
-            ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, comps[i], "out of memory");
+            ecs__report(w, ECS__M_OOM, call, e, comps[i]);
             return false;
         }
     }
@@ -3867,7 +3976,7 @@ static const void *const *ecs__stage(ecs_world *w, const char *call, uint32_t co
     total += (uint64_t)n * sizeof *copy; /* n <= ECS_MAX_TERMS, sizes < 2^32: no wrap in 64 bits */
     *staged_size = (size_t)total;
     if ((size_t)total != total || !(*staged = ecs__alloc(w, *staged_size))) {
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, ECS_NULL, 0, "out of memory");
+        ecs__report(w, ECS__M_OOM, call, ECS_NULL, 0);
         return NULL;
     }
     copy = (const void **)*staged;
@@ -3883,19 +3992,19 @@ static const void *const *ecs__stage(ecs_world *w, const char *call, uint32_t co
 
 ECS__FN bool ecs__add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps,
                         const void *const *values) {
-    if (!w) { ecs__no_world("ecs_add_n"); return false; }
+    ECS__WORLD_IN(w, "ecs_add_n", false);
     uint32_t i;
     void *staged = NULL;
     size_t staged_size = 0;
     bool small[64], *inserted = small, ok;
     if (!ecs_alive(w, e)) {
-        ecs__fail(w, ECS_ERR_DEAD_ENTITY, "ecs_add_n", e, n && comps ? comps[0] : 0, "entity is not alive");
+        ecs__report(w, ECS__M_DEAD, "ecs_add_n", e, n && comps ? comps[0] : 0);
         return false;
     }
 
     if (!ecs__check_bundle(w, "ecs_add_n", e, n, comps)) return false;
     if (n > 64 && !(inserted = (bool *)ecs__alloc_n(w, n, sizeof *inserted))) {
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_add_n", e, 0, "out of memory");
+        ecs__report(w, ECS__M_OOM, "ecs_add_n", e, 0);
         return false;
     }
     values = ecs__stage(w, "ecs_add_n", 1, n, comps, values, &staged, &staged_size);
@@ -3932,7 +4041,7 @@ static bool ecs__create_bulk(ecs_world *w, const char *call, uint32_t count, uin
     }
     /* hooks run once every entity has its whole bundle: keep the ids */
     if (hooks && !ids && !(ids = (ecs_entity *)ecs__alloc_n(w, count, sizeof *ids))) {
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, ECS_NULL, 0, "out of memory");
+        ecs__report(w, ECS__M_OOM, call, ECS_NULL, 0);
         return false;
     }
     values = ecs__stage(w, call, count, n, comps, values, &staged, &staged_size);
@@ -3952,13 +4061,13 @@ static bool ecs__create_bulk(ecs_world *w, const char *call, uint32_t count, uin
 
 ECS__FN bool ecs_create_bulk(ecs_world *w, uint32_t count, uint32_t n, const ecs_component *comps,
                              const void *const *values, ecs_entity *out) {
-    if (!w) { ecs__no_world("ecs_create_bulk"); return false; }
+    ECS__WORLD(w, false);
     return ecs__create_bulk(w, "ecs_create_bulk", count, n, comps, values, out);
 }
 
 ECS__FN ecs_entity ecs__create_n(ecs_world *w, uint32_t n, const ecs_component *comps,
                                  const void *const *values) {
-    if (!w) { ecs__no_world("ecs_create_n"); return 0; }
+    ECS__WORLD_IN(w, "ecs_create_n", 0);
     ecs_entity e;
     return ecs__create_bulk(w, "ecs_create_n", 1, n, comps, values, &e) ? e : ECS_NULL;
 }
@@ -4142,9 +4251,10 @@ static void ecs__view_group(ecs_world *w, ecs_iter *it) {
     it->group = lead->owner;
 }
 
-static ecs_iter ecs__view_fail(ecs_iter *it, ecs_world *w, const char *call, ecs_error code, ecs_component c,
-                               const char *what) {
-    ecs__fail(w, code, call, ECS_NULL, c, what);
+/* A view that yields nothing, after reporting msg (its argument: arg). */
+static ecs_iter ecs__view_fail(ecs_iter *it, ecs_world *w, const char *call, int msg, ecs_component c,
+                               const char *arg) {
+    ecs__report(w, msg, call, ECS_NULL, c, arg);
     memset(it, 0, sizeof *it);
     it->world = w;
     it->epoch = &w->epoch;
@@ -4158,7 +4268,7 @@ static ecs_iter ecs__view(ecs_world *w, const char *call, const ecs_view_desc *d
     memset(&it, 0, sizeof it);
     it.world = w;
     it.epoch = &w->epoch;
-    if (!d) return ecs__view_fail(&it, w, call, ECS_ERR_INVALID, 0, "desc is NULL");
+    if (!d) return ecs__view_fail(&it, w, call, ECS__M_NULL_ARG, 0, "desc");
     for (k = 0; k < ECS_MAX_TERMS && d->terms[k].c; k++) {
         ecs_component c = d->terms[k].c;
         uint32_t f = d->terms[k].flags;
@@ -4171,19 +4281,18 @@ static ecs_iter ecs__view(ecs_world *w, const char *call, const ecs_view_desc *d
             return it;
         }
         for (j = 0; j < k; j++)
-            if (d->terms[j].c == c) return ecs__view_fail(&it, w, call, ECS_ERR_INVALID, c, "component listed twice");
+            if (d->terms[j].c == c) return ecs__view_fail(&it, w, call, ECS__M_TWICE, c, NULL);
         if ((f & ~(uint32_t)(ECS_WRITE | ECS_NOT | ECS_OPTIONAL | ECS_ANY | ECS_INSERTED | ECS_MODIFIED)) ||
             ((f & ECS_NOT) && (f & ~(uint32_t)ECS_NOT)) || ((f & ECS_OPTIONAL) && (f & ECS_ANY)) ||
             ((f & (ECS_INSERTED | ECS_MODIFIED)) && (f & (ECS_OPTIONAL | ECS_ANY))))
-            return ecs__view_fail(&it, w, call, ECS_ERR_INVALID, c, "invalid combination of term flags");
+            return ecs__view_fail(&it, w, call, ECS__M_TERM_FLAGS, c, NULL);
         s = it.st[k] = w->storages[c];
         it.flags[k] = f;
         it.fst[k] = f & ECS_NOT ? &ecs__none : s;
         it.until[k] = s->count; /* entities created during the walk are not visited */
         if (((f & ECS_INSERTED) && !(s->track & ECS_TRACK_INSERTION)) ||
             ((f & ECS_MODIFIED) && !(s->track & ECS_TRACK_MODIFICATION)))
-            return ecs__view_fail(&it, w, call, ECS_ERR_INVALID, c,
-                                  "ECS_INSERTED/ECS_MODIFIED on a storage that does not track it (ecs_track_set)");
+            return ecs__view_fail(&it, w, call, ECS__M_TERM_UNTRACKED, c, NULL);
         if (f & (ECS_INSERTED | ECS_MODIFIED)) { /* the window is fixed now; the ticks are fetched per run */
             ecs__filter *fl = &it.filter[it.nfilter++];
             fl->term = k;
@@ -4197,9 +4306,9 @@ static ecs_iter ecs__view(ecs_world *w, const char *call, const ecs_view_desc *d
     }
     it.nterms = k;
     if (d->lead && lead < 0)
-        return ecs__view_fail(&it, w, call, ECS_ERR_INVALID, d->lead, "desc.lead is not a required term");
+        return ecs__view_fail(&it, w, call, ECS__M_LEAD, d->lead, NULL);
     if (lead < 0) {
-        if (!it.nany) return ecs__view_fail(&it, w, call, ECS_ERR_INVALID, 0, "a view needs a required or ECS_ANY term");
+        if (!it.nany) return ecs__view_fail(&it, w, call, ECS__M_NO_LEAD, 0, NULL);
         for (k = 0; !(it.flags[k] & ECS_ANY); k++) {}
         lead = (int)k;
         it.mode = ECS__IT_UNION;
@@ -4223,19 +4332,19 @@ static ecs_iter ecs__view(ecs_world *w, const char *call, const ecs_view_desc *d
 }
 
 ECS__FN ecs_iter ecs_view(ecs_world *w, const ecs_view_desc *d) {
-    if (!w) { ecs__no_world("ecs_view"); return ecs__no_world_iter(); }
+    ECS__WORLD(w, ecs__no_world_iter());
     return ecs__view(w, "ecs_view", d);
 }
 
 ECS__FN ecs_iter ecs_view_of(ecs_world *w, uint32_t n, const ecs_component *comps) {
-    if (!w) { ecs__no_world("ecs_view_of"); return ecs__no_world_iter(); }
+    ECS__WORLD(w, ecs__no_world_iter());
     ecs_view_desc d;
     uint32_t k;
     memset(&d, 0, sizeof d);
     if (n > ECS_MAX_TERMS || (n && !comps)) {
         ecs_iter it;
-        return ecs__view_fail(&it, w, "ecs_view_of", ECS_ERR_INVALID, 0,
-                              n > ECS_MAX_TERMS ? "more than ECS_MAX_TERMS terms" : "comps is NULL");
+        return ecs__view_fail(&it, w, "ecs_view_of", n > ECS_MAX_TERMS ? ECS__M_TOO_MANY_TERMS : ECS__M_NULL_ARG, 0,
+                              "comps");
     }
     for (k = 0; k < n; k++) d.terms[k].c = comps[k];
     return ecs__view(w, "ecs_view_of", &d);
@@ -4383,9 +4492,8 @@ ECS__FN bool ecs_iter_chunk(ecs_iter *it, uint32_t k, uint32_t n) {
         return false;
     }
     if (it->mode == ECS__IT_UNION || !n || k >= n || it->entities) {
-        ecs__fail(it->world, ECS_ERR_INVALID, "ecs_iter_chunk", ECS_NULL, 0,
-                  it->mode == ECS__IT_UNION ? "a union view (no required term) cannot be split"
-                                            : "needs k < nchunks, before the first step of the walk");
+        ecs__report(it->world, it->mode == ECS__IT_UNION ? ECS__M_CHUNK_UNION : ECS__M_CHUNK_LATE, "ecs_iter_chunk",
+                    ECS_NULL, 0);
         return false;
     }
     if (it->mode == ECS__IT_DONE) return true;
@@ -4407,30 +4515,18 @@ ECS__FN void ecs__iter_changed(ecs_iter *it, uint32_t pos) {
     ecs_storage *s = it->lead;
     uint64_t n = s->changes - it->changes, k;
     ecs_entity cur = it->cur;
+    const char *by = s->changed_by ? s->changed_by : "a call";
     bool bad = n > ECS__CHANGE_RING;
-    char what[224];
     for (k = 0; !bad && k < n; k++) bad = s->changed_rows[(s->changes - 1 - k) % ECS__CHANGE_RING] < pos;
     if (!bad && it->mode == ECS__IT_UNION && it->entities && ecs__row(s, cur) == ECS__NO_ROW)
         for (k = it->lead_term + 1; k < it->nterms; k++)
             if ((it->flags[k] & ECS_ANY) && ecs__row(it->st[k], cur) != ECS__NO_ROW) {
-                snprintf(what, sizeof what,
-                         "%s took %s from the current entity of a union view, which still has %s: "
-                         "the walk over %s would visit it again; defer the removal",
-                         s->changed_by ? s->changed_by : "a call", s->name, it->st[k]->name, it->st[k]->name);
-                ecs__fail(it->world, ECS_ERR_INVALID, "ecs_iter_next", cur, s->id, what);
+                ecs__report(it->world, ECS__M_WALK_UNION, "ecs_iter_next", cur, s->id, by, s->name, it->st[k]->name);
                 break;
             }
-    if (bad) {
-        snprintf(what, sizeof what,
-                 n > ECS__CHANGE_RING ? "%s and more made too many changes to storage %s under a live "
-                                        "view to check (only the current entity may be removed); defer "
-                                        "them with ecs_defer_* and ecs_flush after the loop"
-                                      : "%s changed storage %s under a live view (only the current entity "
-                                        "may be removed); defer the change with ecs_defer_* and "
-                                        "ecs_flush after the loop",
-                 s->changed_by ? s->changed_by : "a call", s->name);
-        ecs__fail(it->world, ECS_ERR_INVALID, "ecs_iter_next", cur, s->id, what);
-    }
+    if (bad)
+        ecs__report(it->world, n > ECS__CHANGE_RING ? ECS__M_WALK_MANY : ECS__M_WALK_CHANGED, "ecs_iter_next", cur,
+                    s->id, by, s->name);
 #else
     (void)pos;
 #endif
@@ -4556,28 +4652,22 @@ ECS__FN ecs_entity ecs__iter_entity(const ecs_iter *it, uint32_t row) {
 }
 
 ECS__FN void ecs__bad_field(const ecs_iter *it, const char *call, uint32_t k, size_t size, bool block) {
-    char what[128];
-    if (!it) {
-        snprintf(what, sizeof what, "%s: the iterator is NULL", call);
-        ECS_ASSERT(0, what);
-    } else if (k >= it->nterms) {
-        snprintf(what, sizeof what, "field %lu of a view with %lu terms", (unsigned long)k, (unsigned long)it->nterms);
-        ecs__fail(it->world, ECS_ERR_INVALID, call, it->cur, 0, what);
-    } else if (size != (size_t)-1 && size != it->st[k]->size) {
+    if (!it)
+        ecs__report(NULL, ECS__M_NULL_ARG, call, ECS_NULL, 0, "the iterator");
+    else if (k >= it->nterms)
+        ecs__report(it->world, ECS__M_FIELD_INDEX, call, it->cur, 0, (unsigned long)k, (unsigned long)it->nterms);
+    else if (size != (size_t)-1 && size != it->st[k]->size)
         ecs__bad_access(it->world, call, it->cur, it->st[k]->id, size);
-    } else {
-        ecs__fail(it->world, ECS_ERR_INVALID, call, it->cur, it->st[k]->id,
-                  block ? "a block of a per-entity loop: take ECS_FIELD in ECS_EACH / ecs_iter_next"
-                        : "a field outside a per-entity loop: take ECS_BLOCK in an ecs_iter_next_block loop");
-    }
+    else
+        ecs__report(it->world, block ? ECS__M_BLOCK_IN_EACH : ECS__M_FIELD_IN_BLOCKS, call, it->cur, it->st[k]->id);
 }
 
 ECS__FN uint32_t ecs_each(ecs_world *w, const ecs_view_desc *desc, void (*fn)(ecs_iter *it, void *ctx), void *ctx) {
-    if (!w) { ecs__no_world("ecs_each"); return 0; }
+    ECS__WORLD(w, 0);
     ecs_iter it;
     uint32_t n = 0;
     if (!fn) {
-        ecs__fail(w, ECS_ERR_INVALID, "ecs_each", ECS_NULL, 0, "fn is NULL");
+        ecs__report(w, ECS__M_NULL_ARG, "ecs_each", ECS_NULL, 0, "fn");
         return 0;
     }
     it = ecs__view(w, "ecs_each", desc);
@@ -4615,7 +4705,7 @@ static bool ecs__record(ecs_world *w, const char *call, uint32_t op, ecs_entity 
     uint64_t rec = ecs__rec_size(size);
     if (w->cmds_len + rec > 0xffffffffu || (size_t)(w->cmds_len + rec) != w->cmds_len + rec ||
         !ecs__grow(w, (void **)&w->cmds, &w->cmds_cap, (uint32_t)(w->cmds_len + rec), w->cmds_len, 1)) {
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, e, c, "out of memory");
+        ecs__report(w, ECS__M_OOM, call, e, c);
         return false;
     }
     memset(&cmd, 0, sizeof cmd);
@@ -4635,7 +4725,7 @@ static bool ecs__record(ecs_world *w, const char *call, uint32_t op, ecs_entity 
 }
 
 ECS__FN ecs_entity ecs_defer_create(ecs_world *w) {
-    if (!w) { ecs__no_world("ecs_defer_create"); return 0; }
+    ECS__WORLD(w, 0);
     if (!ecs__reserve_slots(w, "ecs_defer_create", 1)) return ECS_NULL;
     return ecs__take_tracked(w);
 }
@@ -4651,7 +4741,7 @@ static bool ecs__issued(const ecs_world *w, ecs_entity e) {
 }
 
 ECS__FN bool ecs_defer_destroy(ecs_world *w, ecs_entity e) {
-    if (!w) { ecs__no_world("ecs_defer_destroy"); return false; }
+    ECS__WORLD(w, false);
     if (!ecs__issued(w, e)) return false; /* a later entity could get this id */
     return ecs__record(w, "ecs_defer_destroy", ECS__CMD_DESTROY, e, 0, NULL, 0);
 }
@@ -4662,34 +4752,31 @@ static bool ecs__defer_add(ecs_world *w, const char *call, ecs_entity e, ecs_com
     return s && ecs__record(w, call, ECS__CMD_ADD, e, c, value, s->size);
 }
 ECS__FN bool ecs_defer_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value) {
-    if (!w) { ecs__no_world("ecs_defer_add"); return false; }
+    ECS__WORLD(w, false);
     return ecs__defer_add(w, "ecs_defer_add", e, c, value, (size_t)-1);
 }
 ECS__FN bool ecs__defer_add_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
                                   size_t size) {
-    if (!w) { ecs__no_world("ECS_DEFER_ADD"); return false; }
+    ECS__WORLD_IN(w, "ECS_DEFER_ADD", false);
     return ecs__defer_add(w, "ECS_DEFER_ADD", e, c, value, size);
 }
 
 static bool ecs__defer_take(ecs_world *w, const char *call, uint32_t op, ecs_entity e, ecs_component c) {
-    if (c - 1u >= w->ncomponents) {
-        ecs__bad_access(w, call, e, c, (size_t)-1);
-        return false;
-    }
+    if (!ecs__comp(w, call, e, c, (size_t)-1)) return false;
     if (!ecs__issued(w, e)) return false; /* a later entity could get this id */
     return ecs__record(w, call, op, e, c, NULL, 0);
 }
 ECS__FN bool ecs_defer_remove(ecs_world *w, ecs_entity e, ecs_component c) {
-    if (!w) { ecs__no_world("ecs_defer_remove"); return false; }
+    ECS__WORLD(w, false);
     return ecs__defer_take(w, "ecs_defer_remove", ECS__CMD_REMOVE, e, c);
 }
 ECS__FN bool ecs_defer_delete(ecs_world *w, ecs_entity e, ecs_component c) {
-    if (!w) { ecs__no_world("ecs_defer_delete"); return false; }
+    ECS__WORLD(w, false);
     return ecs__defer_take(w, "ecs_defer_delete", ECS__CMD_DELETE, e, c);
 }
 
 ECS__FN uint32_t ecs_defer_pending(const ecs_world *w) {
-    if (!w) { ecs__no_world("ecs_defer_pending"); return 0; }
+    ECS__WORLD(w, 0);
     uint32_t n = 0, at = w->cmds_head;
     while (at < w->cmds_len) {
         ecs__cmd cmd;
@@ -4701,11 +4788,11 @@ ECS__FN uint32_t ecs_defer_pending(const ecs_world *w) {
 }
 
 ECS__FN uint32_t ecs_flush(ecs_world *w) {
-    if (!w) { ecs__no_world("ecs_flush"); return 0; }
+    ECS__WORLD(w, 0);
     uint32_t applied = 0;
     ecs_error before = w->err;
     if (w->guard) { /* a locked storage would refuse commands: they stay queued */
-        ecs__refused(w, "ecs_flush", ECS__IN_HOOK);
+        ecs__report(w, ECS__M_REFUSED, "ecs_flush", ECS_NULL, 0, ECS__IN_HOOK);
         return 0;
     }
     while (w->cmds_head < w->cmds_len) {
@@ -4745,7 +4832,7 @@ static bool ecs__sort_rows(ecs_world *w, const char *call, ecs_storage *key, uin
                            ecs_sort_fn cmp, void *ctx, ecs_storage *const *apply, uint32_t napply) {
     uint32_t *perm, *tmp, width, i, a, *src, *dst;
     if (!cmp) {
-        ecs__fail(w, ECS_ERR_INVALID, call, ECS_NULL, key->id, "the comparator is NULL");
+        ecs__report(w, ECS__M_NULL_ARG, call, ECS_NULL, key->id, "the comparator");
         return false;
     }
     if (n < 2) return true;
@@ -4754,7 +4841,7 @@ static bool ecs__sort_rows(ecs_world *w, const char *call, ecs_storage *key, uin
     if (!perm || !tmp) {
         ecs__free(w, perm, (size_t)n * sizeof *perm);
         ecs__free(w, tmp, (size_t)n * sizeof *tmp);
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, ECS_NULL, key->id, "out of memory");
+        ecs__report(w, ECS__M_OOM, call, ECS_NULL, key->id);
         return false;
     }
     /* bottom-up merge sort of row numbers (64-bit bounds: n may be ~2^32) */
@@ -4799,24 +4886,21 @@ static bool ecs__sort_rows(ecs_world *w, const char *call, ecs_storage *key, uin
 /* An owned storage keeps its group's rows in front: only the group sorts it. */
 static bool ecs__owned(ecs_world *w, const char *call, const ecs_storage *s) {
     if (!s->owner) return false;
-    ecs__fail(w, ECS_ERR_INVALID, call, ECS_NULL, s->id, "owned by a group: sort the group (ecs_group_sort)");
+    ecs__report(w, ECS__M_OWNED, call, ECS_NULL, s->id);
     return true;
 }
 
 ECS__FN bool ecs_sort(ecs_world *w, ecs_component c, ecs_sort_fn cmp, void *ctx) {
-    if (!w) { ecs__no_world("ecs_sort"); return false; }
+    ECS__WORLD(w, false);
     ecs_storage *s;
-    if (c - 1u >= w->ncomponents) {
-        ecs__bad_access(w, "ecs_sort", ECS_NULL, c, (size_t)-1);
-        return false;
-    }
+    if (!ecs__comp(w, "ecs_sort", ECS_NULL, c, (size_t)-1)) return false;
     s = w->storages[c];
     if (ecs__owned(w, "ecs_sort", s) || ecs__locked(w, "ecs_sort", ECS_NULL, s)) return false;
     return ecs__sort_rows(w, "ecs_sort", s, s->count, cmp, ctx, &s, 1);
 }
 
 ECS__FN bool ecs_sort_as(ecs_world *w, ecs_component c, ecs_component order) {
-    if (!w) { ecs__no_world("ecs_sort_as"); return false; }
+    ECS__WORLD(w, false);
     ecs_storage *s, *o;
     uint32_t i, pos = 0;
     if (c - 1u >= w->ncomponents || order - 1u >= w->ncomponents) {
@@ -4857,7 +4941,7 @@ static void *ecs__unique_add(ecs_world *w, const char *call, ecs_component c, co
     if (!s) return NULL;
     if (!s->unique) {
         if (!(s->unique = ecs__alloc(w, s->size ? s->size : 1))) {
-            ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, ECS_NULL, c, "out of memory");
+            ecs__report(w, ECS__M_OOM, call, ECS_NULL, c);
             return NULL;
         }
         s->unique_inserted = w->tick;
@@ -4875,43 +4959,43 @@ static void *ecs__unique_add(ecs_world *w, const char *call, ecs_component c, co
 }
 
 ECS__FN void *ecs_unique_add(ecs_world *w, ecs_component c, const void *value) {
-    if (!w) { ecs__no_world("ecs_unique_add"); return NULL; }
+    ECS__WORLD(w, NULL);
     return ecs__unique_add(w, "ecs_unique_add", c, value, (size_t)-1);
 }
 ECS__FN void *ecs__unique_add_sized(ecs_world *w, ecs_component c, const void *value, size_t size) {
-    if (!w) { ecs__no_world("ECS_UNIQUE_ADD"); return NULL; }
+    ECS__WORLD_IN(w, "ECS_UNIQUE_ADD", NULL);
     return ecs__unique_add(w, "ECS_UNIQUE_ADD", c, value, size);
 }
 
 ECS__FN void *ecs__unique_get(const ecs_world *w, const char *call, ecs_component c, size_t size,
                               bool mut) {
-    if (!w) { ecs__no_world(call); return NULL; }
+    ECS__WORLD_IN(w, call, NULL);
     ecs_storage *s = ecs__unique_storage(w, call, c, size);
     if (!s) return NULL;
     if (!s->unique) {
-        ecs__fail(w, ECS_ERR_NOT_FOUND, call, ECS_NULL, c, "no unique value (see ecs_unique_add)");
+        ecs__report(w, ECS__M_NO_UNIQUE, call, ECS_NULL, c);
         return NULL;
     }
     if (mut) s->unique_modified = w->tick;
     return s->unique;
 }
 ECS__FN const void *ecs_unique_get(const ecs_world *w, ecs_component c) {
-    if (!w) { ecs__no_world("ecs_unique_get"); return NULL; }
+    ECS__WORLD(w, NULL);
     return ecs__unique_get(w, "ecs_unique_get", c, (size_t)-1, false);
 }
 ECS__FN void *ecs_unique_get_mut(ecs_world *w, ecs_component c) {
-    if (!w) { ecs__no_world("ecs_unique_get_mut"); return NULL; }
+    ECS__WORLD(w, NULL);
     return ecs__unique_get(w, "ecs_unique_get_mut", c, (size_t)-1, true);
 }
 
 ECS__FN bool ecs_unique_has(const ecs_world *w, ecs_component c) {
-    if (!w) { ecs__no_world("ecs_unique_has"); return false; }
+    ECS__WORLD(w, false);
     const ecs_storage *s = ecs__unique_storage(w, "ecs_unique_has", c, (size_t)-1);
     return s && s->unique;
 }
 
 ECS__FN bool ecs_unique_remove(ecs_world *w, ecs_component c, void *out) {
-    if (!w) { ecs__no_world("ecs_unique_remove"); return false; }
+    ECS__WORLD(w, false);
     ecs_storage *s = ecs__unique_storage(w, "ecs_unique_remove", c, (size_t)-1);
     if (!s || !s->unique) return false;
     if (out && s->size) memcpy(out, s->unique, s->size);
@@ -4946,7 +5030,7 @@ ECS__IMPL_HOT void ecs__track_removing(ecs_world *w, ecs_storage *s, ecs_entity 
 }
 
 ECS__FN bool ecs_track_set(ecs_world *w, ecs_component c, uint32_t flags) {
-    if (!w) { ecs__no_world("ecs_track_set"); return false; }
+    ECS__WORLD(w, false);
     ecs_storage *s;
     ecs_tick *ins = NULL, *mod = NULL;
     bool want_ins = (flags & ECS_TRACK_INSERTION) != 0, want_mod = (flags & ECS_TRACK_MODIFICATION) != 0;
@@ -4954,7 +5038,7 @@ ECS__FN bool ecs_track_set(ecs_world *w, ecs_component c, uint32_t flags) {
         if (c - 1u >= w->ncomponents)
             ecs__bad_access(w, "ecs_track_set", ECS_NULL, c, (size_t)-1);
         else
-            ecs__fail(w, ECS_ERR_INVALID, "ecs_track_set", ECS_NULL, c, "flags must be ECS_TRACK_* bits");
+            ecs__report(w, ECS__M_TRACK_FLAGS, "ecs_track_set", ECS_NULL, c);
         return false;
     }
     s = w->storages[c];
@@ -4962,7 +5046,7 @@ ECS__FN bool ecs_track_set(ecs_world *w, ecs_component c, uint32_t flags) {
     if (s->cap && ((want_ins && !s->inserted && !(ins = (ecs_tick *)ecs__alloc_n(w, s->cap, sizeof *ins))) ||
                    (want_mod && !s->modified && !(mod = (ecs_tick *)ecs__alloc_n(w, s->cap, sizeof *mod))))) {
         ecs__free(w, ins, (size_t)s->cap * sizeof *ins);
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_track_set", ECS_NULL, c, "out of memory");
+        ecs__report(w, ECS__M_OOM, "ecs_track_set", ECS_NULL, c);
         return false;
     }
     if (ins) memset(ins, 0, (size_t)s->cap * sizeof *ins), s->inserted = ins; /* 0: before tracking */
@@ -4978,7 +5062,7 @@ ECS__FN bool ecs_track_set(ecs_world *w, ecs_component c, uint32_t flags) {
 }
 
 ECS__FN uint32_t ecs_track_get(const ecs_world *w, ecs_component c) {
-    if (!w) { ecs__no_world("ecs_track_get"); return 0; }
+    ECS__WORLD(w, 0);
     const ecs_storage *s = ecs__unique_storage(w, "ecs_track_get", c, (size_t)-1);
     return s ? s->track : 0;
 }
@@ -4991,7 +5075,7 @@ static ecs_tick ecs__advance(ecs_world *w) {
 }
 
 ECS__FN ecs_tick ecs_tick_advance(ecs_world *w) {
-    if (!w) { ecs__no_world("ecs_tick_advance"); return 0; }
+    ECS__WORLD(w, 0);
     return ecs__advance(w);
 }
 
@@ -4999,20 +5083,17 @@ ECS__FN ecs_tick ecs_tick_advance(ecs_world *w) {
 static uint32_t ecs__tracked_row(const ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                                  uint32_t flag) {
     const ecs_storage *s;
-    if (c - 1u >= w->ncomponents) {
-        ecs__bad_access(w, call, e, c, (size_t)-1);
-        return ECS__NO_ROW;
-    }
+    if (!ecs__comp(w, call, e, c, (size_t)-1)) return ECS__NO_ROW;
     s = w->storages[c];
     if (flag && !(s->track & flag)) {
-        ecs__fail(w, ECS_ERR_INVALID, call, e, c, "the storage does not track this (ecs_track_set)");
+        ecs__report(w, ECS__M_UNTRACKED, call, e, c);
         return ECS__NO_ROW;
     }
     return ecs__row(s, e);
 }
 
 ECS__FN bool ecs_mark_modified(ecs_world *w, ecs_entity e, ecs_component c) {
-    if (!w) { ecs__no_world("ecs_mark_modified"); return false; }
+    ECS__WORLD(w, false);
     uint32_t row = ecs__tracked_row(w, "ecs_mark_modified", e, c, 0);
     if (row == ECS__NO_ROW) return false;
     if (w->storages[c]->modified) w->storages[c]->modified[row] = w->tick;
@@ -5038,34 +5119,34 @@ static bool ecs__add_if_changed(ecs_world *w, const char *call, ecs_entity e, ec
     return true;
 }
 ECS__FN bool ecs_add_if_changed(ecs_world *w, ecs_entity e, ecs_component c, const void *value) {
-    if (!w) { ecs__no_world("ecs_add_if_changed"); return false; }
+    ECS__WORLD(w, false);
     return ecs__add_if_changed(w, "ecs_add_if_changed", e, c, value, (size_t)-1);
 }
 ECS__FN bool ecs__add_if_changed_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
                                        size_t size) {
-    if (!w) { ecs__no_world("ECS_ADD_IF_CHANGED"); return false; }
+    ECS__WORLD_IN(w, "ECS_ADD_IF_CHANGED", false);
     return ecs__add_if_changed(w, "ECS_ADD_IF_CHANGED", e, c, value, size);
 }
 
 ECS__FN bool ecs_was_inserted(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since) {
-    if (!w) { ecs__no_world("ecs_was_inserted"); return false; }
+    ECS__WORLD(w, false);
     uint32_t row = ecs__tracked_row(w, "ecs_was_inserted", e, c, ECS_TRACK_INSERTION);
     const ecs_storage *s = row == ECS__NO_ROW ? NULL : w->storages[c];
     return s && s->inserted[row] > (since ? since : s->clear_inserted);
 }
 ECS__FN bool ecs_was_modified(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since) {
-    if (!w) { ecs__no_world("ecs_was_modified"); return false; }
+    ECS__WORLD(w, false);
     uint32_t row = ecs__tracked_row(w, "ecs_was_modified", e, c, ECS_TRACK_MODIFICATION);
     const ecs_storage *s = row == ECS__NO_ROW ? NULL : w->storages[c];
     return s && s->modified[row] > (since ? since : s->clear_modified);
 }
 ECS__FN bool ecs_unique_was_inserted(const ecs_world *w, ecs_component c, ecs_tick since) {
-    if (!w) { ecs__no_world("ecs_unique_was_inserted"); return false; }
+    ECS__WORLD(w, false);
     const ecs_storage *s = ecs__unique_storage(w, "ecs_unique_was_inserted", c, (size_t)-1);
     return s && s->unique && s->unique_inserted > (since ? since : s->clear_inserted);
 }
 ECS__FN bool ecs_unique_was_modified(const ecs_world *w, ecs_component c, ecs_tick since) {
-    if (!w) { ecs__no_world("ecs_unique_was_modified"); return false; }
+    ECS__WORLD(w, false);
     const ecs_storage *s = ecs__unique_storage(w, "ecs_unique_was_modified", c, (size_t)-1);
     return s && s->unique && s->unique_modified > (since ? since : s->clear_modified);
 }
@@ -5085,35 +5166,34 @@ static const ecs_change *ecs__changes_since(const ecs__changes *l, ecs_tick sinc
 }
 
 static const ecs__changes *ecs__list(const ecs_world *w, const char *call, ecs_component c, uint32_t flag) {
-    if (c - 1u >= w->ncomponents) {
-        ecs__bad_access(w, call, ECS_NULL, c, (size_t)-1);
-        return NULL;
-    }
+    if (!ecs__comp(w, call, ECS_NULL, c, (size_t)-1)) return NULL;
     if (!(w->storages[c]->track & flag)) {
-        ecs__fail(w, ECS_ERR_INVALID, call, ECS_NULL, c, "the storage does not track this (ecs_track_set)");
+        ecs__report(w, ECS__M_UNTRACKED, call, ECS_NULL, c);
         return NULL;
     }
     return flag == ECS_TRACK_REMOVAL ? &w->storages[c]->removed : &w->storages[c]->deleted;
 }
 
 ECS__FN const ecs_change *ecs_removed(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *count) {
-    if (!w) { ecs__no_world("ecs_removed"); if (count) *count = 0; return NULL; }
+    if (count) *count = 0;
+    ECS__WORLD(w, NULL);
     const ecs__changes *l = ecs__list(w, "ecs_removed", c, ECS_TRACK_REMOVAL);
     if (count) *count = 0;
     return l ? ecs__changes_since(l, since, count) : NULL;
 }
 ECS__FN const ecs_change *ecs_deleted(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *count) {
-    if (!w) { ecs__no_world("ecs_deleted"); if (count) *count = 0; return NULL; }
+    if (count) *count = 0;
+    ECS__WORLD(w, NULL);
     const ecs__changes *l = ecs__list(w, "ecs_deleted", c, ECS_TRACK_DELETION);
     if (count) *count = 0;
     return l ? ecs__changes_since(l, since, count) : NULL;
 }
 ECS__FN const void *ecs_deleted_value(const ecs_world *w, ecs_component c, const ecs_change *entry) {
-    if (!w) { ecs__no_world("ecs_deleted_value"); return NULL; }
+    ECS__WORLD(w, NULL);
     const ecs__changes *l = ecs__list(w, "ecs_deleted_value", c, ECS_TRACK_DELETION);
     uintptr_t at = (uintptr_t)entry, base = l ? (uintptr_t)l->items : 0;
     if (!l || !entry || at < base || (at - base) / sizeof *entry >= l->count) {
-        if (l) ecs__fail(w, ECS_ERR_INVALID, "ecs_deleted_value", ECS_NULL, c, "entry is not in the deleted list");
+        if (l) ecs__report(w, ECS__M_NOT_DELETED, "ecs_deleted_value", ECS_NULL, c);
         return NULL;
     }
     return w->storages[c]->size ? l->values + (at - base) / sizeof *entry * w->storages[c]->size
@@ -5122,17 +5202,19 @@ ECS__FN const void *ecs_deleted_value(const ecs_world *w, ecs_component c, const
 
 static const ecs__changes *ecs__entity_list(const ecs_world *w, const char *call, const ecs__changes *l) {
     if (w->track_entities) return l;
-    ecs__fail(w, ECS_ERR_INVALID, call, ECS_NULL, 0, "entity tracking is off (ecs_desc.track_entities)");
+    ecs__report(w, ECS__M_NO_ENTITY_TRACKING, call, ECS_NULL, 0);
     return NULL;
 }
 ECS__FN const ecs_change *ecs_created(const ecs_world *w, ecs_tick since, uint32_t *count) {
-    if (!w) { ecs__no_world("ecs_created"); if (count) *count = 0; return NULL; }
+    if (count) *count = 0;
+    ECS__WORLD(w, NULL);
     const ecs__changes *l = ecs__entity_list(w, "ecs_created", &w->created);
     if (count) *count = 0;
     return l ? ecs__changes_since(l, since, count) : NULL;
 }
 ECS__FN const ecs_change *ecs_destroyed(const ecs_world *w, ecs_tick since, uint32_t *count) {
-    if (!w) { ecs__no_world("ecs_destroyed"); if (count) *count = 0; return NULL; }
+    if (count) *count = 0;
+    ECS__WORLD(w, NULL);
     const ecs__changes *l = ecs__entity_list(w, "ecs_destroyed", &w->destroyed);
     if (count) *count = 0;
     return l ? ecs__changes_since(l, since, count) : NULL;
@@ -5143,16 +5225,12 @@ ECS__FN uint32_t ecs_removed_or_deleted(const ecs_world *w, ecs_component c, ecs
     const ecs_change *r = NULL, *d = NULL;
     uint32_t nr = 0, nd = 0, i = 0, j = 0, n = 0;
     ecs_storage *s;
-    if (!w) { ecs__no_world("ecs_removed_or_deleted"); return 0; }
-    if (!out && cap) { ecs__null_arg(w, "ecs_removed_or_deleted", "out (with cap > 0)"); return 0; }
-    if (c - 1u >= w->ncomponents) {
-        ecs__bad_access(w, "ecs_removed_or_deleted", ECS_NULL, c, (size_t)-1);
-        return 0;
-    }
+    ECS__WORLD(w, 0);
+    if (!out && cap) { ecs__report(w, ECS__M_NULL_ARG, "ecs_removed_or_deleted", ECS_NULL, 0, "out (with cap > 0)"); return 0; }
+    if (!ecs__comp(w, "ecs_removed_or_deleted", ECS_NULL, c, (size_t)-1)) return 0;
     s = w->storages[c];
     if (!(s->track & (ECS_TRACK_REMOVAL | ECS_TRACK_DELETION))) {
-        ecs__fail(w, ECS_ERR_INVALID, "ecs_removed_or_deleted", ECS_NULL, c,
-                  "the storage tracks neither removal nor deletion (ecs_track_set)");
+        ecs__report(w, ECS__M_UNTRACKED_LISTS, "ecs_removed_or_deleted", ECS_NULL, c);
         return 0;
     }
     if (s->track & ECS_TRACK_REMOVAL) r = ecs__changes_since(&s->removed, since, &nr);
@@ -5194,13 +5272,13 @@ static void ecs__clear(ecs_world *w, const char *call, ecs_component c, uint32_t
 }
 
 ECS__FN void ecs_clear_tracking(ecs_world *w, ecs_component c, uint32_t flags) {
-    if (!w) { ecs__no_world("ecs_clear_tracking"); return; }
+    ECS__WORLD(w, );
     ecs__clear(w, "ecs_clear_tracking", c, flags, ~(ecs_tick)0);
     ecs__advance(w); /* what changes next is after the clear */
 }
 
 ECS__FN void ecs_clear_tracking_older_than(ecs_world *w, ecs_component c, uint32_t flags, ecs_tick t) {
-    if (!w) { ecs__no_world("ecs_clear_tracking_older_than"); return; }
+    ECS__WORLD(w, );
     ecs__clear(w, "ecs_clear_tracking_older_than", c,
                flags & (ECS_TRACK_REMOVAL | ECS_TRACK_DELETION | ECS_TRACK_ENTITIES), t);
 }
@@ -5270,7 +5348,7 @@ static void ecs__free_entities(ecs_world *w) {
 }
 
 ECS__FN bool ecs_hooks_set(ecs_world *w, ecs_component c, const ecs_hooks *hooks) {
-    if (!w) { ecs__no_world("ecs_hooks_set"); return false; }
+    ECS__WORLD(w, false);
     ecs_storage *s = ecs__unique_storage(w, "ecs_hooks_set", c, (size_t)-1);
     if (!s || ecs__locked(w, "ecs_hooks_set", ECS_NULL, s)) return false;
     if (hooks)
@@ -5403,31 +5481,28 @@ static void ecs__group_pack(ecs_world *w, ecs_group id, const char *call) {
 }
 
 ECS__FN ecs_group ecs_group_new(ecs_world *w, const ecs_group_desc *d) {
-    if (!w) { ecs__no_world("ecs_group_new"); return 0; }
+    ECS__WORLD(w, 0);
     ecs_component owned[ECS_MAX_TERMS], excl[ECS_MAX_TERMS];
     uint32_t no, nx, k, j;
     ecs__group g;
     memset(&g, 0, sizeof g);
-    if (!d) { ecs__null_arg(w, "ecs_group_new", "desc"); return 0; }
+    if (!d) { ecs__report(w, ECS__M_NULL_ARG, "ecs_group_new", ECS_NULL, 0, "desc"); return 0; }
     no = ecs__collect(d->owned, owned);
     nx = ecs__collect(d->excluded, excl);
     if (!no) {
-        ecs__fail(w, ECS_ERR_INVALID, "ecs_group_new", ECS_NULL, 0, "a group owns at least one storage");
+        ecs__report(w, ECS__M_GROUP_EMPTY, "ecs_group_new", ECS_NULL, 0);
         return 0;
     }
     for (k = 0; k < no + nx; k++) {
         ecs_component c = k < no ? owned[k] : excl[k - no];
-        if (c - 1u >= w->ncomponents) {
-            ecs__bad_access(w, "ecs_group_new", ECS_NULL, c, (size_t)-1);
-            return 0;
-        }
+        if (!ecs__comp(w, "ecs_group_new", ECS_NULL, c, (size_t)-1)) return 0;
         for (j = 0; j < k; j++)
             if ((j < no ? owned[j] : excl[j - no]) == c) {
-                ecs__fail(w, ECS_ERR_INVALID, "ecs_group_new", ECS_NULL, c, "component listed twice");
+                ecs__report(w, ECS__M_TWICE, "ecs_group_new", ECS_NULL, c);
                 return 0;
             }
         if (k < no && w->storages[c]->owner) {
-            ecs__fail(w, ECS_ERR_INVALID, "ecs_group_new", ECS_NULL, c, "already owned by another group");
+            ecs__report(w, ECS__M_GROUP_OWNED, "ecs_group_new", ECS_NULL, c);
             return 0;
         }
         if (ecs__locked(w, "ecs_group_new", ECS_NULL, w->storages[c])) return 0;
@@ -5439,7 +5514,7 @@ ECS__FN ecs_group ecs_group_new(ecs_world *w, const ecs_group_desc *d) {
         !ecs__grow(w, (void **)&w->groups, &w->groups_cap, w->ngroups + 1, w->ngroups, sizeof *w->groups)) {
         ecs__free(w, g.owned, (size_t)no * sizeof *g.owned);
         ecs__free(w, g.excluded, (size_t)nx * sizeof *g.excluded);
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_group_new", ECS_NULL, 0, "out of memory");
+        ecs__report(w, ECS__M_OOM, "ecs_group_new", ECS_NULL, 0);
         return 0;
     }
     for (k = 0; k < nx; k++) {
@@ -5448,7 +5523,7 @@ ECS__FN ecs_group ecs_group_new(ecs_world *w, const ecs_group_desc *d) {
                        s->nexcluded_by, sizeof *s->excluded_by)) {
             ecs__free(w, g.owned, (size_t)no * sizeof *g.owned);
             ecs__free(w, g.excluded, (size_t)nx * sizeof *g.excluded);
-            ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_group_new", ECS_NULL, excl[k], "out of memory");
+            ecs__report(w, ECS__M_OOM, "ecs_group_new", ECS_NULL, excl[k]);
             return 0;
         }
     }
@@ -5472,41 +5547,41 @@ ECS__FN ecs_group ecs_group_new(ecs_world *w, const ecs_group_desc *d) {
 
 static const ecs__group *ecs__group_get(const ecs_world *w, const char *call, ecs_group g) {
     if (g - 1u < w->ngroups) return &w->groups[g - 1];
-    ecs__fail(w, ECS_ERR_INVALID, call, ECS_NULL, 0, "no such group");
+    ecs__report(w, ECS__M_NO_GROUP, call, ECS_NULL, 0);
     return NULL;
 }
 
 ECS__FN uint32_t ecs_group_count(const ecs_world *w, ecs_group g) {
-    if (!w) { ecs__no_world("ecs_group_count"); return 0; }
+    ECS__WORLD(w, 0);
     const ecs__group *gp = ecs__group_get(w, "ecs_group_count", g);
     return gp ? gp->len : 0;
 }
 
 ECS__FN const ecs_entity *ecs_group_entities(const ecs_world *w, ecs_group g) {
-    if (!w) { ecs__no_world("ecs_group_entities"); return NULL; }
+    ECS__WORLD(w, NULL);
     const ecs__group *gp = ecs__group_get(w, "ecs_group_entities", g);
     return gp ? w->storages[gp->owned[0]]->dense : NULL;
 }
 
 ECS__FN void *ecs_group_data(const ecs_world *w, ecs_group g, ecs_component c) {
-    if (!w) { ecs__no_world("ecs_group_data"); return NULL; }
+    ECS__WORLD(w, NULL);
     const ecs__group *gp = ecs__group_get(w, "ecs_group_data", g);
     if (!gp) return NULL;
     if (c - 1u >= w->ncomponents || w->storages[c]->owner != g) {
-        ecs__fail(w, ECS_ERR_INVALID, "ecs_group_data", ECS_NULL, c, "not a storage this group owns");
+        ecs__report(w, ECS__M_NOT_OWNED, "ecs_group_data", ECS_NULL, c);
         return NULL;
     }
     return w->storages[c]->size ? w->storages[c]->data : NULL;
 }
 
 ECS__FN bool ecs_group_sort(ecs_world *w, ecs_group g, ecs_component by, ecs_sort_fn cmp, void *ctx) {
-    if (!w) { ecs__no_world("ecs_group_sort"); return false; }
+    ECS__WORLD(w, false);
     const ecs__group *gp = ecs__group_get(w, "ecs_group_sort", g);
     ecs_storage *apply[ECS_MAX_TERMS];
     uint32_t k;
     if (!gp) return false;
     if (by - 1u >= w->ncomponents || w->storages[by]->owner != g) {
-        ecs__fail(w, ECS_ERR_INVALID, "ecs_group_sort", ECS_NULL, by, "not a storage this group owns");
+        ecs__report(w, ECS__M_NOT_OWNED, "ecs_group_sort", ECS_NULL, by);
         return false;
     }
     for (k = 0; k < gp->nowned; k++)
@@ -5576,21 +5651,20 @@ static char *ecs__strdup(ecs_world *w, const char *str) {
 }
 
 ECS__FN bool ecs_system_new(ecs_world *w, const ecs_system_desc *d) {
-    if (!w) { ecs__no_world("ecs_system_new"); return false; }
+    ECS__WORLD(w, false);
     ecs__system *sy;
     uint32_t k;
     if (!d || !d->name || !*d->name || !d->fn) {
-        ecs__fail(w, ECS_ERR_INVALID, "ecs_system_new", ECS_NULL, 0,
-                  !d ? "desc is NULL" : "a system needs a name and fn (desc->name, desc->fn)");
+        ecs__report(w, d ? ECS__M_SYSTEM_DESC : ECS__M_NULL_ARG, "ecs_system_new", ECS_NULL, 0, "desc");
         return false;
     }
     if (w->running) { /* the running workload reads the systems array */
-        ecs__refused(w, "ecs_system_new", "a workload");
+        ecs__report(w, ECS__M_REFUSED, "ecs_system_new", ECS_NULL, 0, "a workload");
         return false;
     }
     if (ecs__system_find(w, d->name) != ECS__NOT_FOUND ||
         ecs__workload_index(w, d->name) != ECS__NOT_FOUND) {
-        ecs__fail(w, ECS_ERR_INVALID, "ecs_system_new", ECS_NULL, 0, "the name is already taken");
+        ecs__report(w, ECS__M_NAME_TAKEN, "ecs_system_new", ECS_NULL, 0);
         return false;
     }
     for (k = 0; k < 2 * ECS_MAX_TERMS; k++) { /* each list ends at its first 0 */
@@ -5604,12 +5678,12 @@ ECS__FN bool ecs_system_new(ecs_world *w, const ecs_system_desc *d) {
     }
     if (!ecs__grow(w, (void **)&w->sys, &w->sys_cap, w->nsys + 1, w->nsys, sizeof *w->sys) ||
         !ecs__names_reserve(w, &w->systems, ECS__NAMES_SYSTEM)) {
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_system_new", ECS_NULL, 0, "out of memory");
+        ecs__report(w, ECS__M_OOM, "ecs_system_new", ECS_NULL, 0);
         return false;
     }
     sy = &w->sys[w->nsys];
     if (!(sy->name = ecs__strdup(w, d->name))) {
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_system_new", ECS_NULL, 0, "out of memory");
+        ecs__report(w, ECS__M_OOM, "ecs_system_new", ECS_NULL, 0);
         return false;
     }
     sy->desc = *d;
@@ -5665,41 +5739,37 @@ static void ecs__plan(ecs_world *w, ecs__workload *wl, uint64_t *acc) {
 }
 
 ECS__FN bool ecs_workload_new(ecs_world *w, const char *name, uint32_t n, const char *const *items) {
-    if (!w) { ecs__no_world("ecs_workload_new"); return false; }
+    ECS__WORLD(w, false);
     ecs__workload wl;
     uint64_t steps = 0, *acc = NULL;
     uint32_t i, k;
     memset(&wl, 0, sizeof wl);
     if (w->running) {
-        ecs__refused(w, "ecs_workload_new", "a workload");
+        ecs__report(w, ECS__M_REFUSED, "ecs_workload_new", ECS_NULL, 0, "a workload");
         return false;
     }
     if (!name || !*name || (n && !items) || ecs__workload_index(w, name) != ECS__NOT_FOUND ||
         ecs__system_find(w, name) != ECS__NOT_FOUND) {
-        ecs__fail(w, ECS_ERR_INVALID, "ecs_workload_new", ECS_NULL, 0,
-                  n && !items && name && *name ? "items is NULL"
-                                               : "a workload needs a name not taken by another workload or system");
+        ecs__report(w, n && !items && name && *name ? ECS__M_NULL_ARG : ECS__M_WORKLOAD_NAME, "ecs_workload_new",
+                    ECS_NULL, 0, "items");
         return false;
     }
     for (i = 0; i < n; i++) {
         uint32_t at = ecs__workload_index(w, items[i]); /* a NULL name is found nowhere */
         if (!items[i]) {
-            ecs__null_arg(w, "ecs_workload_new", "an item (items[i])");
+            ecs__report(w, ECS__M_NULL_ARG, "ecs_workload_new", ECS_NULL, 0, "an item (items[i])");
             return false;
         } else if (at != ECS__NOT_FOUND)
             steps += w->wl[at].n;
         else if (ecs__system_find(w, items[i]) != ECS__NOT_FOUND)
             steps++;
         else {
-            char what[100];
-            snprintf(what, sizeof what, "no system or workload named '%s'", items[i]);
-            ecs__fail(w, ECS_ERR_NOT_FOUND, "ecs_workload_new", ECS_NULL, 0, what);
+            ecs__report(w, ECS__M_NO_ITEM, "ecs_workload_new", ECS_NULL, 0, items[i]);
             return false;
         }
     }
     if (steps > ECS__MAX_STEPS) {
-        ecs__fail(w, ECS_ERR_INVALID, "ecs_workload_new", ECS_NULL, 0,
-                  "more than 2^24 steps once nested workloads are expanded");
+        ecs__report(w, ECS__M_TOO_MANY_STEPS, "ecs_workload_new", ECS_NULL, 0);
         return false;
     }
     wl.n = (uint32_t)steps;
@@ -5721,7 +5791,7 @@ ECS__FN bool ecs_workload_new(ecs_world *w, const char *name, uint32_t n, const 
         ecs__free(w, wl.reasons, (size_t)wl.n * ECS__REASON);
         ecs__free(w, wl.results, (size_t)wl.n * sizeof *wl.results);
         ecs__free(w, acc, ((size_t)w->ncomponents + 1) * sizeof *acc);
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, "ecs_workload_new", ECS_NULL, 0, "out of memory");
+        ecs__report(w, ECS__M_OOM, "ecs_workload_new", ECS_NULL, 0);
         return false;
     }
     for (i = 0, k = 0; i < n; i++) { /* nested workloads are flattened */
@@ -5746,22 +5816,20 @@ ECS__FN bool ecs_workload_new(ecs_world *w, const char *name, uint32_t n, const 
 
 static ecs__workload *ecs__workload_find(const ecs_world *w, const char *call, const char *name) {
     uint32_t at = name ? ecs__workload_index(w, name) : w->default_wl;
-    char what[100];
     if (at != ECS__NOT_FOUND) return &w->wl[at];
-    snprintf(what, sizeof what, "no workload named '%s'", name ? name : "(default)");
-    ecs__fail(w, ECS_ERR_NOT_FOUND, call, ECS_NULL, 0, what);
+    ecs__report(w, ECS__M_NO_WORKLOAD, call, ECS_NULL, 0, name ? name : "(default)");
     return NULL;
 }
 
 ECS__FN bool ecs_workload_set_default(ecs_world *w, const char *name) {
-    if (!w) { ecs__no_world("ecs_workload_set_default"); return false; }
+    ECS__WORLD(w, false);
     ecs__workload *wl = ecs__workload_find(w, "ecs_workload_set_default", name);
     if (wl) w->default_wl = (uint32_t)(wl - w->wl);
     return wl != NULL;
 }
 
 ECS__FN uint32_t ecs_workload_plan(const ecs_world *w, const char *name, ecs_plan_step *out, uint32_t cap) {
-    if (!w) { ecs__no_world("ecs_workload_plan"); return 0; }
+    ECS__WORLD(w, 0);
     const ecs__workload *wl = ecs__workload_find(w, "ecs_workload_plan", name);
     uint32_t i;
     if (!wl) return 0;
@@ -5774,7 +5842,7 @@ ECS__FN uint32_t ecs_workload_plan(const ecs_world *w, const char *name, ecs_pla
 }
 
 ECS__FN const char *ecs_workload_failed_system(const ecs_world *w) {
-    if (!w) { ecs__no_world("ecs_workload_failed_system"); return NULL; }
+    ECS__WORLD(w, NULL);
     return w->failed_system;
 }
 
@@ -5809,16 +5877,16 @@ static void ecs__run_step(void *arg, uint32_t i) {
 }
 
 ECS__FN int ecs_workload_run(ecs_world *w, const char *name) {
-    if (!w) { ecs__no_world("ecs_workload_run"); return -1; }
+    ECS__WORLD(w, -1);
     ecs__workload *wl;
     uint32_t i = 0, j, k;
     int rc = 0;
     if (w->running) {
-        ecs__fail(w, ECS_ERR_INVALID, "ecs_workload_run", ECS_NULL, 0, "a workload is already running");
+        ecs__report(w, ECS__M_RUNNING, "ecs_workload_run", ECS_NULL, 0);
         return -1;
     }
     if (w->guard) {
-        ecs__refused(w, "ecs_workload_run", ECS__IN_HOOK);
+        ecs__report(w, ECS__M_REFUSED, "ecs_workload_run", ECS_NULL, 0, ECS__IN_HOOK);
         return -1;
     }
     if (!(wl = ecs__workload_find(w, "ecs_workload_run", name))) return -1;
@@ -5838,10 +5906,8 @@ ECS__FN int ecs_workload_run(ecs_world *w, const char *name) {
             for (k = i; k < j; k++) ecs__run_step(&b, k - i);
         for (k = i; k < j && !rc; k++)
             if ((rc = wl->results[k]) != 0) {
-                char what[120];
                 w->failed_system = w->sys[wl->sys[k]].name;
-                snprintf(what, sizeof what, "system '%s' returned %d", w->failed_system, rc);
-                ecs__seterr(w, ECS_ERR_SYSTEM, "ecs_workload_run", ECS_NULL, 0, what);
+                ecs__report(w, ECS__M_SYSTEM_FAILED, "ecs_workload_run", ECS_NULL, 0, w->failed_system, rc);
             }
         ecs_flush(w);
         if (!rc && w->cmds_head < w->cmds_len) { /* out of memory: the next batch must not run */
@@ -5858,27 +5924,25 @@ ECS__FN int ecs_workload_run(ecs_world *w, const char *name) {
 ECS__FN int ecs_system_run(ecs_world *w, const char *name) {
     uint32_t k;
     int rc;
-    if (!w) { ecs__no_world("ecs_system_run"); return -1; }
+    ECS__WORLD(w, -1);
     if (w->running) {
-        ecs__fail(w, ECS_ERR_INVALID, "ecs_system_run", ECS_NULL, 0, "a workload is running");
+        ecs__report(w, ECS__M_RUNNING, "ecs_system_run", ECS_NULL, 0);
         return -1;
     }
     if (w->guard) {
-        ecs__refused(w, "ecs_system_run", ECS__IN_HOOK);
+        ecs__report(w, ECS__M_REFUSED, "ecs_system_run", ECS_NULL, 0, ECS__IN_HOOK);
         return -1;
     }
     if ((k = ecs__system_find(w, name)) == ECS__NOT_FOUND) {
-        ecs__fail(w, ECS_ERR_NOT_FOUND, "ecs_system_run", ECS_NULL, 0, name ? "no system of that name" : "name is NULL");
+        ecs__report(w, ECS__M_NO_SYSTEM, "ecs_system_run", ECS_NULL, 0, name ? name : "(NULL)");
         return -1;
     }
     w->running = true; /* a batch of one */
     w->failed_system = NULL;
     ecs__advance(w);
     if ((rc = ecs__run_system(w, &w->sys[k], w->tick)) != 0) {
-        char what[120];
         w->failed_system = w->sys[k].name;
-        snprintf(what, sizeof what, "system '%s' returned %d", w->failed_system, rc);
-        ecs__seterr(w, ECS_ERR_SYSTEM, "ecs_system_run", ECS_NULL, 0, what);
+        ecs__report(w, ECS__M_SYSTEM_FAILED, "ecs_system_run", ECS_NULL, 0, w->failed_system, rc);
     }
     ecs_flush(w);
     if (!rc && w->cmds_head < w->cmds_len) rc = -1; /* out of memory: commands stay queued */
@@ -5893,7 +5957,7 @@ ECS__FN ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc 
         ECS_ASSERT(0, "ecs_system_view: ctx is NULL");
         return ecs__no_world_iter();
     }
-    if (!ctx->world) { ecs__no_world("ecs_system_view"); return ecs__no_world_iter(); }
+    ECS__WORLD_IN(ctx->world, "ecs_system_view", ecs__no_world_iter());
     if (!desc) return ecs__view(ctx->world, "ecs_system_view", NULL);
     d = *desc;
     if (!d.since) d.since = ctx->last_run;
@@ -6017,14 +6081,14 @@ typedef struct ecs__out {
     void *user;
     ecs__sum sum;
     uint64_t pos;        /* bytes handed to write so far */
-    ecs_error err;       /* the first failure; the rest is skipped */
+    int err;             /* the first failure (ECS__M_*, 0: none); the rest is skipped */
     const char *why;
     ecs_component c;
     uint32_t nbuf;
     unsigned char buf[4096];
 } ecs__out;
 
-static void ecs__out_fail(ecs__out *o, ecs_error err, const char *why) {
+static void ecs__out_fail(ecs__out *o, int err, const char *why) {
     if (o->err) return;
     o->err = err;
     o->why = why;
@@ -6033,7 +6097,7 @@ static void ecs__out_raw(ecs__out *o, const void *p, size_t n) {
     if (o->err || !n) return;
     ecs__sum_add(&o->sum, NULL, p, n);
     if (!o->write(p, n, o->user))
-        ecs__out_fail(o, ECS_ERR_INVALID, "the write callback failed"); /* pos: where that piece starts */
+        ecs__out_fail(o, ECS__M_SAVE_FAILED, "the write callback failed"); /* pos: where that piece starts */
     else
         o->pos += n;
 }
@@ -6132,7 +6196,7 @@ static void ecs__out_value(ecs__out *o, ecs_storage *s, const void *value, ecs__
     g->n = 0;
     if (!o->err && !s->serial.save(value, ecs__gather_write, g, s->serial.user)) {
         o->c = s->id;
-        ecs__out_fail(o, g->oom ? ECS_ERR_OUT_OF_MEMORY : ECS_ERR_INVALID,
+        ecs__out_fail(o, g->oom ? ECS__M_SAVE_OOM : ECS__M_SAVE_FAILED,
                       g->oom ? "out of memory" : "its save callback failed");
     }
     ECS_ASSERT(stamp == ECS__STAMP(o->w), "ecs_save: a save callback changed the world");
@@ -6149,13 +6213,13 @@ static bool ecs__save(ecs_world *w, const char *call, ecs_write_fn write, void *
     uint32_t c, n = 0, i;
     unsigned char head[ECS__SNAP_HEADER], tail[8];
     bool ok;
-    if (!write) { ecs__null_arg(w, call, "write"); return false; }
+    if (!write) { ecs__report(w, ECS__M_NULL_ARG, call, ECS_NULL, 0, "write"); return false; }
     if (w->cmds_len) {
-        ecs__fail(w, ECS_ERR_INVALID, call, ECS_NULL, 0, "commands are pending (the command buffer is not saved): ecs_flush first");
+        ecs__report(w, ECS__M_PENDING, call, ECS_NULL, 0);
         return false;
     }
     if (!(o = (ecs__out *)ecs__alloc(w, sizeof *o))) {
-        ecs__seterr(w, ECS_ERR_OUT_OF_MEMORY, call, ECS_NULL, 0, "out of memory");
+        ecs__report(w, ECS__M_OOM, call, ECS_NULL, 0);
         return false;
     }
     memset(o, 0, offsetof(ecs__out, buf));
@@ -6217,18 +6281,14 @@ static bool ecs__save(ecs_world *w, const char *call, ecs_write_fn write, void *
     ecs__put64(tail, ecs__sum_end(&o->sum));
     ecs__out_raw(o, tail, sizeof tail);
     ok = !o->err;
-    if (!ok) {
-        char what[120];
-        snprintf(what, sizeof what, "%s (at byte %llu)", o->why, (unsigned long long)o->pos);
-        ecs__seterr(w, o->err, call, ECS_NULL, o->c, what);
-    }
+    if (!ok) ecs__report(w, o->err, call, ECS_NULL, o->c, o->why, (unsigned long long)o->pos);
     ecs__free(w, g.p, g.cap);
     ecs__free(w, o, sizeof *o);
     return ok;
 }
 
 ECS__FN bool ecs_save(ecs_world *w, ecs_write_fn write, void *user) {
-    if (!w) { ecs__no_world("ecs_save"); return false; }
+    ECS__WORLD(w, false);
     return ecs__save(w, "ecs_save", write, user);
 }
 
@@ -6244,20 +6304,17 @@ static bool ecs__membuf_write(const void *bytes, size_t n, void *user) {
 }
 ECS__FN size_t ecs_save_buffer(ecs_world *w, void *buf, size_t cap) {
     ecs__membuf m;
-    if (!w) { ecs__no_world("ecs_save_buffer"); return 0; }
-    if (!buf && cap) { ecs__null_arg(w, "ecs_save_buffer", "buf (with cap > 0)"); return 0; }
+    ECS__WORLD(w, 0);
+    if (!buf && cap) { ecs__report(w, ECS__M_NULL_ARG, "ecs_save_buffer", ECS_NULL, 0, "buf (with cap > 0)"); return 0; }
     m.p = (unsigned char *)buf, m.cap = cap, m.n = 0;
     return ecs__save(w, "ecs_save_buffer", ecs__membuf_write, &m) ? m.n : 0;
 }
 
 ECS__FN bool ecs_serial_set(ecs_world *w, ecs_component c, const ecs_serial *serial) {
-    if (!w) { ecs__no_world("ecs_serial_set"); return false; }
-    if (c - 1u >= w->ncomponents) {
-        ecs__bad_access(w, "ecs_serial_set", ECS_NULL, c, (size_t)-1);
-        return false;
-    }
+    ECS__WORLD(w, false);
+    if (!ecs__comp(w, "ecs_serial_set", ECS_NULL, c, (size_t)-1)) return false;
     if (serial && !serial->save != !serial->load) {
-        ecs__fail(w, ECS_ERR_INVALID, "ecs_serial_set", ECS_NULL, c, "save and load come as a pair");
+        ecs__report(w, ECS__M_SERIAL_PAIR, "ecs_serial_set", ECS_NULL, c);
         return false;
     }
     if (serial)
@@ -6354,29 +6411,29 @@ typedef struct ecs__loading {
     ecs_tick tick;
     ecs__changes created, destroyed;
     ecs__staged *st;
-    ecs_error err;
+    int msg;              /* the failure (ECS__M_*), 0 while none */
     ecs_component c;
-    char what[120];
+    char what[ECS__MSG_MAX];
 } ecs__loading;
 
-static bool ecs__load_fail(ecs__loading *L, ecs_error err, ecs_component c, const char *what) {
-    if (!L->err) {
-        L->err = err;
+/* The first failure of a load: message msg (ECS__M_*) formatted now,
+   reported once the load is undone. */
+static bool ecs__load_fail(ecs__loading *L, int msg, ecs_component c, ...) {
+    va_list ap;
+    if (!L->msg) {
+        L->msg = msg;
         L->c = c;
-        snprintf(L->what, sizeof L->what, "%s", what);
+        va_start(ap, c);
+        vsnprintf(L->what, sizeof L->what, ecs__messages[msg].text, ap);
+        va_end(ap);
     }
     return false;
 }
 /* A snapshot that is not what it claims: names the part and byte. */
 static bool ecs__load_bad(ecs__loading *L, ecs_component c, const char *what) {
-    char buf[120];
-    snprintf(buf, sizeof buf, "damaged snapshot: %s (%s, at byte %lu)", what, L->in.part,
-             (unsigned long)(ECS__SNAP_HEADER + L->in.pos));
-    return ecs__load_fail(L, ECS_ERR_FORMAT, c, buf);
+    return ecs__load_fail(L, ECS__M_SNAP_BAD, c, what, L->in.part, (unsigned long)(ECS__SNAP_HEADER + L->in.pos));
 }
-static bool ecs__load_oom(ecs__loading *L, ecs_component c) {
-    return ecs__load_fail(L, ECS_ERR_OUT_OF_MEMORY, c, "out of memory");
-}
+static bool ecs__load_oom(ecs__loading *L, ecs_component c) { return ecs__load_fail(L, ECS__M_OOM, c); }
 
 static bool ecs__load_list(ecs__loading *L, ecs__changes *l, uint32_t vsize, ecs_component c) {
     uint32_t n = ecs__in_u32(&L->in);
@@ -6404,7 +6461,7 @@ static bool ecs__load_value(ecs__loading *L, ecs__staged *t, bool custom, void *
     ok = s->serial.load(dst, p, (size_t)n, s->serial.user);
     ECS_ASSERT(stamp == ECS__STAMP(L->w), "ecs_load: a load callback changed the world");
     (void)stamp;
-    return ok || ecs__load_fail(L, ECS_ERR_INVALID, s->id, "its load callback failed");
+    return ok || ecs__load_fail(L, ECS__M_SNAP_CALLBACK, s->id);
 }
 
 /* Reads one storage of the snapshot into t. */
@@ -6424,11 +6481,7 @@ static bool ecs__load_storage(ecs__loading *L, ecs__staged *t) {
     memcpy(name, p, len);
     name[len] = 0;
     c = ecs_lookup(w, name);
-    if (!c) {
-        char what[120];
-        snprintf(what, sizeof what, "the snapshot's component \"%.60s\" is not registered", name);
-        ecs__load_fail(L, ECS_ERR_NOT_FOUND, 0, what);
-    }
+    if (!c) ecs__load_fail(L, ECS__M_SNAP_UNKNOWN, 0, name);
     if (name != buf) ecs__free(w, name, (size_t)len + 1);
     if (!c) return false;
     s = t->s = w->storages[c];
@@ -6442,16 +6495,14 @@ static bool ecs__load_storage(ecs__loading *L, ecs__staged *t) {
     t->rows = ecs__in_u32(in);
     if (in->bad) return ecs__load_bad(L, c, "cut short");
     if (size != s->size || align != s->align) {
-        char what[120];
-        snprintf(what, sizeof what, "saved with size %llu and alignment %lu, registered with %lu and %lu",
-                 (unsigned long long)size, (unsigned long)align, (unsigned long)s->size, (unsigned long)s->align);
-        return ecs__load_fail(L, ECS_ERR_SIZE_MISMATCH, c, what);
+        return ecs__load_fail(L, ECS__M_SNAP_SIZE, c, (unsigned long long)size, (unsigned long)align,
+                              (unsigned long)s->size, (unsigned long)s->align);
     }
     if ((t->track & ~(uint32_t)ECS_TRACK_ALL) || (bits & ~(uint32_t)(ECS__SNAP_CUSTOM | ECS__SNAP_UNIQUE)) ||
         ((bits & ECS__SNAP_CUSTOM) && !s->size) || t->rows > L->alive)
         return ecs__load_bad(L, c, "flags or row count out of range");
     if ((bits & ECS__SNAP_CUSTOM) && !s->serial.load)
-        return ecs__load_fail(L, ECS_ERR_INVALID, c, "saved by a save callback: give it its load callback (ecs_serial_set) first");
+        return ecs__load_fail(L, ECS__M_SNAP_NO_CALLBACK, c);
     /* rows: every entity alive, none twice; its sparse entry goes into a fresh page */
     if (!ecs__in_has(in, (uint64_t)t->rows * 8)) return ecs__load_bad(L, c, "cut short");
     t->cap = t->rows;
@@ -6555,10 +6606,7 @@ static bool ecs__load_read(ecs__loading *L) {
     L->nslots = ecs__in_u32(in);
     if (in->bad) return ecs__load_bad(L, 0, "cut short");
     if (L->nslots > w->max_slots) {
-        char what[120];
-        snprintf(what, sizeof what, "the snapshot has %lu slots, desc.max_entities allows %lu",
-                 (unsigned long)L->nslots, (unsigned long)w->max_slots);
-        return ecs__load_fail(L, ECS_ERR_EXHAUSTED, 0, what);
+        return ecs__load_fail(L, ECS__M_SNAP_SLOTS, 0, (unsigned long)L->nslots, (unsigned long)w->max_slots);
     }
     if (!ecs__in_has(in, (uint64_t)L->nslots * 4)) return ecs__load_bad(L, 0, "cut short");
     /* slots below the world's capacity stay covered by every storage's pages */
@@ -6670,10 +6718,7 @@ static bool ecs__snap_intact(const unsigned char *b, size_t n) {
     return ecs__snap_sum_is(&sum, b, n);
 }
 static bool ecs__snap_damaged(ecs_world *w, size_t n) {
-    char what[120];
-    snprintf(what, sizeof what, "damaged snapshot: the checksum of its %lu bytes differs (cut short or changed)",
-             (unsigned long)n);
-    ecs__seterr(w, ECS_ERR_FORMAT, "ecs_load", ECS_NULL, 0, what);
+    ecs__report(w, ECS__M_SNAP_SUM, "ecs_load", ECS_NULL, 0, (unsigned long)n);
     return false;
 }
 
@@ -6683,36 +6728,30 @@ ECS__FN bool ecs_load(ecs_world *w, const void *bytes, size_t n) {
     ecs__sum sum;
     ecs_component c;
     bool early;
-    if (!w) { ecs__no_world("ecs_load"); return false; }
-    if (!bytes && n) { ecs__null_arg(w, "ecs_load", "bytes"); return false; }
+    ECS__WORLD(w, false);
+    if (!bytes) { ecs__report(w, ECS__M_NULL_ARG, "ecs_load", ECS_NULL, 0, "bytes"); return false; }
     if (w->guard || w->running) {
-        ecs__refused(w, "ecs_load", w->guard ? ECS__IN_HOOK : "a workload");
+        ecs__report(w, ECS__M_REFUSED, "ecs_load", ECS_NULL, 0, w->guard ? ECS__IN_HOOK : "a workload");
         return false;
     }
     if (w->alive || w->cmds_len) {
-        ecs__fail(w, ECS_ERR_INVALID, "ecs_load", ECS_NULL, 0,
-                  w->alive ? "the world has live entities: load into a new or emptied world" : "commands are pending");
+        ecs__report(w, w->alive ? ECS__M_LOAD_LIVE : ECS__M_PENDING, "ecs_load", ECS_NULL, 0);
         return false;
     }
     memset(&L, 0, sizeof L);
     L.w = w;
     if (memcmp(b, ECS__SNAP_MAGIC, n < 8 ? n : 8)) {
-        ecs__seterr(w, ECS_ERR_FORMAT, "ecs_load", ECS_NULL, 0, "not a snapshot (no \"ECSHSNAP\" at the start)");
+        ecs__report(w, ECS__M_NOT_SNAPSHOT, "ecs_load", ECS_NULL, 0);
         return false;
     }
     if (n < ECS__SNAP_HEADER + ECS__SNAP_TRAILER) {
-        char what[120];
-        snprintf(what, sizeof what, "damaged snapshot: cut short (%lu bytes, less than a header and a trailer)",
-                 (unsigned long)n);
-        ecs__seterr(w, ECS_ERR_FORMAT, "ecs_load", ECS_NULL, 0, what);
+        ecs__report(w, ECS__M_SNAP_SHORT, "ecs_load", ECS_NULL, 0, (unsigned long)n);
         return false;
     }
     if (ecs__le32(b + 8) != ECS__SNAP_FORMAT || b[12] != ecs__byte_order()) {
-        char what[120];
-        snprintf(what, sizeof what, "format %lu with values in %s byte order; this ecs.h reads format %u, %s",
-                 (unsigned long)ecs__le32(b + 8), b[12] == 1 ? "little" : b[12] == 2 ? "big" : "unknown",
-                 ECS__SNAP_FORMAT, ecs__byte_order() == 1 ? "little" : "big");
-        ecs__seterr(w, ECS_ERR_FORMAT, "ecs_load", ECS_NULL, 0, what);
+        ecs__report(w, ECS__M_SNAP_VERSION, "ecs_load", ECS_NULL, 0, (unsigned long)ecs__le32(b + 8),
+                    b[12] == 1 ? "little" : b[12] == 2 ? "big" : "unknown", ECS__SNAP_FORMAT,
+                    ecs__byte_order() == 1 ? "little" : "big");
         return false;
     }
     /* Load callbacks must see checked bytes: with one registered, the
@@ -6731,7 +6770,7 @@ ECS__FN bool ecs_load(ecs_world *w, const void *bytes, size_t n) {
     if (!ecs__load_read(&L) || (!early && !ecs__snap_sum_is(&sum, b, n))) {
         ecs__load_free(&L, true);
         if (!early && !ecs__snap_intact(b, n)) return ecs__snap_damaged(w, n);
-        ecs__seterr(w, L.err, "ecs_load", ECS_NULL, L.c, L.what);
+        ecs__report_text(w, L.msg, "ecs_load", ECS_NULL, L.c, L.what);
         return false;
     }
     ecs__load_commit(&L);
