@@ -1564,13 +1564,18 @@ typedef struct ecs__changes {
     uint32_t reserved;  /* entries promised to a strip in progress */
 } ecs__changes;
 
-/* What is attached to a storage's insert and remove paths (section 5). */
-#define ECS__ATT_RECORDS 1u   /* tracking: removals or deletions are recorded */
-#define ECS__ATT_ON_INSERT 2u /* hooks */
-#define ECS__ATT_ON_REMOVE 4u
-#define ECS__ATT_GROUP 8u     /* groups: owned or excluded */
-#define ECS__ATT_INSERT (ECS__ATT_ON_INSERT | ECS__ATT_GROUP)                      /* on the insert path */
-#define ECS__ATT_REMOVE (ECS__ATT_RECORDS | ECS__ATT_ON_REMOVE | ECS__ATT_GROUP) /* on the remove path */
+/* What is attached to a storage's insert and remove paths (section 5):
+   one of them (a kind, ECS__ON_*, and its argument: the group...), and
+   what its storage's paths carry. */
+typedef struct ecs__listener {
+    uint32_t kind, arg;
+} ecs__listener;
+#define ECS__PATH_INSERT 1u   /* something on the insert path */
+#define ECS__PATH_REMOVE 2u   /* ...on the remove path */
+#define ECS__PATH_OBSERVED 4u /* a removal can fail (a record's room) or call back (on_remove) */
+#define ECS__PATH_SETTLED 8u  /* a step once a bundle is in (on_insert) */
+#define ECS__PATH_RESERVE 16u /* a reservation before a removal (a record's room) */
+#define ECS__PATH_REMOVED 32u /* a step after a removal (groups that exclude it) */
 
 struct ecs_storage {
     /* Rows, written only by the storage primitives (section 5). The sparse
@@ -1606,10 +1611,12 @@ struct ecs_storage {
     char *name;
     ecs_world *world;
     char tag_dummy;        /* what get and add return for a tag: non-NULL, not to be read */
-    /* what is attached to its insert and remove paths (ECS__ATT_*): with
-       anything on a path, that path takes its out-of-line form (the
-       tick arrays are the primitives' own: not an attachment) */
-    uint32_t attached;
+    /* what is attached to its insert and remove paths, in rank order;
+       paths (ECS__PATH_*) says what they carry: with anything on a path,
+       that path takes its out-of-line form (the tick arrays are the
+       primitives' own: not an attachment) */
+    ecs__listener *listen;
+    uint32_t nlisten, listen_cap, paths;
     uint32_t locked;       /* > 0 while one of its hooks, or a sort of it, runs */
     /* tracking (section 11) */
     uint32_t track;
@@ -1619,10 +1626,6 @@ struct ecs_storage {
     ecs_hooks hooks;
     /* how it is saved (section 15) */
     ecs_serial serial;
-    /* groups (section 13): the one that owns this storage (0: none), those excluding it */
-    ecs_group owner;
-    ecs_group *excluded_by;
-    uint32_t nexcluded_by, excluded_by_cap;
     /* the unique value, if any (section 10) */
     void *unique;
     ecs_tick unique_inserted, unique_modified;
@@ -1969,7 +1972,7 @@ ECS__HOT void *ecs__add_fast(ecs_world *w, const char *call, ecs_entity e, ecs_c
     uint64_t *entry;
     if (c - 1u < w->ncomponents && ecs_alive(w, e) && value && !w->guard) {
         s = w->storages[c];
-        if ((size == (size_t)-1 || size == s->size) && !(s->attached & ECS__ATT_INSERT) && s->count < s->cap &&
+        if ((size == (size_t)-1 || size == s->size) && !(s->paths & ECS__PATH_INSERT) && s->count < s->cap &&
             ECS__PAGE(s, i >> ECS__PAGE_BITS) != w->absent_page && *(entry = ECS__ENTRY_AT(s, i)) == ECS__ABSENT) {
             row = ecs__push_at(w, s, e, entry);
             memcpy(s->data + (size_t)row * s->size, value, size == (size_t)-1 ? s->size : size);
@@ -2005,7 +2008,7 @@ ECS__HOT bool ecs__remove_fast(ecs_world *w, const char *call, ecs_entity e, ecs
                                size_t size, bool deletion) {
     ecs_storage *s = (ecs_storage *)ecs__storage(w, c);
     uint32_t row = ecs__row(s, e);
-    if (row != ECS__NO_ROW && !(s->attached & ECS__ATT_REMOVE) && !s->locked && !w->guard &&
+    if (row != ECS__NO_ROW && !(s->paths & ECS__PATH_REMOVE) && !s->locked && !w->guard &&
         (size == (size_t)-1 || size == s->size)) {
         if (out) memcpy(out, s->data + (size_t)row * s->size, size == (size_t)-1 ? s->size : size);
         ecs__pop(w, s, row, call);
@@ -2031,7 +2034,7 @@ ECS__HOT bool ecs__bundle_fast(const ecs_world *w, uint32_t i, uint32_t n, const
     if (w->guard || n > ECS_MAX_TERMS || (n && !comps)) return false;
     for (k = 0; k < n; k++) {
         ecs_storage *s = (ecs_storage *)ecs__storage(w, comps[k]);
-        if ((s->attached & ECS__ATT_INSERT) || s->count == s->cap || /* the none storage's: 0 == 0 */
+        if ((s->paths & ECS__PATH_INSERT) || s->count == s->cap || /* the none storage's: 0 == 0 */
             ECS__PAGE(s, i >> ECS__PAGE_BITS) == w->absent_page || (!fresh && ECS__ENTRY(s, i) != ECS__ABSENT))
             return false;
         for (j = 0; j < k; j++)
@@ -2708,7 +2711,7 @@ ECS__FN void ecs__bad_access(const ecs_world *w, const char *call, ecs_entity e,
 }
 
 /* c's storage, or NULL after reporting an unknown c or a size mismatch. */
-static ecs_storage *ecs__comp(const ecs_world *w, const char *call, ecs_entity e, ecs_component c, size_t size) {
+ECS__IMPL_HOT ecs_storage *ecs__comp(const ecs_world *w, const char *call, ecs_entity e, ecs_component c, size_t size) {
     if (c - 1u < w->ncomponents && (size == (size_t)-1 || size == w->storages[c]->size)) return w->storages[c];
     ecs__bad_access(w, call, e, c, size);
     return NULL;
@@ -3160,7 +3163,7 @@ static void ecs__storage_destroy(ecs_world *w, ecs_storage *s) {
     ecs__changes_free(w, &s->removed, 0);
     ecs__changes_free(w, &s->deleted, s->size);
     ecs__free(w, s->unique, s->size ? s->size : 1);
-    ecs__free(w, s->excluded_by, (size_t)s->excluded_by_cap * sizeof *s->excluded_by);
+    ecs__free(w, s->listen, (size_t)s->listen_cap * sizeof *s->listen);
     ecs__free(w, s->name, strlen(s->name) + 1);
     ecs__free(w, s, sizeof *s);
 }
@@ -3280,20 +3283,80 @@ static void ecs__permute(ecs_world *w, ecs_storage *s, uint32_t *src, uint32_t n
     }
 }
 
-static void *ecs__value(ecs_storage *s, uint32_t row) { return s->data + (size_t)row * s->size; }
+/* --- what is attached to a storage ------------------------------------------ */
+/* A storage keeps a list of what is attached to its insert and remove
+   paths, in the order the paths call them: on the remove path the
+   on_remove hook sees the value first, then groups move the row, then
+   tracking records it. Each kind's steps live in its own section; the
+   paths below call them by kind. The storage knows nothing else about
+   them. With nothing on a path, add, remove and delete take their inline
+   case (the header's ecs__add_fast...). */
+enum {
+    ECS__ON_INSERT_HOOK, /* settled: on_insert (section 12: Hooks) */
+    ECS__ON_REMOVE_HOOK, /* removing: on_remove, the value in place */
+    ECS__ON_OWNS,        /* inserted: join the group; removing: leave it (13: Groups) */
+    ECS__ON_EXCLUDES,    /* inserted: leave the group; removed: join it */
+    ECS__ON_RECORDS,     /* reserve: room for the record; removing: record (11: Tracking) */
+    ECS__ON_KINDS
+};
+static const unsigned char ecs__on_paths[ECS__ON_KINDS] = {
+    ECS__PATH_INSERT | ECS__PATH_SETTLED,
+    ECS__PATH_REMOVE | ECS__PATH_OBSERVED,
+    ECS__PATH_INSERT | ECS__PATH_REMOVE,
+    ECS__PATH_INSERT | ECS__PATH_REMOVE | ECS__PATH_REMOVED,
+    ECS__PATH_REMOVE | ECS__PATH_OBSERVED | ECS__PATH_RESERVE,
+};
+
+/* Recomputes what a storage's paths carry, and the world's count of
+   storages whose removals are observed. */
+static void ecs__paths(ecs_world *w, ecs_storage *s) {
+    uint32_t k, paths = 0;
+    bool was = (s->paths & ECS__PATH_OBSERVED) != 0;
+    for (k = 0; k < s->nlisten; k++) paths |= ecs__on_paths[s->listen[k].kind];
+    s->paths = paths;
+    w->nobserved = w->nobserved - was + ((paths & ECS__PATH_OBSERVED) != 0);
+}
+
+/* Attaches (kind, arg) to s; false when out of memory (s unchanged). */
+static bool ecs__listen(ecs_world *w, ecs_storage *s, uint32_t kind, uint32_t arg) {
+    uint32_t k;
+    if (!ecs__grow(w, (void **)&s->listen, &s->listen_cap, s->nlisten + 1, s->nlisten, sizeof *s->listen)) return false;
+    for (k = s->nlisten; k && s->listen[k - 1].kind > kind; k--) s->listen[k] = s->listen[k - 1];
+    s->listen[k].kind = kind;
+    s->listen[k].arg = arg;
+    s->nlisten++;
+    ecs__paths(w, s);
+    return true;
+}
+static void ecs__unlisten(ecs_world *w, ecs_storage *s, uint32_t kind) {
+    uint32_t k, n = 0;
+    for (k = 0; k < s->nlisten; k++)
+        if (s->listen[k].kind != kind) s->listen[n++] = s->listen[k];
+    s->nlisten = n;
+    ecs__paths(w, s);
+}
+
+/* The steps of each kind, in their sections. */
+static void ecs__hook(ecs_world *w, ecs_storage *s, ecs_hook_fn fn, ecs_entity e, uint32_t row);
+ECS__IMPL_HOT void ecs__group_join(ecs_world *w, uint32_t group, ecs_entity e, const char *call);
+ECS__IMPL_HOT void ecs__group_leave(ecs_world *w, uint32_t group, ecs_entity e, const char *call);
+static bool ecs__group_locked(const ecs_world *w, uint32_t group);
+ECS__IMPL_HOT bool ecs__records_reserve(ecs_world *w, ecs_storage *s, bool deletion, int promise);
+ECS__IMPL_HOT void ecs__record_removal(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, bool deletion,
+                                const char *call);
 
 /* --- the insert path and the remove path ---------------------------------- */
-/* Insert, for e getting c (new to e):
-     checks (ecs__may_insert) -> reserve a row and e's page
-     -> primitive push and the value -> groups join/leave (section 13)
-     -> on_insert (section 12; bundles run theirs once the bundle is in).
-   The push stamps the insertion tick (tracking, section 11).
-   Remove, for e losing c:
-     checks (ecs__may_remove) -> reserve the tracking record
-     -> on_remove, the value still in place -> groups: leave the owner
-     -> tracking: record the removal (a deletion with its value)
-     -> out receives the value -> primitive pop -> groups: join those
-     that exclude c (not while e is being stripped).
+/* Insert (ecs__insert), for entities getting a bundle of components:
+     checks (registered, none twice, not locked, not being stripped)
+     -> staging of values that point into storages about to grow
+     -> reserve slots, rows, pages -> per entity: push and copy each
+     value (or replace one the entity has: modified) -> inserted (groups
+     join) -> once every entity has its whole bundle: settled (on_insert).
+   The push stamps the insertion tick (tracking).
+   Remove (ecs__remove_at, after ecs__may_remove), for e losing c:
+     checks and reservations (locks, tracking's record) -> removing
+     (on_remove with the value in place, groups leave, the record) -> out
+     receives the value -> pop -> removed (groups that exclude c join).
    Nothing can fail once a path starts changing rows. */
 
 /* Entities inside a hook or being stripped (section 12: Hooks). */
@@ -3303,114 +3366,259 @@ typedef struct ecs__busy {
     int kind;
     struct ecs__busy *prev;
 } ecs__busy;
-static void ecs__hook(ecs_world *w, ecs_storage *s, ecs_hook_fn fn, ecs_entity e, uint32_t row);
-static bool ecs__entity_stripped(const ecs_world *w, ecs_entity e);
-static bool ecs__groups_locked(const ecs_world *w, const ecs_storage *s);
-static inline void ecs__groups_inserted(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call);
-static inline void ecs__groups_removing(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call);
-static inline void ecs__groups_removed(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call);
-static inline bool ecs__track_reserve(ecs_world *w, ecs_storage *s, bool deletion);
-static inline void ecs__track_removing(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, bool deletion);
-
-/* Recomputes what is attached to s's paths, after tracking, hooks or
-   groups of s changed. */
-static void ecs__attach(ecs_world *w, ecs_storage *s) {
-    uint32_t att = (s->track & (ECS_TRACK_REMOVAL | ECS_TRACK_DELETION) ? ECS__ATT_RECORDS : 0u) |
-                   (s->hooks.on_insert ? ECS__ATT_ON_INSERT : 0u) | (s->hooks.on_remove ? ECS__ATT_ON_REMOVE : 0u) |
-                   (s->owner || s->nexcluded_by ? ECS__ATT_GROUP : 0u);
-    /* observed: a removal from it can fail (records) or call back (on_remove) */
-    uint32_t observed = (att & (ECS__ATT_RECORDS | ECS__ATT_ON_REMOVE)) != 0,
-             was = (s->attached & (ECS__ATT_RECORDS | ECS__ATT_ON_REMOVE)) != 0;
-    w->nobserved += observed - was;
-    s->attached = att;
-}
+static void ecs__busy_push(ecs_world *w, ecs__busy *b, ecs_entity e, int kind);
+static void ecs__busy_pop(ecs_world *w, ecs__busy *b);
+static int ecs__busy_kind(const ecs_world *w, ecs_entity e);
+/* The group that owns s (0: none); does group g exclude s? (section 13) */
+static ecs_group ecs__owner(const ecs_storage *s);
+static bool ecs__excludes_group(const ecs_storage *s, ecs_group g);
+/* Promises (1) or gives back (-1) the room of ecs_destroy's record (11). */
+static bool ecs__track_destroying(ecs_world *w, ecs_entity e, int promise);
 
 /* A storage is locked while one of its hooks or a sort of it runs; while
-   any hook or sort runs, a storage is locked too if a storage its groups
-   own is locked (a change would join or leave the group: move rows there). */
+   any hook or sort runs, a storage is locked too if what is attached to
+   it says a change would move rows a hook holds (a group's). */
 static bool ecs__locked(ecs_world *w, const char *call, ecs_entity e, const ecs_storage *s) {
-    if (!s->locked && !(w->guard && (s->attached & ECS__ATT_GROUP) && ecs__groups_locked(w, s))) return false;
-    ecs__report(w, s->locked ? ECS__M_LOCKED : ECS__M_LOCKED_GROUP, call, e, s->id);
-    return true;
+    uint32_t k;
+    bool locked = s->locked != 0;
+    for (k = 0; !locked && w->guard && k < s->nlisten; k++)
+        locked = (s->listen[k].kind == ECS__ON_OWNS || s->listen[k].kind == ECS__ON_EXCLUDES) &&
+                 ecs__group_locked(w, s->listen[k].arg);
+    if (locked) ecs__report(w, s->locked ? ECS__M_LOCKED : ECS__M_LOCKED_GROUP, call, e, s->id);
+    return locked;
 }
 
-/* The insert path's checks: s is not locked and e is not being stripped. */
-ECS__IMPL_HOT bool ecs__may_insert(ecs_world *w, const char *call, ecs_entity e, const ecs_storage *s) {
+/* The insert path's checks for e getting s's component (the caller
+   asks when s is locked or a hook runs): s is not locked, and e
+   (ECS_NULL: a new entity) is not being stripped. */
+static bool ecs__may_insert(ecs_world *w, const char *call, ecs_entity e, const ecs_storage *s) {
     if (ecs__locked(w, call, e, s)) return false;
-    if (w->busy && ecs__entity_stripped(w, e)) {
+    if (e != ECS_NULL && w->busy && (ecs__busy_kind(w, e) & ECS__BUSY_STRIP)) {
         ecs__report(w, ECS__M_STRIPPED, call, e, s->id);
         return false;
     }
     return true;
 }
 
-/* The remove path's checks and reservation. */
-ECS__IMPL_HOT bool ecs__may_remove(ecs_world *w, const char *call, ecs_entity e, ecs_storage *s, bool deletion) {
+/* The insert path's steps once e's value is in s: what is attached
+   (groups join: rows move), and once e has its whole bundle, settled
+   (the on_insert hooks). */
+ECS__IMPL_HOT void ecs__inserted(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call) {
+    uint32_t k;
+    for (k = 0; k < s->nlisten; k++)
+        if (s->listen[k].kind == ECS__ON_OWNS)
+            ecs__group_join(w, s->listen[k].arg, e, call);
+        else if (s->listen[k].kind == ECS__ON_EXCLUDES)
+            ecs__group_leave(w, s->listen[k].arg, e, call);
+}
+ECS__IMPL_HOT void ecs__settled(ecs_world *w, ecs_storage *s, ecs_entity e) {
+    if (s->hooks.on_insert) ecs__hook(w, s, s->hooks.on_insert, e, (uint32_t)ECS__ENTRY(s, (uint32_t)e));
+}
+
+/* The remove path's checks and reservations for e losing s's component
+   (promise: 1 keeps the record's room promised to this removal until
+   ecs__unreserve; see ecs__records_reserve). */
+ECS__IMPL_HOT bool ecs__may_remove(ecs_world *w, const char *call, ecs_entity e, ecs_storage *s, bool deletion,
+                                  int promise) {
     if ((s->locked || w->guard) && ecs__locked(w, call, e, s)) return false;
-    if ((s->attached & ECS__ATT_RECORDS) && !ecs__track_reserve(w, s, deletion)) {
+    if ((s->paths & ECS__PATH_RESERVE) && !ecs__records_reserve(w, s, deletion, promise)) {
         ecs__report(w, ECS__M_OOM, call, e, s->id);
         return false;
     }
     return true;
 }
 
-/* The insert path's steps after the push: e's row after groups moved it. */
-ECS__IMPL_HOT uint32_t ecs__inserted(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, const char *call) {
-    if (s->attached & ECS__ATT_GROUP) {
-        ecs__groups_inserted(w, s, e, call);
-        row = (uint32_t)ECS__ENTRY(s, (uint32_t)e); /* joining a group moves rows */
-    }
-    return row;
+/* Gives back the room ecs__may_remove promised (promise 1). */
+static void ecs__unreserve(ecs_world *w, ecs_storage *s, bool deletion) {
+    if (s->paths & ECS__PATH_RESERVE) ecs__records_reserve(w, s, deletion, -1);
 }
 
-/* The insert path for one entity and one component: e (alive) gets c
-   (which it lacks) with *value (NULL: zeroed). */
-ECS__IMPL_HOT void *ecs__insert(ecs_world *w, ecs_storage *s, ecs_entity e, const void *value, const char *call) {
-    uint32_t row, i = (uint32_t)e;
-    if ((s->locked || w->guard) && !ecs__may_insert(w, call, e, s)) return NULL; /* groups lock only under hooks */
+/* The remove path's steps (its checks passed): e loses s's row `row`. */
+ECS__IMPL_HOT void ecs__remove_at(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, void *out, bool deletion,
+                                  const char *call) {
+    uint32_t k;
+    for (k = 0; k < s->nlisten; k++)
+        switch (s->listen[k].kind) {
+        case ECS__ON_REMOVE_HOOK: ecs__hook(w, s, s->hooks.on_remove, e, row); break; /* (s locked: row stays) */
+        case ECS__ON_OWNS:
+            ecs__group_leave(w, s->listen[k].arg, e, call);
+            row = (uint32_t)ECS__ENTRY(s, (uint32_t)e);
+            break;
+        case ECS__ON_RECORDS: ecs__record_removal(w, s, e, row, deletion, call); break;
+        default: break;
+        }
+    if (out) ecs__copy(out, s->data + (size_t)row * s->size, s->size);
+    ecs__pop(w, s, row, call);
+    /* groups that exclude s: e may join - unless e is being stripped, when
+       it is about to lose everything anyway (joining for a moment would
+       move rows under a view walking the group) */
+    for (k = 0; (s->paths & ECS__PATH_REMOVED) && k < s->nlisten; k++)
+        if (s->listen[k].kind == ECS__ON_EXCLUDES && !(w->busy && (ecs__busy_kind(w, e) & ECS__BUSY_STRIP)))
+            ecs__group_join(w, s->listen[k].arg, e, call);
+}
+
+/* The modified step's out-of-line uses: a value replaced in place. */
+static void *ecs__replace(ecs_storage *s, uint32_t row, const void *value) {
+    unsigned char *dst = s->data + (size_t)row * s->size;
+    if (!value)
+        memset(dst, 0, s->size);
+    else if (value != dst)
+        memmove(dst, value, s->size);
+    ecs__modified(s, row, 1);
+    return dst;
+}
+
+/* Copies the values of a bundle that point into a storage about to grow
+   (cloning, a prefab's components) to a staging block (*staged, to be
+   freed by the caller): growing frees the old arrays. Returns the values
+   to read, or NULL when out of memory. */
+static const void *const *ecs__stage(ecs_world *w, uint32_t count, uint32_t n, ecs_storage *const *st,
+                                     const void *const *values, void **staged, size_t *staged_size) {
+    uint32_t i, j;
+    uint64_t total = 0;
+    const void **copy;
+    unsigned char *payload;
+    bool need = false;
+    for (j = 0; values && j < n && !need; j++) { /* only storages about to grow matter */
+        uintptr_t d = (uintptr_t)st[j]->data;
+        if (!st[j]->size || st[j]->count + (uint64_t)count <= st[j]->cap) continue;
+        for (i = 0; i < n && !need; i++)
+            need = values[i] && (uintptr_t)values[i] >= d && (uintptr_t)values[i] - d < (size_t)st[j]->count * st[j]->size;
+    }
+    if (!need) return values;
+    for (i = 0; i < n; i++) total += ((uint64_t)st[i]->size + 7u) & ~(uint64_t)7u;
+    total += (uint64_t)n * sizeof *copy; /* sizes < 2^32, n <= 2^32: no wrap in 64 bits */
+    *staged_size = (size_t)total;
+    if ((size_t)total != total || !(*staged = ecs__alloc(w, *staged_size))) return NULL;
+    copy = (const void **)*staged;
+    payload = (unsigned char *)(copy + n);
+    for (i = 0; i < n; i++) {
+        copy[i] = values[i] ? payload : NULL;
+        if (values[i]) memcpy(payload, values[i], st[i]->size);
+        payload += (st[i]->size + 7u) & ~(size_t)7u;
+    }
+    return copy;
+}
+
+static bool ecs__reserve_slots(ecs_world *w, const char *call, uint32_t n);
+static ecs_entity ecs__take_tracked(ecs_world *w);
+static uint32_t ecs__peek_slot(const ecs_world *w, uint32_t k);
+static void ecs__bulk_in_step(ecs_world *w, uint32_t n, ecs_storage *const *st, uint32_t count);
+
+/* The insert path for one component: e (alive, without it) gets s's
+   component with *value (NULL: zeroed). Returns e's value. */
+ECS__IMPL_HOT void *ecs__insert1(ecs_world *w, const char *call, ecs_storage *s, ecs_entity e, const void *value) {
+    uint32_t i = (uint32_t)e;
+    if ((s->locked || w->guard) && !ecs__may_insert(w, call, e, s)) return NULL;
     if (s->count == s->cap || ECS__PAGE(s, i >> ECS__PAGE_BITS) == w->absent_page) {
-        /* value may point into this very storage (cloning a component);
+        /* value may point into this very storage (cloning a component):
            growing frees the old array, so follow the value to the new one */
-        uintptr_t v = (uintptr_t)value, d = (uintptr_t)s->data;
-        size_t off = v - d;
-        bool inside = value && s->data && v >= d && off < (size_t)s->count * s->size;
-        if (!ecs__reserve_page(w, s, i) || !ecs__reserve_rows(w, s, 1)) {
+        size_t off = (size_t)((uintptr_t)value - (uintptr_t)s->data);
+        bool inside = value && (uintptr_t)value >= (uintptr_t)s->data && off < (size_t)s->count * s->size;
+        if (!ecs__reserve_rows(w, s, 1) || !ecs__reserve_page(w, s, i)) {
             ecs__report(w, ECS__M_OOM, call, e, s->id);
             return NULL;
         }
         if (inside) value = s->data + off;
     }
-    row = ecs__push_value(w, s, e, value);
-    row = ecs__inserted(w, s, e, row, call);
-    if (s->hooks.on_insert) ecs__hook(w, s, s->hooks.on_insert, e, row); /* s is locked: row stays */
-    return ecs__value(s, row);
+    ecs__push_value(w, s, e, value);
+    if (s->paths & ECS__PATH_INSERT) ecs__inserted(w, s, e, call);
+    if (s->paths & ECS__PATH_SETTLED) ecs__settled(w, s, e); /* s is locked while its hooks run: e's row stays */
+    return s->data + (size_t)(uint32_t)ECS__ENTRY(s, i) * s->size;
 }
 
-/* The remove path's steps (its checks passed): e loses s's row `row`. */
-ECS__IMPL_HOT void ecs__remove_at(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, void *out, bool deletion,
-                           bool stripping, const char *call) {
-    if (s->hooks.on_remove) ecs__hook(w, s, s->hooks.on_remove, e, row);
-    if (s->owner) { /* leave the group first: the pop then happens outside it */
-        ecs__groups_removing(w, s, e, call);
-        row = (uint32_t)ECS__ENTRY(s, (uint32_t)e);
+/* The insert path: `count` entities each get the bundle comps[0..n) with
+   values[0..n) (values or values[k] NULL: zeroed). create: the entities
+   are new, taken from free slots here, their ids written to ids (NULL:
+   not wanted); else ids[0] is a live entity (count 1), and a component it
+   has already gets its value replaced (a modification). All or nothing:
+   every check and reservation comes first. */
+static bool ecs__insert(ecs_world *w, const char *call, ecs_entity *ids, uint32_t count, bool create, uint32_t n,
+                        const ecs_component *comps, const void *const *values) {
+    ecs_storage *small[ECS_MAX_TERMS], **st = small;
+    unsigned char had_small[ECS_MAX_TERMS], *had = had_small; /* an entity that lives already had it: replaced */
+    ecs_entity one = ECS_NULL, *ents = ids;
+    void *staged = NULL;
+    size_t staged_size = 0, stsize = (size_t)n * (sizeof *st + 1);
+    uint32_t i, j, k, e_idx = create ? 0 : (uint32_t)ids[0], settle = 0, joins = 0;
+    bool ok = false;
+    if (n && !comps) return ecs__report(w, ECS__M_NULL_ARG, call, ECS_NULL, 0, "comps"), false;
+    if (n > w->ncomponents) return ecs__report(w, ECS__M_BUNDLE_N, call, create ? ECS_NULL : ids[0], 0), false;
+    if (n > ECS_MAX_TERMS) { /* (clone, big bundles) */
+        if (!(st = (ecs_storage **)ecs__alloc(w, stsize))) return ecs__report(w, ECS__M_OOM, call, ECS_NULL, 0), false;
+        had = (unsigned char *)(st + n);
     }
-    if (s->attached & ECS__ATT_RECORDS) ecs__track_removing(w, s, e, row, deletion);
-    if (out && s->size) ecs__copy(out, s->data + (size_t)row * s->size, s->size);
-    ecs__pop(w, s, row, call);
-    if (s->nexcluded_by && !stripping) ecs__groups_removed(w, s, e, call);
-}
-
-/* Replaces the value of e's row: a modification. */
-static void *ecs__replace(ecs_world *w, ecs_storage *s, uint32_t row, const void *value) {
-    if (s->size) {
-        void *dst = s->data + (size_t)row * s->size;
-        if (!value)
-            memset(dst, 0, s->size);
-        else if (value != dst)
-            memmove(dst, value, s->size);
+    for (i = 0; i < n; i++) { /* checks */
+        ecs_entity e = create ? ECS_NULL : ids[0];
+        if (!(st[i] = ecs__comp(w, call, e, comps[i], (size_t)-1))) goto out;
+        for (j = 0; j < i; j++)
+            if (st[j] == st[i]) {
+                ecs__report(w, ECS__M_TWICE, call, e, comps[i]);
+                goto out;
+            }
+        if ((st[i]->locked || w->guard) && (create || (uint32_t)ECS__ENTRY(st[i], e_idx) == ECS__NO_ROW) &&
+            !ecs__may_insert(w, call, e, st[i]))
+            goto out;
+        settle |= st[i]->paths & ECS__PATH_SETTLED;
     }
-    if (s->modified) s->modified[row] = w->tick;
-    return ecs__value(s, row);
+    if (create && settle && !ents && !(ents = (ecs_entity *)ecs__alloc_n(w, count, sizeof *ents))) {
+        ecs__report(w, ECS__M_OOM, call, ECS_NULL, 0); /* settled steps run once all are in: keep the ids */
+        goto out;
+    }
+    if (values && !(values = ecs__stage(w, count, n, st, values, &staged, &staged_size))) {
+        ecs__report(w, ECS__M_OOM, call, ECS_NULL, 0);
+        goto out;
+    }
+    if (create && !ecs__reserve_slots(w, call, count)) goto out;
+    for (i = 0; i < n; i++) { /* rows and pages (a replaced value needs neither, and must not move) */
+        ecs_storage *s = st[i];
+        bool room = true;
+        if (!create && (uint32_t)ECS__ENTRY(s, e_idx) != ECS__NO_ROW) continue;
+        room = ecs__reserve_rows(w, s, count);
+        for (k = 0; room && k < count; k++) {
+            uint32_t idx = create ? ecs__peek_slot(w, k) : e_idx;
+            /* fresh slots are consecutive: one page check per page */
+            if (create && k >= w->fq_len && k + 1 < count && ((idx + 1) & ECS__PAGE_MASK)) continue;
+            room = ecs__reserve_page(w, s, idx);
+        }
+        if (!room) {
+            ecs__report(w, ECS__M_OOM, call, create ? ECS_NULL : ids[0], comps[i]);
+            goto out;
+        }
+    }
+    ok = true; /* nothing can fail from here on */
+    for (k = 0; k < count; k++) {
+        ecs_entity e = create ? ecs__take_tracked(w) : ids[0];
+        for (i = 0; i < n; i++) {
+            ecs_storage *s = st[i];
+            const void *v = values ? values[i] : NULL;
+            uint32_t row = (uint32_t)ECS__ENTRY(s, (uint32_t)e);
+            had[i] = row != ECS__NO_ROW;
+            if (row != ECS__NO_ROW) { /* create: never */
+                ecs__replace(s, row, v);
+                continue;
+            }
+            ecs__push_value(w, s, e, v);
+            joins |= s->paths & ECS__PATH_INSERT;
+        }
+        for (i = 0; joins && i < n; i++) /* what is attached, once the entity has the whole bundle */
+            if (!had[i]) ecs__inserted(w, st[i], e, call);
+        if (ents) ents[k] = e;
+        else one = e;
+    }
+    if (create && count > 1 && !joins) ecs__bulk_in_step(w, n, st, count); /* (groups move rows) */
+    for (k = 0; settle && k < count; k++) /* settled: every entity has its whole bundle */
+        for (i = 0; i < n; i++) {
+            ecs_storage *s = st[i];
+            ecs_entity e = ents ? ents[k] : one;
+            if ((create || !had[i]) && ecs__row(s, e) != ECS__NO_ROW) /* (unless an earlier hook took it) */
+                ecs__settled(w, s, e);
+        }
+out:
+    if (staged) ecs__free(w, staged, staged_size);
+    if (ents != ids) ecs__free(w, ents, (size_t)count * sizeof *ents);
+    if (st != small) ecs__free(w, st, stsize);
+    return ok;
 }
 
 /* --- memory: statistics, reserve, shrink ------------------------------------ */
@@ -3433,7 +3641,7 @@ ECS__FN bool ecs_stats_storage(const ecs_world *w, ecs_component c, ecs_storage_
                           (size_t)s->removed.cap * sizeof(ecs_change) +
                           (size_t)s->deleted.cap * (sizeof(ecs_change) + s->size);
     out->total = sizeof *s + strlen(s->name) + 1 + out->value_bytes + out->dense_bytes + out->sparse_bytes +
-                 out->tracking_bytes + (size_t)s->excluded_by_cap * sizeof *s->excluded_by;
+                 out->tracking_bytes + (size_t)s->listen_cap * sizeof *s->listen;
     return true;
 }
 
@@ -3560,75 +3768,99 @@ ECS__FN void ecs_shrink(ecs_world *w) {
 /* Component operations                                                      */
 /* ------------------------------------------------------------------------- */
 /* Each operation validates its arguments, then runs the insert path or the
-   remove path (above) once per component it changes. */
+   remove path (section "Components and storages"). */
 
 /* Checks that e is alive and c registered (and of `size` unless -1). */
-ECS__IMPL_HOT ecs_storage *ecs__check(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
-                               size_t size) {
-    if (c - 1u >= w->ncomponents || (size != (size_t)-1 && size != w->storages[c]->size)) {
-        ecs__bad_access(w, call, e, c, size);
-        return NULL;
-    }
-    if (!ecs_alive(w, e)) {
+ECS__IMPL_HOT ecs_storage *ecs__check(ecs_world *w, const char *call, ecs_entity e, ecs_component c, size_t size) {
+    ecs_storage *s = ecs__comp(w, call, e, c, size);
+    if (s && !ecs_alive(w, e)) {
         ecs__report(w, ECS__M_DEAD, call, e, c);
         return NULL;
     }
-    return w->storages[c];
+    return s;
 }
 
 /* add: a replace when e has c, else the insert path. */
-ECS__IMPL_HOT void *ecs__add(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
-                      const void *value, size_t size) {
+static void *ecs__add(ecs_world *w, const char *call, ecs_entity e, ecs_component c, const void *value, size_t size) {
     ecs_storage *s = ecs__check(w, call, e, c, size);
     uint32_t row;
     if (!s) return NULL;
-    row = (uint32_t)ECS__ENTRY(s, (uint32_t)e); /* e is alive: the entry of its index is its own */
-    if (row != ECS__NO_ROW) return ecs__replace(w, s, row, value);
-    return ecs__insert(w, s, e, value, call);
+    if ((row = (uint32_t)ECS__ENTRY(s, (uint32_t)e)) != ECS__NO_ROW) return ecs__replace(s, row, value); /* e's entry */
+    return ecs__insert1(w, call, s, e, value);
 }
-
-ECS__FN void *ecs__add_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
-                             const void *value, size_t size) {
+ECS__FN void *ecs__add_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c, const void *value,
+                             size_t size) {
     ECS__WORLD_IN(w, call, NULL);
     return ecs__add(w, call, e, c, value, size);
 }
 
-/* remove (deletion false: counts as a removal) or delete. */
-ECS__IMPL_HOT bool ecs__take(ecs_world *w, const char *call, ecs_entity e, ecs_component c, void *out,
-                      size_t size, bool deletion) {
-    ecs_storage *s;
-    uint32_t row;
-    if (c - 1u >= w->ncomponents || (size != (size_t)-1 && size != w->storages[c]->size)) {
-        ecs__bad_access(w, call, e, c, size);
-        return false;
+/* The remove path for components of a live e, all or nothing: st[k] is a
+   storage e has (NULL: skip it), its value goes to outs[k] (outs or
+   outs[k] NULL: discarded). Every check and reservation comes first, with
+   tracking's records promised to these removals, so that hooks running in
+   between record changes of their own beyond them; then each goes through
+   the remove path, unless an earlier hook took it. stripping: e is being
+   stripped (or destroyed): the busy stack says so to the hooks. Returns
+   how many it removed (bit k of *taken for st[k], when n <= 32), or -1
+   when refused. */
+static int64_t ecs__remove_all(ecs_world *w, const char *call, ecs_entity e, ecs_storage *const *st, uint32_t n,
+                               void *const *outs, bool deletion, bool stripping, uint32_t *taken) {
+    uint32_t k, j, row, removed = 0;
+    ecs__busy b;
+    for (k = 0; k < n; k++)
+        if (st[k] && !ecs__may_remove(w, call, e, st[k], deletion, 1)) {
+            while (k--)
+                if (st[k]) ecs__unreserve(w, st[k], deletion);
+            return -1;
+        }
+    if (stripping) ecs__busy_push(w, &b, e, ECS__BUSY_STRIP);
+    if (taken) *taken = 0;
+    for (k = 0; k < n; k++) {
+        ecs_storage *s = st[k];
+        if (!s) continue;
+        ecs__unreserve(w, s, deletion);
+        for (j = 0; j < k; j++) /* (strip: registered by a hook meanwhile, listed after) */
+            if (st[j] == s) break;
+        if (j < k || (row = ecs__row(s, e)) == ECS__NO_ROW) continue; /* an earlier hook took it */
+        ecs__remove_at(w, s, e, row, outs ? outs[k] : NULL, deletion, call);
+        if (taken && k < 32) *taken |= 1u << k;
+        removed++;
     }
-    s = w->storages[c];
-    if ((row = ecs__row(s, e)) == ECS__NO_ROW || !ecs__may_remove(w, call, e, s, deletion)) return false;
-    ecs__remove_at(w, s, e, row, out, deletion, false, call);
-    return true;
+    if (stripping) ecs__busy_pop(w, &b);
+    return removed;
 }
 
-ECS__FN bool ecs__take_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c, void *out,
-                             size_t size, bool deletion) {
+/* remove (deletion false: counts as a removal) or delete. */
+static bool ecs__take(ecs_world *w, const char *call, ecs_entity e, ecs_component c, void *out, size_t size,
+                      bool deletion) {
+    ecs_storage *s = ecs__comp(w, call, e, c, size);
+    uint32_t row;
+    if (!s || (row = ecs__row(s, e)) == ECS__NO_ROW || !ecs__may_remove(w, call, e, s, deletion, 0)) return false;
+    ecs__remove_at(w, s, e, row, out, deletion, call);
+    return true;
+}
+ECS__FN bool ecs__take_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c, void *out, size_t size,
+                             bool deletion) {
     ECS__WORLD_IN(w, call, false);
     return ecs__take(w, call, e, c, out, size, deletion);
 }
 
-static void ecs__busy_push(ecs_world *w, ecs__busy *b, ecs_entity e, int kind);
-static void ecs__busy_pop(ecs_world *w, ecs__busy *b);
-static bool ecs__entity_busy(const ecs_world *w, ecs_entity e);
-
-/* The remove path out of line, for a loop that mostly pops (the grouped
-   storages of ecs__strip_plain). */
+/* The remove path of a storage with groups attached, for an entity being
+   stripped: it joins no group meanwhile. Out of line: ecs__strip_plain's
+   loop mostly pops. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
 static void ecs__remove_stripped(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, const char *call) {
-    ecs__remove_at(w, s, e, row, NULL, true, true, call);
+    ecs__busy b;
+    ecs__busy_push(w, &b, e, ECS__BUSY_STRIP);
+    ecs__remove_at(w, s, e, row, NULL, true, call);
+    ecs__busy_pop(w, &b);
 }
 
-/* ecs__strip when nothing is observed (no tracking, no hooks) and no hook
-   or strip runs: nothing can fail, one pass over the storages. */
+/* ecs__strip when nothing is observed (no tracking records, no hooks)
+   and no hook or strip runs: nothing can fail, one pass over the
+   storages; only a storage with groups attached takes the whole path. */
 ECS__IMPL_HOT uint32_t ecs__strip_plain(ecs_world *w, ecs_entity e, const char *call) {
     uint32_t c, n = 0, row, i = (uint32_t)e, nc = w->ncomponents;
     ecs_storage *const *storages = w->storages;
@@ -3636,7 +3868,7 @@ ECS__IMPL_HOT uint32_t ecs__strip_plain(ecs_world *w, ecs_entity e, const char *
         ecs_storage *s = storages[c];
         uint64_t *entry;
         if (!s->count || (row = (uint32_t)*(entry = ECS__ENTRY_AT(s, i))) == ECS__NO_ROW) continue;
-        if (s->attached & ECS__ATT_REMOVE) /* groups only: the whole remove path */
+        if (s->paths & ECS__PATH_REMOVE)
             ecs__remove_stripped(w, s, e, row, call);
         else
             ecs__pop_at(w, s, row, entry, call);
@@ -3645,110 +3877,82 @@ ECS__IMPL_HOT uint32_t ecs__strip_plain(ecs_world *w, ecs_entity e, const char *
     return n;
 }
 
-/* Deletes every component of a live e. All-or-nothing: everything that
-   can fail (a locked storage, a tracking record, a busy entity) is checked
-   for every storage e is in before the first removal. Then each goes
-   through the remove path once. Returns how many, or -1. With nothing
-   observed (no tracking, no hooks) nothing can fail: one pass. */
-static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call, bool destroying) {
-    uint32_t c, n = 0, row, i = ECS_ENTITY_INDEX(e), nc = w->ncomponents;
-    unsigned char small[32], *had = small; /* storages e had at the start: bits */
-    size_t hadsize = ((size_t)nc + 8u) / 8u;
-    ecs__busy b;
-    if (w->busy && ecs__entity_busy(w, e)) {
+/* Deletes every component of a live e, all or nothing (ecs__remove_all,
+   in component-id order). Returns how many, or -1. */
+static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call) {
+    ecs_storage *small[32], **st = small;
+    uint32_t c, n = 0, i = (uint32_t)e;
+    int64_t done;
+    if (w->busy && ecs__busy_kind(w, e)) {
         ecs__report(w, ECS__M_BUSY, call, e, 0);
         return -1;
     }
-    if (hadsize > sizeof small && !(had = (unsigned char *)ecs__alloc(w, hadsize))) {
+    for (c = 1; c <= w->ncomponents; c++) n += w->storages[c]->count && (uint32_t)ECS__ENTRY(w->storages[c], i) != ECS__NO_ROW;
+    if (!n) return 0;
+    if (n > 32 && !(st = (ecs_storage **)ecs__alloc_n(w, n, sizeof *st))) {
         ecs__report(w, ECS__M_OOM, call, e, 0);
         return -1;
     }
-    memset(had, 0, hadsize);
-    for (c = 1; c <= nc; c++) {
-        ecs_storage *s = w->storages[c];
-        if (!s->count || (uint32_t)ECS__ENTRY(s, i) == ECS__NO_ROW) continue;
-        had[c / 8] |= (unsigned char)(1u << (c % 8));
-        if (!ecs__may_remove(w, call, e, s, true)) goto fail;
-    }
-    if (destroying && w->track_entities && !ecs__changes_reserve(w, &w->destroyed, 1, 0)) {
-        ecs__report(w, ECS__M_OOM, call, e, 0);
-        goto fail;
-    }
-    /* Promise the room: the hooks run below may record changes of their
-       own, and must find room beyond it (or fail themselves). */
-    for (c = 1; c <= nc; c++)
-        if ((had[c / 8] >> (c % 8) & 1u) && (w->storages[c]->track & ECS_TRACK_DELETION))
-            w->storages[c]->deleted.reserved++;
-    if (destroying && w->track_entities) w->destroyed.reserved++;
-    ecs__busy_push(w, &b, e, ECS__BUSY_STRIP);
-    for (c = 1; c <= nc; c++) { /* components registered by the hooks meanwhile are not e's */
-        ecs_storage *s = w->storages[c];
-        if (!(had[c / 8] >> (c % 8) & 1u)) continue; /* hooks cannot add to e now */
-        if ((s->track & ECS_TRACK_DELETION) && s->deleted.reserved) s->deleted.reserved--;
-        if ((row = (uint32_t)ECS__ENTRY(s, i)) == ECS__NO_ROW) continue; /* an earlier hook removed it */
-        if (!(s->attached & ECS__ATT_RECORDS) || ecs__track_reserve(w, s, true)) {
-            ecs__remove_at(w, s, e, row, NULL, true, true, call);
-        } else { /* only when a hook turned tracking on meanwhile and memory ran out */
-            uint32_t track = s->track;
-            ecs__report(w, ECS__M_NOT_RECORDED, call, e, c, "a deletion");
-            s->track &= ~(uint32_t)ECS_TRACK_DELETION;
-            ecs__remove_at(w, s, e, row, NULL, true, true, call);
-            s->track = track;
-        }
-        n++;
-    }
-    ecs__busy_pop(w, &b);
-    if (destroying && w->track_entities && w->destroyed.reserved) w->destroyed.reserved--;
-    if (had != small) ecs__free(w, had, hadsize);
-    return n;
-fail:
-    if (had != small) ecs__free(w, had, hadsize);
-    return -1;
+    for (c = 1, n = 0; c <= w->ncomponents; c++)
+        if (w->storages[c]->count && (uint32_t)ECS__ENTRY(w->storages[c], i) != ECS__NO_ROW) st[n++] = w->storages[c];
+    done = ecs__remove_all(w, call, e, st, n, NULL, true, true, NULL);
+    if (st != small) ecs__free(w, st, (size_t)n * sizeof *st);
+    return done;
 }
 
 ECS__FN uint32_t ecs_strip(ecs_world *w, ecs_entity e) {
-    ECS__WORLD(w, 0);
     int64_t n;
+    ECS__WORLD(w, 0);
     if (!ecs_alive(w, e)) return 0;
     if (!w->nobserved && !w->guard) return ecs__strip_plain(w, e, "ecs_strip");
-    n = ecs__strip(w, e, "ecs_strip", false);
+    n = ecs__strip(w, e, "ecs_strip");
     return n < 0 ? 0 : (uint32_t)n;
 }
 
 ECS__FN bool ecs_destroy(ecs_world *w, ecs_entity e) {
     ECS__WORLD(w, false);
     if (!ecs_alive(w, e)) return false;
-    if (!w->nobserved && !w->guard && !w->track_entities)
+    if (!w->nobserved && !w->guard && !w->track_entities) {
         ecs__strip_plain(w, e, "ecs_destroy");
-    else if (ecs__strip(w, e, "ecs_destroy", true) < 0)
-        return false;
+    } else {
+        int64_t n;
+        if (!ecs__track_destroying(w, e, 1)) return false; /* its record's room, promised */
+        n = ecs__strip(w, e, "ecs_destroy");
+        ecs__track_destroying(w, e, -1);
+        if (n < 0) return false;
+    }
     ecs__release_slot(w, e);
     return true;
 }
 
 /* --- whole entities: clone, destroy by component, list components ------- */
+/* clone: one bundle, the values of e's components as they are. */
 ECS__FN ecs_entity ecs_clone(ecs_world *w, ecs_entity e) {
-    ecs_entity n;
-    uint32_t c, row;
+    ecs_component small[ECS_MAX_TERMS], *comps = small;
+    const void *vsmall[ECS_MAX_TERMS], **values = vsmall;
+    ecs_entity n = ECS_NULL;
+    uint32_t c, k = 0, nc;
     ECS__WORLD(w, ECS_NULL);
     if (!ecs_alive(w, e)) {
         ecs__report(w, ECS__M_DEAD, "ecs_clone", e, 0);
         return ECS_NULL;
     }
-    if (!(n = ecs_create(w))) return ECS_NULL;
-    for (c = 1; c <= w->ncomponents; c++) { /* e's components as they are when reached */
-        ecs_storage *s = w->storages[c];
-        if ((row = ecs__row(s, e)) == ECS__NO_ROW || ecs__row(s, n) != ECS__NO_ROW) continue;
-        if (!ecs__insert(w, s, n, ecs__value(s, row), "ecs_clone")) { /* all or nothing */
-            ecs_error err = w->err;
-            char msg[sizeof w->err_msg];
-            memcpy(msg, w->err_msg, sizeof msg);
-            ecs_destroy(w, n);
-            w->err = err;
-            memcpy(w->err_msg, msg, sizeof msg);
-            return ECS_NULL;
-        }
+    nc = ecs_entity_components(w, e, NULL, 0);
+    if (nc > ECS_MAX_TERMS && (!(comps = (ecs_component *)ecs__alloc_n(w, nc, sizeof *comps)) ||
+                               !(values = (const void **)ecs__alloc_n(w, nc, sizeof *values)))) {
+        ecs__report(w, ECS__M_OOM, "ecs_clone", e, 0);
+        goto out;
     }
+    for (c = 1; c <= w->ncomponents; c++) {
+        uint32_t row = ecs__row(w->storages[c], e);
+        if (row == ECS__NO_ROW) continue;
+        comps[k] = c;
+        values[k++] = w->storages[c]->data + (size_t)row * w->storages[c]->size;
+    }
+    if (!ecs__insert(w, "ecs_clone", &n, 1, true, k, comps, values)) n = ECS_NULL;
+out:
+    if (comps != small) ecs__free(w, comps, (size_t)nc * sizeof *comps);
+    if (values != vsmall) ecs__free(w, (void *)values, (size_t)nc * sizeof *values);
     return n;
 }
 
@@ -3756,8 +3960,7 @@ ECS__FN uint32_t ecs_destroy_all(ecs_world *w, ecs_component c) {
     uint32_t n = 0;
     ecs_storage *s;
     ECS__WORLD(w, 0);
-    if (!ecs__comp(w, "ecs_destroy_all", ECS_NULL, c, (size_t)-1)) return 0;
-    s = w->storages[c];
+    if (!(s = ecs__comp(w, "ecs_destroy_all", ECS_NULL, c, (size_t)-1))) return 0;
     while (s->count && ecs_destroy(w, s->dense[s->count - 1])) n++; /* stops at a refusal (error set) */
     return n;
 }
@@ -3765,7 +3968,7 @@ ECS__FN uint32_t ecs_destroy_all(ecs_world *w, ecs_component c) {
 ECS__FN uint32_t ecs_entity_components(const ecs_world *w, ecs_entity e, ecs_component *out, uint32_t cap) {
     uint32_t c, n = 0;
     ECS__WORLD(w, 0);
-    if (!out && cap) { ecs__report(w, ECS__M_NULL_ARG, "ecs_entity_components", ECS_NULL, 0, "out (with cap > 0)"); return 0; }
+    if (!out && cap) return ecs__report(w, ECS__M_NULL_ARG, "ecs_entity_components", ECS_NULL, 0, "out (with cap > 0)"), 0;
     if (!ecs_alive(w, e)) return 0;
     for (c = 1; c <= w->ncomponents; c++)
         if (w->storages[c]->count && (uint32_t)ECS__ENTRY(w->storages[c], (uint32_t)e) != ECS__NO_ROW) {
@@ -3775,42 +3978,33 @@ ECS__FN uint32_t ecs_entity_components(const ecs_world *w, ecs_entity e, ecs_com
     return n;
 }
 
-/* --- several components of one entity, all or nothing --------------------- */
-/* Checks a list of n distinct registered components. */
-static bool ecs__check_list(const ecs_world *w, const char *call, ecs_entity e, uint32_t n,
-                            const ecs_component *comps, const void *out, const char *outname) {
+/* --- several components of one entity ---------------------------------------- */
+/* Checks a list of n <= ECS_MAX_TERMS distinct registered components;
+   st[k] gets comps[k]'s storage. */
+static bool ecs__check_list(const ecs_world *w, const char *call, ecs_entity e, uint32_t n, const ecs_component *comps,
+                            const void *out, const char *outname, ecs_storage **st) {
     uint32_t k, j;
-    if (n && !comps) { ecs__report(w, ECS__M_NULL_ARG, call, ECS_NULL, 0, "comps"); return false; }
-    if (n && !out && outname) { ecs__report(w, ECS__M_NULL_ARG, call, ECS_NULL, 0, outname); return false; }
-    if (n > ECS_MAX_TERMS) {
-        ecs__report(w, ECS__M_TOO_MANY, call, e, 0);
-        return false;
-    }
+    if (n && !comps) return ecs__report(w, ECS__M_NULL_ARG, call, ECS_NULL, 0, "comps"), false;
+    if (n && !out && outname) return ecs__report(w, ECS__M_NULL_ARG, call, ECS_NULL, 0, outname), false;
+    if (n > ECS_MAX_TERMS) return ecs__report(w, ECS__M_TOO_MANY, call, e, 0), false;
     for (k = 0; k < n; k++) {
-        if (comps[k] - 1u >= w->ncomponents) {
-            ecs__bad_access(w, call, e, comps[k], (size_t)-1);
-            return false;
-        }
+        if (!(st[k] = ecs__comp(w, call, e, comps[k], (size_t)-1))) return false;
         for (j = 0; j < k; j++)
-            if (comps[j] == comps[k]) {
-                ecs__report(w, ECS__M_TWICE, call, e, comps[k]);
-                return false;
-            }
+            if (comps[j] == comps[k]) return ecs__report(w, ECS__M_TWICE, call, e, comps[k]), false;
     }
     return true;
 }
 
-static bool ecs__get_n(const ecs_world *cw, const char *call, ecs_entity e, uint32_t n,
-                       const ecs_component *comps, void **out, bool mut) {
-    ecs_world *w = (ecs_world *)cw;
+static bool ecs__get_n(const ecs_world *w, const char *call, ecs_entity e, uint32_t n, const ecs_component *comps,
+                       void **out, bool mut) {
+    ecs_storage *st[ECS_MAX_TERMS];
     uint32_t k, rows[ECS_MAX_TERMS];
-    if (!ecs__check_list(w, call, e, n, comps, out, "out") || !ecs_alive(w, e)) return false;
+    if (!ecs__check_list(w, call, e, n, comps, out, "out", st) || !ecs_alive(w, e)) return false;
     for (k = 0; k < n; k++)
-        if ((rows[k] = (uint32_t)ECS__ENTRY(w->storages[comps[k]], (uint32_t)e)) == ECS__NO_ROW) return false;
+        if ((rows[k] = (uint32_t)ECS__ENTRY(st[k], (uint32_t)e)) == ECS__NO_ROW) return false;
     for (k = 0; k < n; k++) {
-        ecs_storage *s = w->storages[comps[k]];
-        if (mut && s->modified) s->modified[rows[k]] = w->tick;
-        out[k] = ecs__value(s, rows[k]);
+        if (mut) ecs__modified(st[k], rows[k], 1);
+        out[k] = st[k]->data + (size_t)rows[k] * st[k]->size;
     }
     return true;
 }
@@ -3823,42 +4017,15 @@ ECS__FN bool ecs_get_mut_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_com
     return ecs__get_n(w, "ecs_get_mut_n", e, n, comps, out, true);
 }
 
-/* remove_n / delete_n: every check and tracking record for all of them
-   first (promised as strip does), then the remove path once each. */
+/* remove_n / delete_n: ecs__remove_all over those of comps e has. */
 static uint32_t ecs__take_n(ecs_world *w, const char *call, ecs_entity e, uint32_t n, const ecs_component *comps,
                             void *const *outs, bool deletion) {
-    uint32_t k, mask = 0, flag = deletion ? ECS_TRACK_DELETION : ECS_TRACK_REMOVAL;
-    if (!ecs__check_list(w, call, e, n, comps, NULL, NULL) || !ecs_alive(w, e)) return 0;
-    for (k = 0; k < n; k++) {
-        ecs_storage *s = w->storages[comps[k]];
-        if ((uint32_t)ECS__ENTRY(s, (uint32_t)e) == ECS__NO_ROW) continue;
-        if (!ecs__may_remove(w, call, e, s, deletion)) return 0;
-        mask |= 1u << k;
-    }
-    for (k = 0; k < n; k++) /* promise the room: hooks below may record changes of their own */
-        if ((mask >> k & 1u) && (w->storages[comps[k]]->track & flag))
-            (deletion ? &w->storages[comps[k]]->deleted : &w->storages[comps[k]]->removed)->reserved++;
-    for (k = 0; k < n; k++) {
-        ecs_storage *s = w->storages[comps[k]];
-        ecs__changes *l = deletion ? &s->deleted : &s->removed;
-        uint32_t row;
-        if (!(mask >> k & 1u)) continue;
-        if ((s->track & flag) && l->reserved) l->reserved--;
-        if ((row = ecs__row(s, e)) == ECS__NO_ROW) { /* an earlier hook took it, or destroyed e */
-            mask &= ~(1u << k);
-            continue;
-        }
-        if (!(s->attached & ECS__ATT_RECORDS) || ecs__track_reserve(w, s, deletion)) {
-            ecs__remove_at(w, s, e, row, outs ? outs[k] : NULL, deletion, false, call);
-        } else { /* only when a hook turned tracking on meanwhile and memory ran out */
-            uint32_t track = s->track;
-            ecs__report(w, ECS__M_NOT_RECORDED, call, e, s->id, "the change");
-            s->track &= ~flag;
-            ecs__remove_at(w, s, e, row, outs ? outs[k] : NULL, deletion, false, call);
-            s->track = track;
-        }
-    }
-    return mask;
+    ecs_storage *st[ECS_MAX_TERMS];
+    uint32_t k, taken = 0;
+    if (!ecs__check_list(w, call, e, n, comps, NULL, NULL, st) || !ecs_alive(w, e)) return 0;
+    for (k = 0; k < n; k++)
+        if ((uint32_t)ECS__ENTRY(st[k], (uint32_t)e) == ECS__NO_ROW) st[k] = NULL;
+    return ecs__remove_all(w, call, e, st, n, outs, deletion, false, &taken) < 0 ? 0 : taken;
 }
 ECS__FN uint32_t ecs_remove_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps, void *const *outs) {
     ECS__WORLD(w, 0);
@@ -3869,207 +4036,24 @@ ECS__FN uint32_t ecs_delete_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_
     return ecs__take_n(w, "ecs_delete_n", e, n, comps, NULL, true);
 }
 
-/* --- bundles: several components at once ---------------------------------- */
-/* A bundle runs the insert path's steps for all its components together:
-   every check, then every reservation, then each push once per storage,
-   then groups, then on_insert once the whole bundle is in. */
-
-/* Validates a bundle for e (ECS_NULL: entities about to be created):
-   every component registered, none twice, and the insert checks of each
-   component e lacks. */
-static bool ecs__check_bundle(ecs_world *w, const char *call, ecs_entity e, uint32_t n,
-                              const ecs_component *comps) {
-    uint32_t i, j;
-    if (n && !comps) {
-        ecs__report(w, ECS__M_NULL_ARG, call, e, 0, "comps");
-        return false;
-    }
-    if (n > w->ncomponents) { /* refused before reading comps[n - 1] */
-        ecs__report(w, ECS__M_BUNDLE_N, call, e, 0);
-        return false;
-    }
-    for (i = 0; i < n; i++) {
-        ecs_storage *s;
-        if (comps[i] - 1u >= w->ncomponents) {
-            ecs__bad_access(w, call, e, comps[i], (size_t)-1);
-            return false;
-        }
-        for (j = 0; j < i; j++)
-            if (comps[j] == comps[i]) {
-                ecs__report(w, ECS__M_TWICE, call, e, comps[i]);
-                return false;
-            }
-        s = w->storages[comps[i]];
-        if ((s->locked || w->guard) && (e == ECS_NULL || (uint32_t)ECS__ENTRY(s, (uint32_t)e) == ECS__NO_ROW) &&
-            !ecs__may_insert(w, call, e, s))
-            return false;
-    }
-    return true;
-}
-
-/* Fires on_insert for e's components comps[i] with inserted[i] set (all
-   when inserted is NULL), once the whole bundle is in place; skips what an
-   earlier hook took away. */
-static void ecs__bundle_hooks(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps,
-                              const bool *inserted) {
-    uint32_t i, row;
-    for (i = 0; i < n; i++) {
-        ecs_storage *s = w->storages[comps[i]];
-        if ((inserted && !inserted[i]) || !s->hooks.on_insert) continue;
-        if ((row = ecs__row(s, e)) != ECS__NO_ROW) ecs__hook(w, s, s->hooks.on_insert, e, row);
-    }
-}
-
-/* Reserves rows in every storage of a bundle and the sparse pages of the
-   `count` slots about to be handed out (slots k0.. of ecs__peek_slot), or
-   of entity e when it is not null. */
-static bool ecs__reserve_bundle(ecs_world *w, const char *call, ecs_entity e, uint32_t count,
-                                uint32_t n, const ecs_component *comps) {
-    uint32_t i, k;
-    for (i = 0; i < n; i++) {
-        ecs_storage *s = w->storages[comps[i]];
-        bool ok;
-        if (e != ECS_NULL && (uint32_t)ECS__ENTRY(s, ECS_ENTITY_INDEX(e)) != ECS__NO_ROW)
-            continue; /* a replace: no row, and the values must not move (section 16) */
-        ok = ecs__reserve_rows(w, s, count);
-        if (e != ECS_NULL)
-            ok = ok && ecs__reserve_page(w, s, ECS_ENTITY_INDEX(e));
-        else
-            for (k = 0; ok && k < count; k++) {
-                uint32_t idx = ecs__peek_slot(w, k);
-                /* fresh slots are consecutive: one check per page suffices */
-                if (k >= w->fq_len && k + 1 < count && ((idx + 1) & ECS__PAGE_MASK)) continue;
-                ok = ecs__reserve_page(w, s, idx);
-            }
-        if (!ok) {
-            ecs__report(w, ECS__M_OOM, call, e, comps[i]);
-            return false;
-        }
-    }
-    return true;
-}
-
-/* A bundle's values may point into storages the bundle is about to grow
-   (cloning a prefab's components): growing frees the old arrays, so such
-   values are first copied to a staging block (*staged, to be freed by the
-   caller). Returns the values to read, or NULL when out of memory. */
-static const void *const *ecs__stage(ecs_world *w, const char *call, uint32_t count, uint32_t n,
-                                     const ecs_component *comps, const void *const *values,
-                                     void **staged, size_t *staged_size) {
-    uint32_t i, j;
-    uint64_t total = 0;
-    const void **copy;
-    unsigned char *payload;
-    bool need = false;
-    *staged = NULL;
-    *staged_size = 0;
-    for (j = 0; values && j < n && !need; j++) { /* only storages about to grow matter */
-        const ecs_storage *s = w->storages[comps[j]];
-        uintptr_t d = (uintptr_t)s->data;
-        if (!s->data || s->count + (uint64_t)count <= s->cap) continue;
-        for (i = 0; i < n && !need; i++)
-            need = values[i] && (uintptr_t)values[i] >= d &&
-                   (uintptr_t)values[i] - d < (size_t)s->count * s->size;
-    }
-    if (!need) return values;
-    for (i = 0; i < n; i++) total += ((uint64_t)w->storages[comps[i]]->size + 7u) & ~(uint64_t)7u;
-    total += (uint64_t)n * sizeof *copy; /* n <= ECS_MAX_TERMS, sizes < 2^32: no wrap in 64 bits */
-    *staged_size = (size_t)total;
-    if ((size_t)total != total || !(*staged = ecs__alloc(w, *staged_size))) {
-        ecs__report(w, ECS__M_OOM, call, ECS_NULL, 0);
-        return NULL;
-    }
-    copy = (const void **)*staged;
-    payload = (unsigned char *)(copy + n);
-    for (i = 0; i < n; i++) {
-        size_t size = w->storages[comps[i]]->size;
-        copy[i] = values[i] ? payload : NULL;
-        if (values[i]) memcpy(payload, values[i], size);
-        payload += (size + 7u) & ~(size_t)7u;
-    }
-    return copy;
-}
-
+/* --- bundles ------------------------------------------------------------------ */
+/* The inline cases (ecs_add_n, ecs_create_n in the header) take the
+   common case; everything else is the insert path. */
 ECS__FN bool ecs__add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps,
                         const void *const *values) {
     ECS__WORLD_IN(w, "ecs_add_n", false);
-    uint32_t i;
-    void *staged = NULL;
-    size_t staged_size = 0;
-    bool small[64], *inserted = small, ok;
-    if (!ecs_alive(w, e)) {
-        ecs__report(w, ECS__M_DEAD, "ecs_add_n", e, n && comps ? comps[0] : 0);
-        return false;
-    }
-
-    if (!ecs__check_bundle(w, "ecs_add_n", e, n, comps)) return false;
-    if (n > 64 && !(inserted = (bool *)ecs__alloc_n(w, n, sizeof *inserted))) {
-        ecs__report(w, ECS__M_OOM, "ecs_add_n", e, 0);
-        return false;
-    }
-    values = ecs__stage(w, "ecs_add_n", 1, n, comps, values, &staged, &staged_size);
-    ok = !(staged_size && !staged) && ecs__reserve_bundle(w, "ecs_add_n", e, 1, n, comps);
-    for (i = 0; ok && i < n; i++) { /* cannot fail now: everything is reserved */
-        ecs_storage *s = w->storages[comps[i]];
-        uint32_t row = (uint32_t)ECS__ENTRY(s, (uint32_t)e);
-        inserted[i] = row == ECS__NO_ROW;
-        if (inserted[i])
-            ecs__push_value(w, s, e, values ? values[i] : NULL);
-        else
-            ecs__replace(w, s, row, values ? values[i] : NULL);
-    }
-    for (i = 0; ok && i < n; i++) /* groups, once the whole bundle is in */
-        if (inserted[i]) ecs__inserted(w, w->storages[comps[i]], e, 0, "ecs_add_n");
-    ecs__free(w, staged, staged_size);
-    if (ok) ecs__bundle_hooks(w, e, n, comps, inserted);
-    if (inserted != small) ecs__free(w, inserted, (size_t)n * sizeof *inserted);
-    return ok;
+    if (!ecs_alive(w, e)) return ecs__report(w, ECS__M_DEAD, "ecs_add_n", e, n && comps ? comps[0] : 0), false;
+    return ecs__insert(w, "ecs_add_n", &e, 1, false, n, comps, values);
 }
-
-static void ecs__bulk_in_step(ecs_world *w, uint32_t n, const ecs_component *comps, uint32_t count);
-static bool ecs__create_bulk(ecs_world *w, const char *call, uint32_t count, uint32_t n,
-                             const ecs_component *comps, const void *const *values, ecs_entity *out) {
-    uint32_t k, i;
-    void *staged = NULL;
-    size_t staged_size = 0;
-    ecs_entity *ids = out;
-    bool ok, hooks = false, attached = false;
-    if (!ecs__check_bundle(w, call, ECS_NULL, n, comps)) return false;
-    for (i = 0; i < n; i++) {
-        hooks |= w->storages[comps[i]]->hooks.on_insert != NULL;
-        attached |= (w->storages[comps[i]]->attached & ECS__ATT_GROUP) != 0;
-    }
-    /* hooks run once every entity has its whole bundle: keep the ids */
-    if (hooks && !ids && !(ids = (ecs_entity *)ecs__alloc_n(w, count, sizeof *ids))) {
-        ecs__report(w, ECS__M_OOM, call, ECS_NULL, 0);
-        return false;
-    }
-    values = ecs__stage(w, call, count, n, comps, values, &staged, &staged_size);
-    ok = !(staged_size && !staged) && ecs__reserve_slots(w, call, count) && ecs__reserve_bundle(w, call, ECS_NULL, count, n, comps);
-    for (k = 0; ok && k < count; k++) {
-        ecs_entity e = ecs__take_tracked(w);
-        for (i = 0; i < n; i++) ecs__push_value(w, w->storages[comps[i]], e, values ? values[i] : NULL);
-        for (i = 0; attached && i < n; i++) ecs__inserted(w, w->storages[comps[i]], e, 0, call);
-        if (ids) ids[k] = e;
-    }
-    ecs__free(w, staged, staged_size);
-    if (ok && count > 1 && !attached) ecs__bulk_in_step(w, n, comps, count); /* groups may have swapped rows */
-    for (k = 0; ok && hooks && k < count; k++) ecs__bundle_hooks(w, ids[k], n, comps, NULL);
-    if (ids != out) ecs__free(w, ids, (size_t)count * sizeof *ids);
-    return ok;
+ECS__FN ecs_entity ecs__create_n(ecs_world *w, uint32_t n, const ecs_component *comps, const void *const *values) {
+    ecs_entity e = ECS_NULL;
+    ECS__WORLD_IN(w, "ecs_create_n", ECS_NULL);
+    return ecs__insert(w, "ecs_create_n", &e, 1, true, n, comps, values) ? e : ECS_NULL;
 }
-
 ECS__FN bool ecs_create_bulk(ecs_world *w, uint32_t count, uint32_t n, const ecs_component *comps,
                              const void *const *values, ecs_entity *out) {
     ECS__WORLD(w, false);
-    return ecs__create_bulk(w, "ecs_create_bulk", count, n, comps, values, out);
-}
-
-ECS__FN ecs_entity ecs__create_n(ecs_world *w, uint32_t n, const ecs_component *comps,
-                                 const void *const *values) {
-    ECS__WORLD_IN(w, "ecs_create_n", 0);
-    ecs_entity e;
-    return ecs__create_bulk(w, "ecs_create_n", 1, n, comps, values, &e) ? e : ECS_NULL;
+    return ecs__insert(w, "ecs_create_bulk", out, count, true, n, comps, values);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -4173,11 +4157,11 @@ static void ecs__set_in_step(ecs_world *w, const ecs_storage *a, const ecs_stora
    its storages, `count` rows: a pair that held the same entities in all
    its rows before does so now. The pairs of its first four storages are
    remembered, so the first walk over a batch compares nothing. */
-static void ecs__bulk_in_step(ecs_world *w, uint32_t n, const ecs_component *comps, uint32_t count) {
+static void ecs__bulk_in_step(ecs_world *w, uint32_t n, ecs_storage *const *st, uint32_t count) {
     uint32_t i, j;
     for (i = 0; i < n && i < 4; i++)
         for (j = i + 1; j < n && j < 4; j++) {
-            const ecs_storage *a = w->storages[comps[i]], *b = w->storages[comps[j]];
+            const ecs_storage *a = st[i], *b = st[j];
             uint32_t before = a->count - count;
             if (b->count == a->count && (!before || ecs__in_step(w, a, b) >= before)) ecs__set_in_step(w, a, b, a->count);
         }
@@ -4213,12 +4197,9 @@ static uint32_t ecs__want(const ecs_iter *it, uint32_t k) {
    aligned; excluded: absent)? */
 static bool ecs__trusted(const ecs_iter *it, uint32_t k) {
     const ecs_storage *s = it->st[k];
-    uint32_t x;
     if (!it->group) return false;
-    if (s->owner == it->group) return !(it->flags[k] & ECS_NOT);
-    for (x = 0; x < s->nexcluded_by; x++)
-        if (s->excluded_by[x] == it->group && (it->flags[k] & ECS_NOT)) return true;
-    return false;
+    if (ecs__owner(s) == it->group) return !(it->flags[k] & ECS_NOT);
+    return (it->flags[k] & ECS_NOT) && ecs__excludes_group(s, it->group);
 }
 
 /* A view whose required terms include all of a group's owned storages and
@@ -4230,9 +4211,9 @@ static void ecs__view_group(ecs_world *w, ecs_iter *it) {
     const ecs__group *g;
     ecs_storage *lead = NULL;
     for (k = 0; k < it->nterms && !lead; k++)
-        if (!(it->flags[k] & (ECS_NOT | ECS_OPTIONAL | ECS_ANY)) && it->st[k]->owner) lead = it->st[k];
+        if (!(it->flags[k] & (ECS_NOT | ECS_OPTIONAL | ECS_ANY)) && ecs__owner(it->st[k])) lead = it->st[k];
     if (!lead) return;
-    g = &w->groups[lead->owner - 1];
+    g = &w->groups[ecs__owner(lead) - 1];
     for (j = 0; j < g->nowned + g->nexcluded; j++)
         for (k = 0; k < it->nterms; k++) {
             bool owned = j < g->nowned;
@@ -4248,7 +4229,7 @@ static void ecs__view_group(ecs_world *w, ecs_iter *it) {
         if (it->st[k] == lead) it->lead_term = k;
     it->lead = lead;
     it->lo = g->len;
-    it->group = lead->owner;
+    it->group = ecs__owner(lead);
 }
 
 /* A view that yields nothing, after reporting msg (its argument: arg). */
@@ -4885,7 +4866,7 @@ static bool ecs__sort_rows(ecs_world *w, const char *call, ecs_storage *key, uin
 
 /* An owned storage keeps its group's rows in front: only the group sorts it. */
 static bool ecs__owned(ecs_world *w, const char *call, const ecs_storage *s) {
-    if (!s->owner) return false;
+    if (!ecs__owner(s)) return false;
     ecs__report(w, ECS__M_OWNED, call, ECS_NULL, s->id);
     return true;
 }
@@ -5013,20 +4994,59 @@ ECS__FN bool ecs_unique_remove(ecs_world *w, ecs_component c, void *out) {
    last clear. Lists (removed, deleted, created, destroyed) are appended in
    tick order, so "since" is a binary search and "older than" a prefix. */
 
-/* The remove path's reservation: room for the record of one removal (or
-   deletion, with its value) when s tracks it. */
-ECS__IMPL_HOT bool ecs__track_reserve(ecs_world *w, ecs_storage *s, bool deletion) {
-    ecs__changes *l = deletion ? &s->deleted : &s->removed;
-    if (!(s->track & (deletion ? ECS_TRACK_DELETION : ECS_TRACK_REMOVAL))) return true;
-    return (uint64_t)l->count + l->reserved < l->cap || ecs__changes_reserve(w, l, 1, deletion ? s->size : 0);
+/* --- the records on the remove path ---------------------------------------- */
+/* A storage that tracks removal or deletion has its records attached to
+   its remove path: room for the record is reserved before anything
+   changes (and promised to a removal of several components, whose hooks
+   may record changes of their own meanwhile: ecs_strip, remove_n), then
+   the record is made as the value goes. */
+static ecs__changes *ecs__records_of(ecs_storage *s, bool deletion) {
+    return s->track & (deletion ? ECS_TRACK_DELETION : ECS_TRACK_REMOVAL) ? deletion ? &s->deleted : &s->removed
+                                                                           : NULL;
+}
+ECS__IMPL_HOT bool ecs__records_reserve(ecs_world *w, ecs_storage *s, bool deletion, int promise) {
+    ecs__changes *l = ecs__records_of(s, deletion);
+    if (!l) return true;
+    if (promise < 0) {
+        if (l->reserved) l->reserved--;
+        return true;
+    }
+    if ((uint64_t)l->count + l->reserved >= l->cap && !ecs__changes_reserve(w, l, 1, deletion ? s->size : 0))
+        return false;
+    l->reserved += (uint32_t)promise;
+    return true;
+}
+/* With no room left (a hook turned tracking on during a removal of several
+   components and memory ran out), the value goes unrecorded. */
+ECS__IMPL_HOT void ecs__record_removal(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, bool deletion,
+                                       const char *call) {
+    ecs__changes *l = ecs__records_of(s, deletion);
+    if (!l) return;
+    if ((uint64_t)l->count + l->reserved >= l->cap)
+        ecs__report(w, ECS__M_NOT_RECORDED, call, e, s->id, deletion ? "a deletion" : "a removal");
+    else
+        ecs__changes_push(l, e, w->tick, s->data + (size_t)row * s->size, deletion ? s->size : 0);
 }
 
-/* The remove path's tracking step: e's row `row` is about to go. */
-ECS__IMPL_HOT void ecs__track_removing(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, bool deletion) {
-    if (deletion && (s->track & ECS_TRACK_DELETION))
-        ecs__changes_push(&s->deleted, e, w->tick, s->data ? s->data + (size_t)row * s->size : NULL, s->size);
-    else if (!deletion && (s->track & ECS_TRACK_REMOVAL))
-        ecs__changes_push(&s->removed, e, w->tick, NULL, 0);
+/* Attaches the records to s's remove path when s->track asks for them,
+   else detaches them; the caller made room on the path. */
+static void ecs__records_attach(ecs_world *w, ecs_storage *s) {
+    ecs__unlisten(w, s, ECS__ON_RECORDS);
+    if (s->track & (ECS_TRACK_REMOVAL | ECS_TRACK_DELETION)) ecs__listen(w, s, ECS__ON_RECORDS, 0);
+}
+
+/* The room of ecs_destroy's record in the destroyed list, promised (1)
+   before its components go, given back (-1) after. */
+static bool ecs__track_destroying(ecs_world *w, ecs_entity e, int promise) {
+    ecs__changes *l = &w->destroyed;
+    if (!w->track_entities) return true;
+    if (promise < 0) {
+        if (l->reserved) l->reserved--;
+        return true;
+    }
+    if (!ecs__changes_reserve(w, l, 1, 0)) return ecs__report(w, ECS__M_OOM, "ecs_destroy", e, 0), false;
+    l->reserved++;
+    return true;
 }
 
 ECS__FN bool ecs_track_set(ecs_world *w, ecs_component c, uint32_t flags) {
@@ -5034,6 +5054,7 @@ ECS__FN bool ecs_track_set(ecs_world *w, ecs_component c, uint32_t flags) {
     ecs_storage *s;
     ecs_tick *ins = NULL, *mod = NULL;
     bool want_ins = (flags & ECS_TRACK_INSERTION) != 0, want_mod = (flags & ECS_TRACK_MODIFICATION) != 0;
+    bool records, had_records;
     if (c - 1u >= w->ncomponents || (flags & ~(uint32_t)ECS_TRACK_ALL)) {
         if (c - 1u >= w->ncomponents)
             ecs__bad_access(w, "ecs_track_set", ECS_NULL, c, (size_t)-1);
@@ -5042,10 +5063,15 @@ ECS__FN bool ecs_track_set(ecs_world *w, ecs_component c, uint32_t flags) {
         return false;
     }
     s = w->storages[c];
+    records = (flags & (ECS_TRACK_REMOVAL | ECS_TRACK_DELETION)) != 0; /* on the remove path */
+    had_records = (s->track & (ECS_TRACK_REMOVAL | ECS_TRACK_DELETION)) != 0;
     if (ecs__locked(w, "ecs_track_set", ECS_NULL, s)) return false; /* its remove path counts on its records */
-    if (s->cap && ((want_ins && !s->inserted && !(ins = (ecs_tick *)ecs__alloc_n(w, s->cap, sizeof *ins))) ||
-                   (want_mod && !s->modified && !(mod = (ecs_tick *)ecs__alloc_n(w, s->cap, sizeof *mod))))) {
+    if ((s->cap && ((want_ins && !s->inserted && !(ins = (ecs_tick *)ecs__alloc_n(w, s->cap, sizeof *ins))) ||
+                    (want_mod && !s->modified && !(mod = (ecs_tick *)ecs__alloc_n(w, s->cap, sizeof *mod))))) ||
+        !ecs__grow(w, (void **)&s->listen, &s->listen_cap, s->nlisten + (records && !had_records), s->nlisten,
+                   sizeof *s->listen)) {
         ecs__free(w, ins, (size_t)s->cap * sizeof *ins);
+        ecs__free(w, mod, (size_t)s->cap * sizeof *mod);
         ecs__report(w, ECS__M_OOM, "ecs_track_set", ECS_NULL, c);
         return false;
     }
@@ -5056,7 +5082,7 @@ ECS__FN bool ecs_track_set(ecs_world *w, ecs_component c, uint32_t flags) {
     if (!(flags & ECS_TRACK_REMOVAL)) ecs__changes_free(w, &s->removed, 0);
     if (!(flags & ECS_TRACK_DELETION)) ecs__changes_free(w, &s->deleted, s->size);
     s->track = flags;
-    ecs__attach(w, s);
+    ecs__records_attach(w, s); /* room made above */
     ECS__MOVED(w); /* views hold pointers to the tick arrays */
     return true;
 }
@@ -5105,7 +5131,7 @@ static bool ecs__add_if_changed(ecs_world *w, const char *call, ecs_entity e, ec
     ecs_storage *s = ecs__check(w, call, e, c, size);
     uint32_t row;
     if (!s) return false;
-    if ((row = (uint32_t)ECS__ENTRY(s, (uint32_t)e)) == ECS__NO_ROW) return ecs__insert(w, s, e, value, call) != NULL;
+    if ((row = (uint32_t)ECS__ENTRY(s, (uint32_t)e)) == ECS__NO_ROW) return ecs__insert1(w, call, s, e, value) != NULL;
     if (!s->size) return false;
     if (value) {
         if (memcmp(s->data + (size_t)row * s->size, value, s->size) == 0) return false;
@@ -5115,7 +5141,7 @@ static bool ecs__add_if_changed(ecs_world *w, const char *call, ecs_entity e, ec
         for (k = 0; k < s->size && !v[k]; k++) {}
         if (k == s->size) return false;
     }
-    ecs__replace(w, s, row, value);
+    ecs__replace(s, row, value);
     return true;
 }
 ECS__FN bool ecs_add_if_changed(ecs_world *w, ecs_entity e, ecs_component c, const void *value) {
@@ -5313,10 +5339,6 @@ static int ecs__busy_kind(const ecs_world *w, ecs_entity e) {
         if (b->e == e) kind |= b->kind;
     return kind;
 }
-static bool ecs__entity_busy(const ecs_world *w, ecs_entity e) { return ecs__busy_kind(w, e) != 0; }
-static bool ecs__entity_stripped(const ecs_world *w, ecs_entity e) {
-    return (ecs__busy_kind(w, e) & ECS__BUSY_STRIP) != 0;
-}
 
 static void ecs__hook(ecs_world *w, ecs_storage *s, ecs_hook_fn fn, ecs_entity e, uint32_t row) {
     ecs__busy b;
@@ -5327,6 +5349,7 @@ static void ecs__hook(ecs_world *w, ecs_storage *s, ecs_hook_fn fn, ecs_entity e
     ecs__busy_pop(w, &b);
 }
 
+
 /* ecs_world_free's clear: nothing is recorded (nobody will read it), so
    running out of memory cannot stop it; should anything still stop it,
    the hooks of the values left run with every storage locked. */
@@ -5334,7 +5357,7 @@ static void ecs__free_entities(ecs_world *w) {
     uint32_t c, row, nc = w->ncomponents;
     for (c = 1; c <= nc; c++) {
         w->storages[c]->track &= ~(uint32_t)(ECS_TRACK_REMOVAL | ECS_TRACK_DELETION);
-        ecs__attach(w, w->storages[c]);
+        ecs__unlisten(w, w->storages[c], ECS__ON_RECORDS);
     }
     w->track_entities = false;
     ecs_world_clear(w);
@@ -5351,11 +5374,16 @@ ECS__FN bool ecs_hooks_set(ecs_world *w, ecs_component c, const ecs_hooks *hooks
     ECS__WORLD(w, false);
     ecs_storage *s = ecs__unique_storage(w, "ecs_hooks_set", c, (size_t)-1);
     if (!s || ecs__locked(w, "ecs_hooks_set", ECS_NULL, s)) return false;
+    if (!ecs__grow(w, (void **)&s->listen, &s->listen_cap, s->nlisten + 2, s->nlisten, sizeof *s->listen))
+        return ecs__report(w, ECS__M_OOM, "ecs_hooks_set", ECS_NULL, c), false;
     if (hooks)
         s->hooks = *hooks;
     else
         memset(&s->hooks, 0, sizeof s->hooks);
-    ecs__attach(w, s);
+    ecs__unlisten(w, s, ECS__ON_INSERT_HOOK); /* then attached again, into the room made above */
+    ecs__unlisten(w, s, ECS__ON_REMOVE_HOOK);
+    if (s->hooks.on_insert) ecs__listen(w, s, ECS__ON_INSERT_HOOK, 0);
+    if (s->hooks.on_remove) ecs__listen(w, s, ECS__ON_REMOVE_HOOK, 0);
     return true;
 }
 
@@ -5407,8 +5435,9 @@ ECS__IMPL_HOT void ecs__group_move(ecs_world *w, const ecs__group *g, const uint
     }
 }
 
-/* e joins g if it matches and is not in it yet (at a row >= len). */
-ECS__IMPL_HOT void ecs__group_join(ecs_world *w, ecs__group *g, ecs_entity e, const char *call) {
+/* e joins the group if it matches and is not in it yet (at a row >= len). */
+ECS__IMPL_HOT void ecs__group_join(ecs_world *w, uint32_t group, ecs_entity e, const char *call) {
+    ecs__group *g = &w->groups[group - 1];
     uint32_t rows[ECS_MAX_TERMS];
     rows[0] = 0; /* a group owns at least one storage: set below (compilers cannot tell) */
     if (!ecs__group_rows(w, g, e, rows) || rows[0] < g->len) return;
@@ -5416,8 +5445,9 @@ ECS__IMPL_HOT void ecs__group_join(ecs_world *w, ecs__group *g, ecs_entity e, co
     g->len++;
 }
 
-/* e leaves g if it is in it (at a row < len). */
-ECS__IMPL_HOT void ecs__group_leave(ecs_world *w, ecs__group *g, ecs_entity e, const char *call) {
+/* e leaves the group if it is in it (at a row < len). */
+ECS__IMPL_HOT void ecs__group_leave(ecs_world *w, uint32_t group, ecs_entity e, const char *call) {
+    ecs__group *g = &w->groups[group - 1];
     uint32_t rows[ECS_MAX_TERMS], k, i = ECS_ENTITY_INDEX(e);
     rows[0] = (uint32_t)ECS__ENTRY(w->storages[g->owned[0]], i);
     if (rows[0] == ECS__NO_ROW || rows[0] >= g->len) return;
@@ -5426,39 +5456,27 @@ ECS__IMPL_HOT void ecs__group_leave(ecs_world *w, ecs__group *g, ecs_entity e, c
     g->len--;
 }
 
-static bool ecs__groups_locked(const ecs_world *w, const ecs_storage *s) {
-    uint32_t k, j;
-    for (k = 0; k <= s->nexcluded_by; k++) {
-        ecs_group id = k < s->nexcluded_by ? s->excluded_by[k] : s->owner;
-        const ecs__group *g;
-        if (!id) continue;
-        g = &w->groups[id - 1];
-        for (j = 0; j < g->nowned; j++)
-            if (w->storages[g->owned[j]]->locked) return true;
-    }
+/* While hooks or sorts run, a storage a group owns or excludes is locked
+   when one the group owns is: a change would move its rows. */
+static bool ecs__group_locked(const ecs_world *w, uint32_t group) {
+    const ecs__group *g = &w->groups[group - 1];
+    uint32_t j;
+    for (j = 0; j < g->nowned; j++)
+        if (w->storages[g->owned[j]]->locked) return true;
     return false;
 }
 
-/* e just got s's component: it may join s's owner, and leaves every group
-   that excludes s. */
-ECS__IMPL_HOT void ecs__groups_inserted(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call) {
+static ecs_group ecs__owner(const ecs_storage *s) {
     uint32_t k;
-    if (s->owner) ecs__group_join(w, &w->groups[s->owner - 1], e, call);
-    for (k = 0; k < s->nexcluded_by; k++) ecs__group_leave(w, &w->groups[s->excluded_by[k] - 1], e, call);
+    for (k = 0; k < s->nlisten; k++)
+        if (s->listen[k].kind == ECS__ON_OWNS) return s->listen[k].arg;
+    return 0;
 }
-
-/* s's component is about to leave e: e leaves s's owner. */
-ECS__IMPL_HOT void ecs__groups_removing(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call) {
-    ecs__group_leave(w, &w->groups[s->owner - 1], e, call);
-}
-
-/* s's component left e: e may join the groups that exclude s - unless e
-   is being stripped, when it is about to lose everything anyway (joining
-   for a moment would move rows under a view walking the group). */
-ECS__IMPL_HOT void ecs__groups_removed(ecs_world *w, ecs_storage *s, ecs_entity e, const char *call) {
+static bool ecs__excludes_group(const ecs_storage *s, ecs_group g) {
     uint32_t k;
-    if (w->busy && ecs__entity_stripped(w, e)) return;
-    for (k = 0; k < s->nexcluded_by; k++) ecs__group_join(w, &w->groups[s->excluded_by[k] - 1], e, call);
+    for (k = 0; k < s->nlisten; k++)
+        if (s->listen[k].kind == ECS__ON_EXCLUDES && s->listen[k].arg == g) return true;
+    return false;
 }
 
 static uint32_t ecs__collect(const ecs_component *in, ecs_component *out) {
@@ -5477,7 +5495,7 @@ static void ecs__group_pack(ecs_world *w, ecs_group id, const char *call) {
     for (k = 1; k < g->nowned; k++)
         if (w->storages[g->owned[k]]->count < lead->count) lead = w->storages[g->owned[k]];
     g->len = 0;
-    for (k = 0; k < lead->count; k++) ecs__group_join(w, g, lead->dense[k], call);
+    for (k = 0; k < lead->count; k++) ecs__group_join(w, id, lead->dense[k], call);
 }
 
 ECS__FN ecs_group ecs_group_new(ecs_world *w, const ecs_group_desc *d) {
@@ -5501,7 +5519,7 @@ ECS__FN ecs_group ecs_group_new(ecs_world *w, const ecs_group_desc *d) {
                 ecs__report(w, ECS__M_TWICE, "ecs_group_new", ECS_NULL, c);
                 return 0;
             }
-        if (k < no && w->storages[c]->owner) {
+        if (k < no && ecs__owner(w->storages[c])) {
             ecs__report(w, ECS__M_GROUP_OWNED, "ecs_group_new", ECS_NULL, c);
             return 0;
         }
@@ -5517,13 +5535,12 @@ ECS__FN ecs_group ecs_group_new(ecs_world *w, const ecs_group_desc *d) {
         ecs__report(w, ECS__M_OOM, "ecs_group_new", ECS_NULL, 0);
         return 0;
     }
-    for (k = 0; k < nx; k++) {
-        ecs_storage *s = w->storages[excl[k]];
-        if (!ecs__grow(w, (void **)&s->excluded_by, &s->excluded_by_cap, s->nexcluded_by + 1,
-                       s->nexcluded_by, sizeof *s->excluded_by)) {
+    for (k = 0; k < no + nx; k++) { /* room on each path, so attaching cannot fail */
+        ecs_storage *s = w->storages[k < no ? owned[k] : excl[k - no]];
+        if (!ecs__grow(w, (void **)&s->listen, &s->listen_cap, s->nlisten + 1, s->nlisten, sizeof *s->listen)) {
             ecs__free(w, g.owned, (size_t)no * sizeof *g.owned);
             ecs__free(w, g.excluded, (size_t)nx * sizeof *g.excluded);
-            ecs__report(w, ECS__M_OOM, "ecs_group_new", ECS_NULL, excl[k]);
+            ecs__report(w, ECS__M_OOM, "ecs_group_new", ECS_NULL, s->id);
             return 0;
         }
     }
@@ -5532,15 +5549,8 @@ ECS__FN ecs_group ecs_group_new(ecs_world *w, const ecs_group_desc *d) {
     g.nowned = no;
     g.nexcluded = nx;
     w->groups[w->ngroups++] = g;
-    for (k = 0; k < no; k++) {
-        w->storages[owned[k]]->owner = w->ngroups;
-        ecs__attach(w, w->storages[owned[k]]);
-    }
-    for (k = 0; k < nx; k++) {
-        ecs_storage *s = w->storages[excl[k]];
-        s->excluded_by[s->nexcluded_by++] = w->ngroups;
-        ecs__attach(w, s);
-    }
+    for (k = 0; k < no + nx; k++)
+        ecs__listen(w, w->storages[k < no ? owned[k] : excl[k - no]], k < no ? ECS__ON_OWNS : ECS__ON_EXCLUDES, w->ngroups);
     ecs__group_pack(w, w->ngroups, "ecs_group_new");
     return w->ngroups;
 }
@@ -5567,7 +5577,7 @@ ECS__FN void *ecs_group_data(const ecs_world *w, ecs_group g, ecs_component c) {
     ECS__WORLD(w, NULL);
     const ecs__group *gp = ecs__group_get(w, "ecs_group_data", g);
     if (!gp) return NULL;
-    if (c - 1u >= w->ncomponents || w->storages[c]->owner != g) {
+    if (c - 1u >= w->ncomponents || ecs__owner(w->storages[c]) != g) {
         ecs__report(w, ECS__M_NOT_OWNED, "ecs_group_data", ECS_NULL, c);
         return NULL;
     }
@@ -5580,7 +5590,7 @@ ECS__FN bool ecs_group_sort(ecs_world *w, ecs_group g, ecs_component by, ecs_sor
     ecs_storage *apply[ECS_MAX_TERMS];
     uint32_t k;
     if (!gp) return false;
-    if (by - 1u >= w->ncomponents || w->storages[by]->owner != g) {
+    if (by - 1u >= w->ncomponents || ecs__owner(w->storages[by]) != g) {
         ecs__report(w, ECS__M_NOT_OWNED, "ecs_group_sort", ECS_NULL, by);
         return false;
     }
@@ -6511,6 +6521,8 @@ static bool ecs__load_storage(ecs__loading *L, ecs__staged *t) {
                     ((t->track & ECS_TRACK_INSERTION) && !(t->inserted = (ecs_tick *)ecs__alloc_n(w, t->cap, sizeof(ecs_tick)))) ||
                     ((t->track & ECS_TRACK_MODIFICATION) && !(t->modified = (ecs_tick *)ecs__alloc_n(w, t->cap, sizeof(ecs_tick))))))
         return ecs__load_oom(L, c);
+    if (!ecs__grow(w, (void **)&s->listen, &s->listen_cap, s->nlisten + 1, s->nlisten, sizeof *s->listen))
+        return ecs__load_oom(L, c); /* room for its records on the remove path: the commit cannot fail */
     if (t->rows && !(t->pages = (uint64_t **)ecs__alloc_n(w, w->npages, sizeof *t->pages))) return ecs__load_oom(L, c);
     if (t->rows) memset(t->pages, 0, (size_t)w->npages * sizeof *t->pages);
     {
@@ -6682,7 +6694,7 @@ static void ecs__load_commit(ecs__loading *L) {
         s->unique = t->unique, s->unique_inserted = t->unique_inserted, s->unique_modified = t->unique_modified;
         memset(t, 0, offsetof(ecs__staged, pages)); /* taken; the page table is freed below */
         t->s = s;
-        ecs__attach(w, s);
+        ecs__records_attach(w, s); /* room made by ecs__load_storage */
         ecs__changed(w, s, 0, "ecs_load");
     }
     ecs__free(w, w->versions, (size_t)w->slots_cap * sizeof *w->versions);

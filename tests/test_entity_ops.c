@@ -1302,8 +1302,8 @@ static void test_system_run_is_refused_in_hooks_and_for_unknown_names(void) {
 }
 
 /* Should a destroy still fail while the world is freed (here: a strip of
-   an entity in a world of more than 256 components needs a scratch block,
-   and the allocator has run dry), the values left get their on_remove
+   an entity of more than 32 components needs a scratch block, and the
+   allocator has run dry), the values left get their on_remove
    hooks all the same, each once. */
 static void test_world_free_runs_the_hooks_of_values_left_when_a_destroy_fails(void) {
     falloc f;
@@ -1321,8 +1321,9 @@ static void test_world_free_runs_the_hooks_of_values_left_when_a_destroy_fails(v
     for (k = 0; k < 10; k++) {
         Owner o = new_owner();
         ecs_entity e = ecs_create(w);
+        uint32_t j;
         ecs_add(w, e, owner_comp, &o);
-        ecs_add(w, e, 1 + k, NULL);
+        for (j = 0; j < 40; j++) ecs_add(w, e, 1 + k + j, NULL);
     }
     ecs_destroy(w, ecs_create(w)); /* the free queue exists: a destroy allocates only its scratch */
     f.budget = 4;                  /* three destroys, then none */
