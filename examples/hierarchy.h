@@ -38,6 +38,12 @@
      are other entities of the storage being walked (ecs.h section 7).
    - hierarchy_init stores a pointer to your `hierarchy` in the hooks: keep
      it at the same address for as long as the world lives.
+   - Transforms (the last sections): give an entity both Transform and
+     WorldTransform to place it. The first hierarchy_update_transforms (or
+     hierarchy_transforms_init) takes over those two storages: a group
+     owns them and their hooks keep them in parent-first order, so the
+     pass is one loop over arrays. The order's memory is freed when the
+     last placed entity goes (ecs_world_free destroys them all first).
 
    USAGE
 
@@ -48,12 +54,21 @@
        ecs_entity moon = hierarchy_attach_new(&h, earth);
        for (hierarchy_iter it = hierarchy_descendants(&h, sun); hierarchy_next(&it); )
            ... it.entity is earth, then moon ...
+
+   and with transforms (Transform and WorldTransform registered as local
+   and world, each entity given both):
+
+       hierarchy_update_transforms(&h, local, world);   every WorldTransform
+       ECS_GET_MUT(w, moon, local, Transform)->angle += 0.1f;
+       hierarchy_mark_moved(&h, moon);
+       hierarchy_update_moved(&h);                       the moon's subtree only
 */
 #ifndef HIERARCHY_H
 #define HIERARCHY_H
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "../ecs.h"
 
 typedef struct Parent {
@@ -66,10 +81,36 @@ typedef struct Child {
     ecs_entity prev, next;     /* siblings; an only child links to itself */
 } Child;
 
+/* One step of a pass over the hierarchy (see "Parent-first order" below):
+   the entity at `row` of the local and world storages, whose parent is at
+   row `up` of them. */
+typedef struct hierarchy_step {
+    uint32_t row; /* HIERARCHY_NONE: a hole, skip it */
+    uint32_t up;  /* HIERARCHY_NONE: placed from the origin (a root) */
+} hierarchy_step;
+#define HIERARCHY_NONE 0xffffffffu
+
+/* private: the parent-first order of hierarchy_transforms_init */
+typedef struct hierarchy__plan {
+    ecs_component local, world; /* 0: no order kept */
+    ecs_group group;            /* owns local and world: one row indexes both */
+    size_t size;                /* of a world value: its address gives its row */
+    hierarchy_step *steps;      /* n steps, parents first; holes have row NONE */
+    uint32_t n, holes, cap;
+    uint32_t *at;               /* at[row]: the step of the entity at that row */
+    uint32_t at_cap;
+    uint64_t *moved;            /* bit i: step i moved since the last plan */
+    uint32_t nmoved;
+    hierarchy_step *out;        /* what hierarchy_plan_moved hands out */
+    uint32_t out_cap;
+    bool lost;                  /* memory ran out in a hook: rebuild at the next plan */
+} hierarchy__plan;
+
 typedef struct hierarchy {
     ecs_world *w;
     ecs_component parent, child; /* the ids of Parent and Child */
     ecs_entity orphaning;        /* private: whose children the Parent hook is letting go */
+    hierarchy__plan plan;        /* private */
 } hierarchy;
 
 typedef enum hierarchy_result {
@@ -114,7 +155,11 @@ static inline bool hierarchy_is_ancestor(const hierarchy *h, ecs_entity ancestor
    may change Child *values* (the siblings' links) but not add or remove
    Child rows, and the same for Parent. Each hook only adds or removes rows
    of the *other* storage. The one place where that would go wrong is
-   covered by h->orphaning, see the Parent hook. */
+   covered by h->orphaning, see the Parent hook.
+   Both also tell the parent-first order (below) that e lost its parent. */
+
+static inline void hierarchy__plan_unparent(hierarchy *h, ecs_entity e);
+static inline void hierarchy__plan_attached(hierarchy *h, ecs_entity e, ecs_entity parent);
 
 /* A Child leaves: take the entity out of its parent's ring. */
 static inline void hierarchy__on_remove_child(ecs_world *w, ecs_entity e, ecs_component c,
@@ -123,6 +168,7 @@ static inline void hierarchy__on_remove_child(ecs_world *w, ecs_entity e, ecs_co
     const Child *me = (const Child *)value;
     Parent *p;
     (void)c;
+    hierarchy__plan_unparent(h, e);
     if (me->parent == h->orphaning) return; /* the whole ring is going: leave it be */
     p = ECS_GET_MUT(w, me->parent, h->parent, Parent);
     if (--p->count == 0) {
@@ -168,6 +214,7 @@ static inline bool hierarchy_init(hierarchy *h, ecs_world *w) {
     h->parent = ECS_COMPONENT(w, Parent);
     h->child = ECS_COMPONENT(w, Child);
     h->orphaning = ECS_NULL;
+    memset(&h->plan, 0, sizeof h->plan);
     parent_hooks.user = child_hooks.user = h;
     return h->parent && h->child && ecs_hooks_set(w, h->parent, &parent_hooks) &&
            ecs_hooks_set(w, h->child, &child_hooks);
@@ -207,14 +254,15 @@ static inline hierarchy_result hierarchy_attach(hierarchy *h, ecs_entity id, ecs
     c = ECS_GET_MUT(w, id, h->child, Child);
     if (p->count++ == 0) {
         p->first_child = id; /* an only child: c already links to itself */
-        return HIERARCHY_OK;
+    } else {
+        /* Last in the ring = between the current last child and the first. */
+        first = ECS_GET_MUT(w, p->first_child, h->child, Child);
+        c->prev = first->prev;
+        c->next = p->first_child;
+        ECS_GET_MUT(w, first->prev, h->child, Child)->next = id;
+        first->prev = id;
     }
-    /* Last in the ring = between the current last child and the first. */
-    first = ECS_GET_MUT(w, p->first_child, h->child, Child);
-    c->prev = first->prev;
-    c->next = p->first_child;
-    ECS_GET_MUT(w, first->prev, h->child, Child)->next = id;
-    first->prev = id;
+    hierarchy__plan_attached(h, id, parent);
     return HIERARCHY_OK;
 }
 
@@ -288,10 +336,12 @@ static inline hierarchy_iter hierarchy_descendants(const hierarchy *h, ecs_entit
 }
 
 /* The entity after e in a pre-order walk of root's subtree: e's first
-   child if it has children; else the next sibling of e or of its nearest
-   ancestor below root that is not a last child; else none. */
-static inline ecs_entity hierarchy__preorder_next(const hierarchy *h, ecs_entity root, ecs_entity e) {
-    const Parent *p = ECS_GET(h->w, e, h->parent, Parent);
+   child if it has children (and descend is true: false skips e's
+   subtree); else the next sibling of e or of its nearest ancestor below
+   root that is not a last child; else none. */
+static inline ecs_entity hierarchy__preorder_next(const hierarchy *h, ecs_entity root, ecs_entity e,
+                                                  bool descend) {
+    const Parent *p = descend ? ECS_GET(h->w, e, h->parent, Parent) : NULL;
     if (p) return p->first_child;
     while (e != root) {
         const Child *c = ECS_GET(h->w, e, h->child, Child);
@@ -315,7 +365,7 @@ static inline bool hierarchy_next(hierarchy_iter *it) {
         it->next = hierarchy_parent_of(h, e);
         break;
     default:
-        it->next = hierarchy__preorder_next(h, it->root, e);
+        it->next = hierarchy__preorder_next(h, it->root, e, true);
         break;
     }
     return true;
@@ -405,7 +455,10 @@ static inline bool hierarchy_sort_children_by(hierarchy *h, ecs_entity id, hiera
    relative to the world); hierarchy_update_transforms computes every
    WorldTransform from them, parents before children, so one pass is
    enough. Moving, turning or re-attaching a parent moves its whole subtree
-   on the next pass. */
+   on the next pass. To do it in one loop over arrays, the hierarchy keeps
+   the entities that have both components in parent-first order ("Parent-
+   first order" below); hierarchy_update_moved recomputes only the
+   subtrees of what moved. */
 
 typedef struct Transform {
     float x, y;   /* position in the parent's frame */
@@ -427,35 +480,447 @@ static inline WorldTransform transform_combine(WorldTransform parent, Transform 
     return out;
 }
 
-/* For every root (a Transform without a Child), its WorldTransform is its
-   Transform; then each descendant, in pre-order, combines its parent's
-   WorldTransform (just computed) with its own Transform. Give every entity
-   of a transform tree both components: the pass starts at roots that have
-   both and skips an entity that lacks one. Only values change here, so the
-   field pointers stay valid throughout. */
-static inline void hierarchy_update_transforms(const hierarchy *h, ecs_component local,
-                                               ecs_component world) {
-    static const WorldTransform origin = {0, 0, 0};
-    ecs_view_desc roots;
-    ecs_iter it;
-    memset(&roots, 0, sizeof roots);
-    roots.terms[0].c = local;
-    roots.terms[1].c = world;
-    roots.terms[1].flags = ECS_WRITE;
-    roots.terms[2].c = h->child;
-    roots.terms[2].flags = ECS_NOT;
-    for (it = ecs_view(h->w, &roots); ecs_iter_next(&it);) {
-        const Transform *t = ECS_FIELD(&it, 0, Transform);
-        WorldTransform *wt = ECS_FIELD(&it, 1, WorldTransform);
-        hierarchy_iter d;
-        wt->x = t->x, wt->y = t->y, wt->angle = t->angle;
-        for (d = hierarchy_descendants(h, ecs_iter_entity(&it)); hierarchy_next(&d);) {
-            const Transform *lt = ECS_GET(h->w, d.entity, local, Transform);
-            const WorldTransform *pw = ECS_GET(h->w, hierarchy_parent_of(h, d.entity), world, WorldTransform);
-            WorldTransform *dw = ECS_GET_MUT(h->w, d.entity, world, WorldTransform);
-            if (lt && dw) *dw = transform_combine(pw ? *pw : origin, *lt);
+/* --- Parent-first order -----------------------------------------------------
+   THE PATTERN (to copy for a hierarchy of your own). A transform pass sets
+   world = parent's world (+) local for every entity, each parent before
+   its children. Walking the links to do it (hierarchy_descendants, then a
+   lookup of each value) costs several dependent lookups per entity. A
+   program without an ECS stores the tree as arrays in an order where every
+   parent comes first, with the parent's index beside each node, and runs
+
+       for (k = 1; k < n; k++) world[k] = combine(world[parent[k]], local[k]);
+
+   This section keeps that loop possible over the rows of ecs.h's storages.
+   A *plan* lists every placed entity (one that has both the local and the
+   world component) as a step {row, up}: its row, and its parent's row,
+   parents' steps before their children's. A pass is one loop:
+
+       const Transform *local = ecs_group_data(w, group, local_c);  // rows
+       WorldTransform *world = ecs_group_data(w, group, world_c);
+       const hierarchy_step *s = hierarchy_plan_all(h, &n);
+       for (i = 0; i < n; i++) {
+           uint32_t r = s[i].row, up = s[i].up;
+           if (r == HIERARCHY_NONE) continue;                 // a hole
+           world[r] = combine(up == HIERARCHY_NONE ? origin : world[up], local[r]);
+       }
+
+   Four things keep the plan true, each in one place:
+   1. A group owns local and world (ecs.h section 13): the placed entities
+      sit in the same rows of both, so one row indexes both.
+   2. Rows move only when an entity joins the group (a new row at the end)
+      or leaves it (the group's last entity moves into the leaver's row).
+      Hooks on both storages see each: a joining entity's step is appended
+      (its parent's step is already there: parents stay first); a
+      leaver's step becomes a hole, and the entity moved into its row has
+      its step, and its children's up, rewritten.
+   3. The hierarchy's edits keep parents first: attaching under a parent
+      whose step comes later moves the subtree's steps to the end, in
+      pre-order; so does an entity placed after its children, for theirs.
+      Only steps move, never rows. Losing a parent (detach, orphaning, the
+      parent leaving the group) sets up to NONE: placed from the origin.
+   4. Holes are squeezed out once they are a quarter of the plan.
+   Trees spawned parents first (the usual way) get their rows in plan
+   order, so the loop reads each array front to back like the raw one.
+   After edits, some steps point at rows elsewhere: ecs.h moves a row only
+   to the end (swap-remove) or sorts a whole storage, which would cost far
+   more than the edit, so the plan visits such a row where it is.
+
+   ONLY WHAT MOVED. hierarchy_mark_moved(h, e) sets a bit beside e's step,
+   as ECS_GET_MUT stamps a row for ecs.h's tracking; attaching, detaching
+   and placing an entity set it too. hierarchy_plan_moved hands out the
+   steps of the marked entities' subtrees only (parents first in each) and
+   clears the bits: the same loop, over what moved. Each subtree starts
+   from its parent's world, which no other subtree of the plan changes, so
+   their order does not matter; the world values must be right after the
+   previous pass. Why not ecs.h's modification tracking: it stamps rows,
+   so finding the changed ones reads every stamp, and at 1M entities that
+   scan alone costs half a full pass (bench/README.md), five times what a
+   frame with 1% of its entities moved may cost. A mark is set by the call
+   that makes the change, and found in a scan of one bit per step. To feed
+   the plan from ecs.h's tracking anyway, mark what an ECS_MODIFIED view
+   of the local component yields.
+
+   What it asks of you: hierarchy_transforms_init takes over the two
+   storages' hooks and owns them in a group (no other group may own them,
+   and ecs_sort cannot sort them: section 13); add or remove them in a
+   loop over either only through ecs_defer_*. */
+
+/* The group row of e's values; NONE if e is not placed. */
+static inline uint32_t hierarchy__row(const hierarchy *h, ecs_entity e) {
+    const ecs_storage *s = ecs_storage_of(h->w, h->plan.world);
+    const char *v = (const char *)ecs_storage_get(s, e);
+    uint32_t r;
+    if (!v) return HIERARCHY_NONE;
+    r = (uint32_t)((size_t)(v - (const char *)ecs_storage_data(s)) / h->plan.size);
+    return r < ecs_group_count(h->w, h->plan.group) ? r : HIERARCHY_NONE;
+}
+
+/* e's step; NONE if e is not placed (or, while the plan is built, not
+   planned yet). A row's at[] may be stale, so the step must name the row. */
+static inline uint32_t hierarchy__step_of(const hierarchy *h, ecs_entity e) {
+    uint32_t r = hierarchy__row(h, e), i;
+    if (r == HIERARCHY_NONE || r >= h->plan.at_cap) return HIERARCHY_NONE;
+    i = h->plan.at[r];
+    return i < h->plan.n && h->plan.steps[i].row == r ? i : HIERARCHY_NONE;
+}
+
+static inline void hierarchy__mark(hierarchy *h, uint32_t i) {
+    uint64_t bit = (uint64_t)1 << (i % 64);
+    if (h->plan.moved[i / 64] & bit) return;
+    h->plan.moved[i / 64] |= bit;
+    h->plan.nmoved++;
+}
+
+static inline void hierarchy__unmark(hierarchy *h, uint32_t i) {
+    uint64_t bit = (uint64_t)1 << (i % 64);
+    if (!(h->plan.moved[i / 64] & bit)) return;
+    h->plan.moved[i / 64] &= ~bit;
+    h->plan.nmoved--;
+}
+
+/* The index of the lowest set bit of x (x != 0), by de Bruijn
+   multiplication: portable C, no compiler builtin. */
+static inline uint32_t hierarchy__lowest_bit(uint64_t x) {
+    static const unsigned char index[64] = {
+        0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,  62, 55, 59, 36, 53, 51,
+        43, 22, 45, 39, 33, 30, 24, 18, 12, 5,  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21,
+        44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
+    return index[((x & (0 - x)) * 0x03f79d71b4cb0a89ull) >> 58];
+}
+
+/* p grown to hold at least need items of size (doubling); NULL, with p
+   and *cap kept, when memory runs out. */
+static inline void *hierarchy__grow(void *p, uint32_t *cap, uint32_t need, size_t size) {
+    uint64_t c = *cap ? *cap : 64;
+    void *q;
+    while (c < need) c *= 2;
+    if (c > 0xffffffffu || c > (uint64_t)((size_t)-1 / size) || !(q = realloc(p, (size_t)c * size))) return NULL;
+    *cap = (uint32_t)c;
+    return q;
+}
+
+/* Room for rows 0..rows-1 in at[] (new ones NONE). */
+static inline bool hierarchy__reserve_rows(hierarchy *h, uint32_t rows) {
+    uint32_t old = h->plan.at_cap;
+    void *q;
+    if (rows <= old) return true;
+    if (!(q = hierarchy__grow(h->plan.at, &h->plan.at_cap, rows, sizeof *h->plan.at))) return false;
+    h->plan.at = (uint32_t *)q;
+    memset(h->plan.at + old, 0xff, (size_t)(h->plan.at_cap - old) * sizeof *h->plan.at);
+    return true;
+}
+
+/* Appends the step {row, up} (row < at_cap). False if out of memory. */
+static inline bool hierarchy__append(hierarchy *h, uint32_t row, uint32_t up) {
+    hierarchy__plan *pl = &h->plan;
+    if (pl->n == pl->cap) { /* the steps and their bits grow together */
+        uint32_t cap = pl->cap, words = (cap + 63) / 64, more;
+        void *q = hierarchy__grow(pl->steps, &cap, pl->n + 1, sizeof *pl->steps);
+        if (!q) return false;
+        pl->steps = (hierarchy_step *)q;
+        more = (cap + 63) / 64;
+        if (!(q = realloc(pl->moved, more * sizeof *pl->moved))) return false;
+        pl->moved = (uint64_t *)q;
+        memset(pl->moved + words, 0, (more - words) * sizeof *pl->moved);
+        pl->cap = cap;
+    }
+    pl->steps[pl->n].row = row;
+    pl->steps[pl->n].up = up;
+    pl->at[row] = pl->n++;
+    return true;
+}
+
+/* Frees the plan's arrays (it keeps its components and group). */
+static inline void hierarchy__plan_clear(hierarchy *h) {
+    hierarchy__plan *pl = &h->plan;
+    free(pl->steps);
+    free(pl->at);
+    free(pl->moved);
+    free(pl->out);
+    pl->steps = pl->out = NULL;
+    pl->at = NULL;
+    pl->moved = NULL;
+    pl->n = pl->holes = pl->cap = pl->at_cap = pl->nmoved = pl->out_cap = 0;
+    pl->lost = false;
+}
+
+/* Moves the steps of e's subtree to the end, in pre-order, after a
+   parent's step that came after e's. Rows stay; the old steps become
+   holes. Placed entities under an unplaced one are placed from the
+   origin: they need not move. False if out of memory. */
+static inline bool hierarchy__move_last(hierarchy *h, ecs_entity e) {
+    ecs_entity x = e;
+    while (x) {
+        uint32_t i = hierarchy__step_of(h, x);
+        if (i != HIERARCHY_NONE) {
+            if (!hierarchy__append(h, h->plan.steps[i].row, h->plan.steps[i].up)) return false;
+            h->plan.steps[i].row = HIERARCHY_NONE;
+            h->plan.holes++;
+        }
+        x = hierarchy__preorder_next(h, e, x, i != HIERARCHY_NONE);
+    }
+    return true;
+}
+
+/* The steps of e's placed children get up; losing their parent marks them. */
+static inline void hierarchy__children_up(hierarchy *h, ecs_entity e, uint32_t up) {
+    hierarchy_iter c;
+    for (c = hierarchy_children(h, e); hierarchy_next(&c);) {
+        uint32_t i = hierarchy__step_of(h, c.entity);
+        if (i == HIERARCHY_NONE) continue;
+        h->plan.steps[i].up = up;
+        if (up == HIERARCHY_NONE) hierarchy__mark(h, i);
+    }
+}
+
+/* e was just placed: it is in the group's last row. */
+static inline void hierarchy__join(hierarchy *h, ecs_entity e) {
+    uint32_t r = hierarchy__row(h, e);
+    hierarchy_iter c;
+    if (r == HIERARCHY_NONE || hierarchy__step_of(h, e) != HIERARCHY_NONE) return; /* a bundle's 2nd hook */
+    if (!hierarchy__reserve_rows(h, r + 1) ||
+        !hierarchy__append(h, r, hierarchy__row(h, hierarchy_parent_of(h, e)))) {
+        h->plan.lost = true;
+        return;
+    }
+    hierarchy__mark(h, h->plan.n - 1);
+    for (c = hierarchy_children(h, e); hierarchy_next(&c);) { /* placed before it: now after it */
+        uint32_t k = hierarchy__step_of(h, c.entity);
+        if (k == HIERARCHY_NONE) continue;
+        h->plan.steps[k].up = r;
+        if (!hierarchy__move_last(h, c.entity)) h->plan.lost = true;
+    }
+}
+
+/* e is about to leave the group: ecs.h then moves the group's last entity
+   into e's row. */
+static inline void hierarchy__leave(hierarchy *h, ecs_entity e) {
+    hierarchy__plan *pl = &h->plan;
+    uint32_t r = hierarchy__row(h, e), i = hierarchy__step_of(h, e), last, j;
+    ecs_entity l;
+    if (r == HIERARCHY_NONE) return;
+    if (i != HIERARCHY_NONE) {
+        pl->steps[i].row = HIERARCHY_NONE;
+        pl->holes++;
+    }
+    hierarchy__children_up(h, e, HIERARCHY_NONE);
+    last = ecs_group_count(h->w, pl->group) - 1;
+    if (last == 0) { /* the group is empty now: so is the plan */
+        hierarchy__plan_clear(h);
+        return;
+    }
+    l = ecs_group_entities(h->w, pl->group)[last];
+    if (l != e && (j = hierarchy__step_of(h, l)) != HIERARCHY_NONE) {
+        hierarchy__children_up(h, l, r); /* before row r names l: e, one of them maybe, is still there */
+        pl->steps[j].row = r;
+        pl->at[r] = j;
+    }
+}
+
+/* The hooks of the local and world storages: joining and leaving the
+   group is having both. */
+static inline void hierarchy__on_insert_placed(ecs_world *w, ecs_entity e, ecs_component c, void *value,
+                                               void *user) {
+    hierarchy *h = (hierarchy *)user;
+    (void)value;
+    if (ecs_has(w, e, c == h->plan.local ? h->plan.world : h->plan.local)) hierarchy__join(h, e);
+}
+
+static inline void hierarchy__on_remove_placed(ecs_world *w, ecs_entity e, ecs_component c, void *value,
+                                               void *user) {
+    hierarchy *h = (hierarchy *)user;
+    (void)value;
+    if (ecs_has(w, e, c == h->plan.local ? h->plan.world : h->plan.local)) hierarchy__leave(h, e);
+}
+
+/* The Child hook: e lost its parent (it may get another in attach). */
+static inline void hierarchy__plan_unparent(hierarchy *h, ecs_entity e) {
+    uint32_t i;
+    if (!h->plan.local || (i = hierarchy__step_of(h, e)) == HIERARCHY_NONE) return;
+    h->plan.steps[i].up = HIERARCHY_NONE;
+    hierarchy__mark(h, i);
+}
+
+/* hierarchy_attach made e a child of parent. */
+static inline void hierarchy__plan_attached(hierarchy *h, ecs_entity e, ecs_entity parent) {
+    uint32_t i, k;
+    if (!h->plan.local || (i = hierarchy__step_of(h, e)) == HIERARCHY_NONE) return;
+    h->plan.steps[i].up = hierarchy__row(h, parent);
+    k = hierarchy__step_of(h, parent);
+    if (k != HIERARCHY_NONE && k > i && !hierarchy__move_last(h, e)) h->plan.lost = true;
+    if ((i = hierarchy__step_of(h, e)) != HIERARCHY_NONE) hierarchy__mark(h, i);
+}
+
+/* Builds the plan from the group's rows, each entity as if just placed,
+   in row order (rows already parents first give steps in row order). */
+static inline bool hierarchy__plan_build(hierarchy *h) {
+    uint32_t r, len = ecs_group_count(h->w, h->plan.group);
+    const ecs_entity *placed = ecs_group_entities(h->w, h->plan.group);
+    hierarchy__plan_clear(h);
+    h->plan.lost = len && !hierarchy__reserve_rows(h, len);
+    for (r = 0; r < len && !h->plan.lost; r++) hierarchy__join(h, placed[r]);
+    return !h->plan.lost;
+}
+
+/* Rebuilt if a hook ran out of memory; holes squeezed out once they are a
+   quarter of the plan. False if no order is kept or memory ran out. */
+static inline bool hierarchy__plan_ready(hierarchy *h) {
+    hierarchy__plan *pl = &h->plan;
+    uint32_t i, j = 0;
+    if (!pl->local || (pl->lost && !hierarchy__plan_build(h))) return false;
+    if (pl->holes <= pl->n / 4) return true;
+    for (i = 0; i < pl->n; i++) { /* j <= i: step j and bit j are free to write */
+        hierarchy_step s = pl->steps[i];
+        uint64_t bit = (uint64_t)1 << (i % 64), marked = pl->moved[i / 64] & bit;
+        pl->moved[i / 64] &= ~bit;
+        if (s.row == HIERARCHY_NONE) {
+            pl->nmoved -= marked != 0;
+            continue;
+        }
+        pl->steps[j] = s;
+        pl->at[s.row] = j;
+        if (marked) pl->moved[j / 64] |= (uint64_t)1 << (j % 64);
+        j++;
+    }
+    pl->n = j;
+    pl->holes = 0;
+    return true;
+}
+
+/* Keeps the entities that have both local and world (the placed ones) in
+   parent-first order from now on (section above): makes a group owning
+   both, sets both storages' hooks, plans the entities placed already.
+   False when local or world is a tag or already owned by a group, or
+   memory ran out. Calling it again with the same pair does nothing. */
+static inline bool hierarchy_transforms_init(hierarchy *h, ecs_component local, ecs_component world) {
+    ecs_hooks hooks = {hierarchy__on_insert_placed, hierarchy__on_remove_placed, NULL};
+    ecs_group_desc d;
+    if (h->plan.local) return h->plan.local == local && h->plan.world == world;
+    if (!local || !world || local == world || !ecs_component_size(h->w, local) ||
+        !ecs_component_size(h->w, world))
+        return false;
+    memset(&d, 0, sizeof d);
+    d.owned[0] = local;
+    d.owned[1] = world;
+    hooks.user = h;
+    if (!(h->plan.group = ecs_group_new(h->w, &d)) || !ecs_hooks_set(h->w, local, &hooks) ||
+        !ecs_hooks_set(h->w, world, &hooks))
+        return false;
+    h->plan.local = local;
+    h->plan.world = world;
+    h->plan.size = ecs_component_size(h->w, world);
+    return hierarchy__plan_build(h);
+}
+
+/* Every placed entity's step, parents first (with holes: row NONE); *n
+   of them. A pass over all of them leaves nothing for
+   hierarchy_plan_moved: the marks are cleared. NULL (*n = 0) when no
+   order is kept or memory ran out. The steps stay valid until the next
+   change of the hierarchy or of the two storages. */
+static inline const hierarchy_step *hierarchy_plan_all(hierarchy *h, uint32_t *n) {
+    static const hierarchy_step none = {HIERARCHY_NONE, HIERARCHY_NONE};
+    *n = 0;
+    if (!hierarchy__plan_ready(h)) return NULL;
+    if (h->plan.nmoved) memset(h->plan.moved, 0, (h->plan.n + 63) / 64 * sizeof *h->plan.moved);
+    h->plan.nmoved = 0;
+    *n = h->plan.n;
+    return h->plan.steps ? h->plan.steps : &none;
+}
+
+/* The steps of the entities marked moved and of their placed
+   descendants, each subtree parents first (no holes); clears the marks.
+   A marked entity inside another's subtree comes once, with it. NULL as
+   hierarchy_plan_all (a failure marks everything for the next call). */
+static inline const hierarchy_step *hierarchy_plan_moved(hierarchy *h, uint32_t *n) {
+    static const hierarchy_step none = {HIERARCHY_NONE, HIERARCHY_NONE};
+    hierarchy__plan *pl = &h->plan;
+    uint32_t word, count = 0;
+    *n = 0;
+    if (!hierarchy__plan_ready(h)) return NULL;
+    for (word = 0; pl->nmoved && word < (pl->n + 63) / 64; word++) {
+        while (pl->moved[word]) { /* a subtree takes the bits of the steps it hands out */
+            uint32_t k = word * 64 + hierarchy__lowest_bit(pl->moved[word]);
+            ecs_entity root, x;
+            if (pl->steps[k].row == HIERARCHY_NONE) { /* moved, then it left */
+                hierarchy__unmark(h, k);
+                continue;
+            }
+            root = x = ecs_group_entities(h->w, pl->group)[pl->steps[k].row];
+            do {
+                hierarchy__unmark(h, k);
+                if (count == pl->out_cap) {
+                    void *q = hierarchy__grow(pl->out, &pl->out_cap, count + 1, sizeof *pl->out);
+                    if (!q) { /* the rebuild marks every step for the next call */
+                        pl->lost = true;
+                        return NULL;
+                    }
+                    pl->out = (hierarchy_step *)q;
+                }
+                pl->out[count++] = pl->steps[k];
+                /* the next placed entity of root's subtree, not below an unplaced one */
+                do
+                    x = hierarchy__preorder_next(h, root, x, k != HIERARCHY_NONE);
+                while (x && (k = hierarchy__step_of(h, x)) == HIERARCHY_NONE);
+            } while (x);
         }
     }
+    *n = count;
+    return count ? pl->out : &none;
+}
+
+/* Marks e moved (after changing its local value): the next
+   hierarchy_plan_moved hands out its subtree. False if e is not placed. */
+static inline bool hierarchy_mark_moved(hierarchy *h, ecs_entity e) {
+    uint32_t i;
+    if (!h->plan.local || (i = hierarchy__step_of(h, e)) == HIERARCHY_NONE) return false;
+    hierarchy__mark(h, i);
+    return true;
+}
+
+/* --- The transform passes -----------------------------------------------
+   The loop of the section above with Transform, WorldTransform and
+   transform_combine. A placed entity whose parent is not placed (or that
+   has no parent) is placed from the origin: its WorldTransform is its
+   Transform. The passes write the world storage's values directly (they
+   mark nothing modified for ecs.h's tracking). */
+
+static inline void hierarchy__place(const hierarchy *h, const hierarchy_step *s, uint32_t n) {
+    static const WorldTransform origin = {0, 0, 0};
+    const Transform *local = (const Transform *)ecs_group_data(h->w, h->plan.group, h->plan.local);
+    WorldTransform *world = (WorldTransform *)ecs_group_data(h->w, h->plan.group, h->plan.world);
+    uint32_t i;
+    for (i = 0; i < n; i++) {
+        uint32_t r = s[i].row, up = s[i].up;
+        if (r != HIERARCHY_NONE) world[r] = transform_combine(up == HIERARCHY_NONE ? origin : world[up], local[r]);
+    }
+}
+
+static inline bool hierarchy__typed(const hierarchy *h) {
+    return ecs_component_size(h->w, h->plan.local) == sizeof(Transform) &&
+           ecs_component_size(h->w, h->plan.world) == sizeof(WorldTransform);
+}
+
+/* Computes every placed entity's WorldTransform. The first call keeps
+   local and world in parent-first order (hierarchy_transforms_init) if
+   nothing does yet. False if they are not that pair, not Transform and
+   WorldTransform, or memory ran out. */
+static inline bool hierarchy_update_transforms(hierarchy *h, ecs_component local, ecs_component world) {
+    const hierarchy_step *s;
+    uint32_t n;
+    if (!hierarchy_transforms_init(h, local, world) || !hierarchy__typed(h) || !(s = hierarchy_plan_all(h, &n)))
+        return false;
+    hierarchy__place(h, s, n);
+    return true;
+}
+
+/* Computes the WorldTransform of the entities marked moved and of their
+   subtrees only. False as hierarchy_update_transforms. */
+static inline bool hierarchy_update_moved(hierarchy *h) {
+    const hierarchy_step *s;
+    uint32_t n;
+    if (!h->plan.local || !hierarchy__typed(h) || !(s = hierarchy_plan_moved(h, &n))) return false;
+    hierarchy__place(h, s, n);
+    return true;
 }
 
 #endif /* HIERARCHY_H */
