@@ -100,9 +100,12 @@ typedef struct hierarchy__plan {
     uint32_t *at;               /* at[row]: the step of the entity at that row */
     uint32_t at_cap;
     uint64_t *moved;            /* bit i: step i moved since the last plan */
+    uint64_t *kids;             /* bit i: step i's entity has children (a Parent) */
     uint32_t nmoved;
     hierarchy_step *out;        /* what hierarchy_plan_moved hands out */
     uint32_t out_cap;
+    unsigned char *dirty;       /* hierarchy_plan_moved's scratch: a byte per row */
+    uint32_t dirty_cap;
     bool lost;                  /* memory ran out in a hook: rebuild at the next plan */
 } hierarchy__plan;
 
@@ -156,10 +159,12 @@ static inline bool hierarchy_is_ancestor(const hierarchy *h, ecs_entity ancestor
    Child rows, and the same for Parent. Each hook only adds or removes rows
    of the *other* storage. The one place where that would go wrong is
    covered by h->orphaning, see the Parent hook.
-   Both also tell the parent-first order (below) that e lost its parent. */
+   They also tell the parent-first order (below) that e lost its parent,
+   or got or lost its children. */
 
 static inline void hierarchy__plan_unparent(hierarchy *h, ecs_entity e);
 static inline void hierarchy__plan_attached(hierarchy *h, ecs_entity e, ecs_entity parent);
+static inline void hierarchy__plan_kids(hierarchy *h, ecs_entity e, bool kids);
 
 /* A Child leaves: take the entity out of its parent's ring. */
 static inline void hierarchy__on_remove_child(ecs_world *w, ecs_entity e, ecs_component c,
@@ -194,6 +199,7 @@ static inline void hierarchy__on_remove_parent(ecs_world *w, ecs_entity e, ecs_c
     ecs_entity saved = h->orphaning, child = me->first_child;
     uint32_t i, n = me->count;
     (void)c;
+    hierarchy__plan_kids(h, e, false);
     h->orphaning = e;
     for (i = 0; i < n; i++) {
         /* read the link before the delete: it swap-removes a Child row,
@@ -205,10 +211,17 @@ static inline void hierarchy__on_remove_parent(ecs_world *w, ecs_entity e, ecs_c
     h->orphaning = saved;
 }
 
+/* An entity gets its first child. */
+static inline void hierarchy__on_insert_parent(ecs_world *w, ecs_entity e, ecs_component c, void *value,
+                                               void *user) {
+    (void)w, (void)c, (void)value;
+    hierarchy__plan_kids((hierarchy *)user, e, true);
+}
+
 /* Registers Parent and Child and installs their hooks. False if the world
    is out of memory. */
 static inline bool hierarchy_init(hierarchy *h, ecs_world *w) {
-    ecs_hooks parent_hooks = {NULL, hierarchy__on_remove_parent, NULL};
+    ecs_hooks parent_hooks = {hierarchy__on_insert_parent, hierarchy__on_remove_parent, NULL};
     ecs_hooks child_hooks = {NULL, hierarchy__on_remove_child, NULL};
     h->w = w;
     h->parent = ECS_COMPONENT(w, Parent);
@@ -564,28 +577,39 @@ static inline uint32_t hierarchy__step_of(const hierarchy *h, ecs_entity e) {
     return i < h->plan.n && h->plan.steps[i].row == r ? i : HIERARCHY_NONE;
 }
 
-static inline void hierarchy__mark(hierarchy *h, uint32_t i) {
+static inline bool hierarchy__bit(const uint64_t *bits, uint32_t i) { return bits[i / 64] >> (i % 64) & 1u; }
+static inline void hierarchy__set_bit(uint64_t *bits, uint32_t i, bool on) {
     uint64_t bit = (uint64_t)1 << (i % 64);
-    if (h->plan.moved[i / 64] & bit) return;
-    h->plan.moved[i / 64] |= bit;
-    h->plan.nmoved++;
+    bits[i / 64] = on ? bits[i / 64] | bit : bits[i / 64] & ~bit;
 }
 
-static inline void hierarchy__unmark(hierarchy *h, uint32_t i) {
-    uint64_t bit = (uint64_t)1 << (i % 64);
-    if (!(h->plan.moved[i / 64] & bit)) return;
-    h->plan.moved[i / 64] &= ~bit;
-    h->plan.nmoved--;
+/* Step i moved (on) or was handed out (off). */
+static inline void hierarchy__mark(hierarchy *h, uint32_t i, bool on) {
+    if (hierarchy__bit(h->plan.moved, i) == on) return;
+    hierarchy__set_bit(h->plan.moved, i, on);
+    h->plan.nmoved += on ? 1u : (uint32_t)-1;
 }
 
-/* The index of the lowest set bit of x (x != 0), by de Bruijn
-   multiplication: portable C, no compiler builtin. */
+/* Step i becomes a hole (its entity left, or its step moved on): a hole
+   is never marked. */
+static inline void hierarchy__hole(hierarchy *h, uint32_t i) {
+    h->plan.steps[i].row = HIERARCHY_NONE;
+    h->plan.holes++;
+    hierarchy__mark(h, i, false);
+}
+
+/* The index of the lowest set bit of x (x != 0): the compiler's builtin,
+   else de Bruijn multiplication. */
 static inline uint32_t hierarchy__lowest_bit(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (uint32_t)__builtin_ctzll(x);
+#else
     static const unsigned char index[64] = {
         0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,  62, 55, 59, 36, 53, 51,
         43, 22, 45, 39, 33, 30, 24, 18, 12, 5,  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21,
         44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
     return index[((x & (0 - x)) * 0x03f79d71b4cb0a89ull) >> 58];
+#endif
 }
 
 /* p grown to hold at least need items of size (doubling); NULL, with p
@@ -610,22 +634,32 @@ static inline bool hierarchy__reserve_rows(hierarchy *h, uint32_t rows) {
     return true;
 }
 
-/* Appends the step {row, up} (row < at_cap). False if out of memory. */
-static inline bool hierarchy__append(hierarchy *h, uint32_t row, uint32_t up) {
+/* bits (words of them) grown to more words, the new ones 0. */
+static inline bool hierarchy__grow_bits(uint64_t **bits, uint32_t words, uint32_t more) {
+    void *q = realloc(*bits, (size_t)more * sizeof **bits);
+    if (!q) return false;
+    *bits = (uint64_t *)q;
+    memset(*bits + words, 0, (size_t)(more - words) * sizeof **bits);
+    return true;
+}
+
+/* Appends the step {row, up} (row < at_cap), whose entity has children
+   or not. False if out of memory. */
+static inline bool hierarchy__append(hierarchy *h, uint32_t row, uint32_t up, bool kids) {
     hierarchy__plan *pl = &h->plan;
     if (pl->n == pl->cap) { /* the steps and their bits grow together */
-        uint32_t cap = pl->cap, words = (cap + 63) / 64, more;
+        uint32_t cap = pl->cap, words = (cap + 63) / 64;
         void *q = hierarchy__grow(pl->steps, &cap, pl->n + 1, sizeof *pl->steps);
         if (!q) return false;
         pl->steps = (hierarchy_step *)q;
-        more = (cap + 63) / 64;
-        if (!(q = realloc(pl->moved, more * sizeof *pl->moved))) return false;
-        pl->moved = (uint64_t *)q;
-        memset(pl->moved + words, 0, (more - words) * sizeof *pl->moved);
+        if (!hierarchy__grow_bits(&pl->moved, words, (cap + 63) / 64) ||
+            !hierarchy__grow_bits(&pl->kids, words, (cap + 63) / 64))
+            return false;
         pl->cap = cap;
     }
     pl->steps[pl->n].row = row;
     pl->steps[pl->n].up = up;
+    hierarchy__set_bit(pl->kids, pl->n, kids);
     pl->at[row] = pl->n++;
     return true;
 }
@@ -636,11 +670,14 @@ static inline void hierarchy__plan_clear(hierarchy *h) {
     free(pl->steps);
     free(pl->at);
     free(pl->moved);
+    free(pl->kids);
     free(pl->out);
+    free(pl->dirty);
     pl->steps = pl->out = NULL;
     pl->at = NULL;
-    pl->moved = NULL;
-    pl->n = pl->holes = pl->cap = pl->at_cap = pl->nmoved = pl->out_cap = 0;
+    pl->moved = pl->kids = NULL;
+    pl->dirty = NULL;
+    pl->n = pl->holes = pl->cap = pl->at_cap = pl->nmoved = pl->out_cap = pl->dirty_cap = 0;
     pl->lost = false;
 }
 
@@ -653,9 +690,9 @@ static inline bool hierarchy__move_last(hierarchy *h, ecs_entity e) {
     while (x) {
         uint32_t i = hierarchy__step_of(h, x);
         if (i != HIERARCHY_NONE) {
-            if (!hierarchy__append(h, h->plan.steps[i].row, h->plan.steps[i].up)) return false;
-            h->plan.steps[i].row = HIERARCHY_NONE;
-            h->plan.holes++;
+            hierarchy_step s = h->plan.steps[i];
+            if (!hierarchy__append(h, s.row, s.up, hierarchy__bit(h->plan.kids, i))) return false;
+            hierarchy__hole(h, i);
         }
         x = hierarchy__preorder_next(h, e, x, i != HIERARCHY_NONE);
     }
@@ -669,7 +706,7 @@ static inline void hierarchy__children_up(hierarchy *h, ecs_entity e, uint32_t u
         uint32_t i = hierarchy__step_of(h, c.entity);
         if (i == HIERARCHY_NONE) continue;
         h->plan.steps[i].up = up;
-        if (up == HIERARCHY_NONE) hierarchy__mark(h, i);
+        if (up == HIERARCHY_NONE) hierarchy__mark(h, i, true);
     }
 }
 
@@ -679,11 +716,11 @@ static inline void hierarchy__join(hierarchy *h, ecs_entity e) {
     hierarchy_iter c;
     if (r == HIERARCHY_NONE || hierarchy__step_of(h, e) != HIERARCHY_NONE) return; /* a bundle's 2nd hook */
     if (!hierarchy__reserve_rows(h, r + 1) ||
-        !hierarchy__append(h, r, hierarchy__row(h, hierarchy_parent_of(h, e)))) {
+        !hierarchy__append(h, r, hierarchy__row(h, hierarchy_parent_of(h, e)), ecs_has(h->w, e, h->parent))) {
         h->plan.lost = true;
         return;
     }
-    hierarchy__mark(h, h->plan.n - 1);
+    hierarchy__mark(h, h->plan.n - 1, true);
     for (c = hierarchy_children(h, e); hierarchy_next(&c);) { /* placed before it: now after it */
         uint32_t k = hierarchy__step_of(h, c.entity);
         if (k == HIERARCHY_NONE) continue;
@@ -699,10 +736,7 @@ static inline void hierarchy__leave(hierarchy *h, ecs_entity e) {
     uint32_t r = hierarchy__row(h, e), i = hierarchy__step_of(h, e), last, j;
     ecs_entity l;
     if (r == HIERARCHY_NONE) return;
-    if (i != HIERARCHY_NONE) {
-        pl->steps[i].row = HIERARCHY_NONE;
-        pl->holes++;
-    }
+    if (i != HIERARCHY_NONE) hierarchy__hole(h, i);
     hierarchy__children_up(h, e, HIERARCHY_NONE);
     last = ecs_group_count(h->w, pl->group) - 1;
     if (last == 0) { /* the group is empty now: so is the plan */
@@ -738,7 +772,7 @@ static inline void hierarchy__plan_unparent(hierarchy *h, ecs_entity e) {
     uint32_t i;
     if (!h->plan.local || (i = hierarchy__step_of(h, e)) == HIERARCHY_NONE) return;
     h->plan.steps[i].up = HIERARCHY_NONE;
-    hierarchy__mark(h, i);
+    hierarchy__mark(h, i, true);
 }
 
 /* hierarchy_attach made e a child of parent. */
@@ -748,7 +782,13 @@ static inline void hierarchy__plan_attached(hierarchy *h, ecs_entity e, ecs_enti
     h->plan.steps[i].up = hierarchy__row(h, parent);
     k = hierarchy__step_of(h, parent);
     if (k != HIERARCHY_NONE && k > i && !hierarchy__move_last(h, e)) h->plan.lost = true;
-    if ((i = hierarchy__step_of(h, e)) != HIERARCHY_NONE) hierarchy__mark(h, i);
+    if ((i = hierarchy__step_of(h, e)) != HIERARCHY_NONE) hierarchy__mark(h, i, true);
+}
+
+/* The Parent hooks: e got its first child, or lost its last. */
+static inline void hierarchy__plan_kids(hierarchy *h, ecs_entity e, bool kids) {
+    uint32_t i;
+    if (h->plan.local && (i = hierarchy__step_of(h, e)) != HIERARCHY_NONE) hierarchy__set_bit(h->plan.kids, i, kids);
 }
 
 /* Builds the plan from the group's rows, each entity as if just placed,
@@ -771,15 +811,14 @@ static inline bool hierarchy__plan_ready(hierarchy *h) {
     if (pl->holes <= pl->n / 4) return true;
     for (i = 0; i < pl->n; i++) { /* j <= i: step j and bit j are free to write */
         hierarchy_step s = pl->steps[i];
-        uint64_t bit = (uint64_t)1 << (i % 64), marked = pl->moved[i / 64] & bit;
-        pl->moved[i / 64] &= ~bit;
-        if (s.row == HIERARCHY_NONE) {
-            pl->nmoved -= marked != 0;
-            continue;
-        }
+        bool marked = hierarchy__bit(pl->moved, i), kids = hierarchy__bit(pl->kids, i);
+        hierarchy__set_bit(pl->moved, i, false); /* (bits past the new end end up 0) */
+        hierarchy__set_bit(pl->kids, i, false);
+        if (s.row == HIERARCHY_NONE) continue; /* (holes are never marked) */
         pl->steps[j] = s;
         pl->at[s.row] = j;
-        if (marked) pl->moved[j / 64] |= (uint64_t)1 << (j % 64);
+        hierarchy__set_bit(pl->moved, j, marked);
+        hierarchy__set_bit(pl->kids, j, kids);
         j++;
     }
     pl->n = j;
@@ -827,45 +866,89 @@ static inline const hierarchy_step *hierarchy_plan_all(hierarchy *h, uint32_t *n
     return h->plan.steps ? h->plan.steps : &none;
 }
 
+/* Room for need steps in what hierarchy_plan_moved hands out. */
+static inline bool hierarchy__reserve_out(hierarchy *h, uint32_t need) {
+    void *q;
+    if (need <= h->plan.out_cap) return true;
+    if (!(q = hierarchy__grow(h->plan.out, &h->plan.out_cap, need, sizeof *h->plan.out))) return false;
+    h->plan.out = (hierarchy_step *)q;
+    return true;
+}
+
 /* The steps of the entities marked moved and of their placed
-   descendants, each subtree parents first (no holes); clears the marks.
-   A marked entity inside another's subtree comes once, with it. NULL as
-   hierarchy_plan_all (a failure marks everything for the next call). */
+   descendants, parents first (no holes); clears the marks. A marked
+   entity inside another's subtree comes once, with it. NULL as
+   hierarchy_plan_all (a failure marks everything for the next call).
+   How: marked entities without children go out as their bits are found.
+   From the first marked one with children on, one sweep of the plan: a
+   step goes out if it is marked or its parent's row went out; parents
+   come first, so one pass finds every descendant. The sweep costs about
+   what a full pass does (it reads every step after that one), which
+   bounds what a pass over the moved ones costs; a walk of the subtrees
+   through the links would cost a lookup per entity and link instead. */
 static inline const hierarchy_step *hierarchy_plan_moved(hierarchy *h, uint32_t *n) {
     static const hierarchy_step none = {HIERARCHY_NONE, HIERARCHY_NONE};
     hierarchy__plan *pl = &h->plan;
-    uint32_t word, count = 0;
+    uint32_t word, words, k = 0, count = 0;
+    hierarchy_step *out;
     *n = 0;
     if (!hierarchy__plan_ready(h)) return NULL;
-    for (word = 0; pl->nmoved && word < (pl->n + 63) / 64; word++) {
-        while (pl->moved[word]) { /* a subtree takes the bits of the steps it hands out */
-            uint32_t k = word * 64 + hierarchy__lowest_bit(pl->moved[word]);
-            ecs_entity root, x;
-            if (pl->steps[k].row == HIERARCHY_NONE) { /* moved, then it left */
-                hierarchy__unmark(h, k);
-                continue;
-            }
-            root = x = ecs_group_entities(h->w, pl->group)[pl->steps[k].row];
-            do {
-                hierarchy__unmark(h, k);
-                if (count == pl->out_cap) {
-                    void *q = hierarchy__grow(pl->out, &pl->out_cap, count + 1, sizeof *pl->out);
-                    if (!q) { /* the rebuild marks every step for the next call */
-                        pl->lost = true;
-                        return NULL;
-                    }
-                    pl->out = (hierarchy_step *)q;
-                }
-                pl->out[count++] = pl->steps[k];
-                /* the next placed entity of root's subtree, not below an unplaced one */
-                do
-                    x = hierarchy__preorder_next(h, root, x, k != HIERARCHY_NONE);
-                while (x && (k = hierarchy__step_of(h, x)) == HIERARCHY_NONE);
-            } while (x);
+    if (!pl->nmoved) return &none;
+    if (!hierarchy__reserve_out(h, pl->nmoved)) goto failed;
+    out = pl->out;
+    words = (pl->n + 63) / 64;
+    for (word = 0; word < words; word++) {
+        uint64_t bits, inner, leaves;
+        while (word < words && !pl->moved[word]) word++;
+        if (word == words) break;
+        leaves = bits = pl->moved[word];
+        if ((inner = bits & pl->kids[word]) != 0) /* the sweep starts at the first with children */
+            leaves &= ((uint64_t)1 << hierarchy__lowest_bit(inner)) - 1;
+        pl->moved[word] = bits & ~leaves;
+        for (; leaves; leaves &= leaves - 1) out[count++] = pl->steps[word * 64 + hierarchy__lowest_bit(leaves)];
+        if (inner) {
+            k = word * 64 + hierarchy__lowest_bit(inner);
+            break;
         }
     }
+    if (word < words) { /* the sweep, from step k */
+        uint32_t rows = ecs_group_count(h->w, pl->group), i;
+        unsigned char *dirty;
+        if (!hierarchy__reserve_out(h, count + (pl->n - k))) goto failed;
+        out = pl->out;
+        if (rows + 1 > pl->dirty_cap) {
+            void *q = hierarchy__grow(pl->dirty, &pl->dirty_cap, rows + 1, 1);
+            if (!q) goto failed;
+            pl->dirty = (unsigned char *)q;
+        }
+        /* dirty[row + 1]: the row went out. A byte, not a bit: no step
+           waits for the last one's store. dirty[0] stays 0: up NONE + 1
+           wraps to it, so a root needs no test. (steps is a local: stores
+           through bytes could alias pl->steps.) */
+        dirty = pl->dirty;
+        memset(dirty, 0, rows + 1);
+        for (i = k; i < pl->n;) { /* a word of marks at a time */
+            const hierarchy_step *steps = pl->steps;
+            uint32_t end = i - i % 64 + 64 < pl->n ? i - i % 64 + 64 : pl->n;
+            uint64_t bits = pl->moved[i / 64] >> (i % 64);
+            pl->moved[i / 64] = 0;
+            for (; i < end; i++, bits >>= 1) {
+                hierarchy_step s = steps[i];
+                unsigned go;
+                if (s.row == HIERARCHY_NONE) continue;
+                go = (unsigned)(bits & 1u) | dirty[s.up + 1];
+                dirty[s.row + 1] = (unsigned char)go;
+                out[count] = s; /* kept if it goes out */
+                count += go;
+            }
+        }
+    }
+    pl->nmoved = 0;
     *n = count;
-    return count ? pl->out : &none;
+    return count ? out : &none;
+failed: /* the rebuild marks every step for the next call */
+    pl->lost = true;
+    return NULL;
 }
 
 /* Marks e moved (after changing its local value): the next
@@ -873,7 +956,7 @@ static inline const hierarchy_step *hierarchy_plan_moved(hierarchy *h, uint32_t 
 static inline bool hierarchy_mark_moved(hierarchy *h, ecs_entity e) {
     uint32_t i;
     if (!h->plan.local || (i = hierarchy__step_of(h, e)) == HIERARCHY_NONE) return false;
-    hierarchy__mark(h, i);
+    hierarchy__mark(h, i, true);
     return true;
 }
 
