@@ -542,16 +542,16 @@ static inline WorldTransform transform_combine(WorldTransform parent, Transform 
    as ECS_GET_MUT stamps a row for ecs.h's tracking; attaching, detaching
    and placing an entity set it too. hierarchy_plan_moved hands out the
    steps of the marked entities' subtrees only (parents first in each) and
-   clears the bits: the same loop, over what moved. Each subtree starts
-   from its parent's world, which no other subtree of the plan changes, so
-   their order does not matter; the world values must be right after the
-   previous pass. Why not ecs.h's modification tracking: it stamps rows,
-   so finding the changed ones reads every stamp, and at 1M entities that
-   scan alone costs half a full pass (bench/README.md), five times what a
-   frame with 1% of its entities moved may cost. A mark is set by the call
-   that makes the change, and found in a scan of one bit per step. To feed
-   the plan from ecs.h's tracking anyway, mark what an ECS_MODIFIED view
-   of the local component yields.
+   clears the bits: the same loop, over what moved. A marked entity
+   without children costs its step; from the first marked one with
+   children on, the plan is swept once (about the cost of a full pass, and
+   never much more). The world values must be right after the previous
+   pass. Why not ecs.h's modification tracking: it stamps rows, so finding
+   the changed ones reads every stamp, which at 1M entities costs more
+   than the whole pass over 1% of them (bench/README.md). A mark is set by
+   the call that makes the change, and found in a scan of one bit per
+   step. To feed the plan from ecs.h's tracking anyway, mark what an
+   ECS_MODIFIED view of the local component yields.
 
    What it asks of you: hierarchy_transforms_init takes over the two
    storages' hooks and owns them in a group (no other group may own them,
@@ -568,13 +568,19 @@ static inline uint32_t hierarchy__row(const hierarchy *h, ecs_entity e) {
     return r < ecs_group_count(h->w, h->plan.group) ? r : HIERARCHY_NONE;
 }
 
-/* e's step; NONE if e is not placed (or, while the plan is built, not
-   planned yet). A row's at[] may be stale, so the step must name the row. */
-static inline uint32_t hierarchy__step_of(const hierarchy *h, ecs_entity e) {
-    uint32_t r = hierarchy__row(h, e), i;
-    if (r == HIERARCHY_NONE || r >= h->plan.at_cap) return HIERARCHY_NONE;
+/* The step of the entity at row r; NONE if r is NONE or (while the plan
+   is built) not planned yet. A row's at[] may be stale: the step must name
+   the row. */
+static inline uint32_t hierarchy__step_at(const hierarchy *h, uint32_t r) {
+    uint32_t i;
+    if (r >= h->plan.at_cap) return HIERARCHY_NONE;
     i = h->plan.at[r];
     return i < h->plan.n && h->plan.steps[i].row == r ? i : HIERARCHY_NONE;
+}
+
+/* e's step; NONE if e is not placed (or not planned yet). */
+static inline uint32_t hierarchy__step_of(const hierarchy *h, ecs_entity e) {
+    return hierarchy__step_at(h, hierarchy__row(h, e));
 }
 
 static inline bool hierarchy__bit(const uint64_t *bits, uint32_t i) { return bits[i / 64] >> (i % 64) & 1u; }
@@ -713,19 +719,23 @@ static inline void hierarchy__children_up(hierarchy *h, ecs_entity e, uint32_t u
 /* e was just placed: it is in the group's last row. */
 static inline void hierarchy__join(hierarchy *h, ecs_entity e) {
     uint32_t r = hierarchy__row(h, e);
-    hierarchy_iter c;
-    if (r == HIERARCHY_NONE || hierarchy__step_of(h, e) != HIERARCHY_NONE) return; /* a bundle's 2nd hook */
+    ecs_entity parent = hierarchy_parent_of(h, e);
+    const Parent *kids = ECS_GET(h->w, e, h->parent, Parent);
+    if (r == HIERARCHY_NONE || hierarchy__step_at(h, r) != HIERARCHY_NONE) return; /* a bundle's 2nd hook */
     if (!hierarchy__reserve_rows(h, r + 1) ||
-        !hierarchy__append(h, r, hierarchy__row(h, hierarchy_parent_of(h, e)), ecs_has(h->w, e, h->parent))) {
+        !hierarchy__append(h, r, parent ? hierarchy__row(h, parent) : HIERARCHY_NONE, kids != NULL)) {
         h->plan.lost = true;
         return;
     }
     hierarchy__mark(h, h->plan.n - 1, true);
-    for (c = hierarchy_children(h, e); hierarchy_next(&c);) { /* placed before it: now after it */
-        uint32_t k = hierarchy__step_of(h, c.entity);
-        if (k == HIERARCHY_NONE) continue;
-        h->plan.steps[k].up = r;
-        if (!hierarchy__move_last(h, c.entity)) h->plan.lost = true;
+    if (kids) { /* children placed before it: now under it, so after it */
+        hierarchy_iter c;
+        for (c = hierarchy_children(h, e); hierarchy_next(&c);) {
+            uint32_t k = hierarchy__step_of(h, c.entity);
+            if (k == HIERARCHY_NONE) continue;
+            h->plan.steps[k].up = r;
+            if (!hierarchy__move_last(h, c.entity)) h->plan.lost = true;
+        }
     }
 }
 
