@@ -1482,7 +1482,7 @@ static const bench_baseline BASELINES[NBASELINES] = {
     {"ecs destroy", ecs_destroy_in_order},
     {"ecs 1 core", ecs_frame_serial}, /* the serial frame, for the parallel one */
     {"ecs tree", ecs_tree_transforms}, /* the full pass, for the tree's edits */
-    {"ecs create", ecs_create_placed}, /* create + Transform + WorldTransform, for the spawn */
+    {"ecs placed", ecs_create_placed}, /* create + Transform + WorldTransform, for the spawn */
 };
 
 typedef struct bench_row {

@@ -160,10 +160,10 @@ static inline bool hierarchy_is_ancestor(const hierarchy *h, ecs_entity ancestor
    of the *other* storage. The one place where that would go wrong is
    covered by h->orphaning, see the Parent hook.
    They also tell the parent-first order (below) that e lost its parent,
-   or got or lost its children. */
+   or its last child (hierarchy_attach tells it of a first child). */
 
 static inline void hierarchy__plan_unparent(hierarchy *h, ecs_entity e);
-static inline void hierarchy__plan_attached(hierarchy *h, ecs_entity e, ecs_entity parent);
+static inline void hierarchy__plan_attached(hierarchy *h, ecs_entity e, ecs_entity parent, bool first);
 static inline void hierarchy__plan_kids(hierarchy *h, ecs_entity e, bool kids);
 
 /* A Child leaves: take the entity out of its parent's ring. */
@@ -211,17 +211,10 @@ static inline void hierarchy__on_remove_parent(ecs_world *w, ecs_entity e, ecs_c
     h->orphaning = saved;
 }
 
-/* An entity gets its first child. */
-static inline void hierarchy__on_insert_parent(ecs_world *w, ecs_entity e, ecs_component c, void *value,
-                                               void *user) {
-    (void)w, (void)c, (void)value;
-    hierarchy__plan_kids((hierarchy *)user, e, true);
-}
-
 /* Registers Parent and Child and installs their hooks. False if the world
    is out of memory. */
 static inline bool hierarchy_init(hierarchy *h, ecs_world *w) {
-    ecs_hooks parent_hooks = {hierarchy__on_insert_parent, hierarchy__on_remove_parent, NULL};
+    ecs_hooks parent_hooks = {NULL, hierarchy__on_remove_parent, NULL};
     ecs_hooks child_hooks = {NULL, hierarchy__on_remove_child, NULL};
     h->w = w;
     h->parent = ECS_COMPONENT(w, Parent);
@@ -267,15 +260,16 @@ static inline hierarchy_result hierarchy_attach(hierarchy *h, ecs_entity id, ecs
     c = ECS_GET_MUT(w, id, h->child, Child);
     if (p->count++ == 0) {
         p->first_child = id; /* an only child: c already links to itself */
-    } else {
-        /* Last in the ring = between the current last child and the first. */
-        first = ECS_GET_MUT(w, p->first_child, h->child, Child);
-        c->prev = first->prev;
-        c->next = p->first_child;
-        ECS_GET_MUT(w, first->prev, h->child, Child)->next = id;
-        first->prev = id;
+        hierarchy__plan_attached(h, id, parent, true);
+        return HIERARCHY_OK;
     }
-    hierarchy__plan_attached(h, id, parent);
+    /* Last in the ring = between the current last child and the first. */
+    first = ECS_GET_MUT(w, p->first_child, h->child, Child);
+    c->prev = first->prev;
+    c->next = p->first_child;
+    ECS_GET_MUT(w, first->prev, h->child, Child)->next = id;
+    first->prev = id;
+    hierarchy__plan_attached(h, id, parent, false);
     return HIERARCHY_OK;
 }
 
@@ -785,17 +779,20 @@ static inline void hierarchy__plan_unparent(hierarchy *h, ecs_entity e) {
     hierarchy__mark(h, i, true);
 }
 
-/* hierarchy_attach made e a child of parent. */
-static inline void hierarchy__plan_attached(hierarchy *h, ecs_entity e, ecs_entity parent) {
-    uint32_t i, k;
-    if (!h->plan.local || (i = hierarchy__step_of(h, e)) == HIERARCHY_NONE) return;
-    h->plan.steps[i].up = hierarchy__row(h, parent);
-    k = hierarchy__step_of(h, parent);
+/* hierarchy_attach made e a child of parent (its first: parent has
+   children now; only attach adds a Parent). */
+static inline void hierarchy__plan_attached(hierarchy *h, ecs_entity e, ecs_entity parent, bool first) {
+    uint32_t i, up, k;
+    if (!h->plan.local || ((i = hierarchy__step_of(h, e)) == HIERARCHY_NONE && !first)) return;
+    up = hierarchy__row(h, parent);
+    if ((k = hierarchy__step_at(h, up)) != HIERARCHY_NONE && first) hierarchy__set_bit(h->plan.kids, k, true);
+    if (i == HIERARCHY_NONE) return;
+    h->plan.steps[i].up = up;
     if (k != HIERARCHY_NONE && k > i && !hierarchy__move_last(h, e)) h->plan.lost = true;
     if ((i = hierarchy__step_of(h, e)) != HIERARCHY_NONE) hierarchy__mark(h, i, true);
 }
 
-/* The Parent hooks: e got its first child, or lost its last. */
+/* The Parent hook: e lost its last child. */
 static inline void hierarchy__plan_kids(hierarchy *h, ecs_entity e, bool kids) {
     uint32_t i;
     if (h->plan.local && (i = hierarchy__step_of(h, e)) != HIERARCHY_NONE) hierarchy__set_bit(h->plan.kids, i, kids);

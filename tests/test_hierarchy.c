@@ -1,11 +1,13 @@
 /* examples/hierarchy.h: the Shipyard recipe's scenarios (test_hierarchy,
    test_sorting) with their exact sequences, the rules the header adds
    (no cycles, what destroying a member does, subtree removal without
-   recursion), the transform pass, and a randomized run against a plain
-   parent-array model that checks every structural invariant after every
-   step.
+   recursion), the transform pass, the parent-first order it runs on
+   (after every kind of edit) and the pass over what moved, and a
+   randomized run against a plain parent-array model that checks every
+   structural invariant after every step; run again with transforms, it
+   also checks the order and both passes against a walk of the tree.
 
-   The randomized test runs a fixed list of seeds. For more, one at a time:
+   The randomized tests run a fixed list of seeds. For more, one at a time:
        SEED=123 ./build/plain/test_hierarchy
        SEED=123 STEPS=100000 ./build/plain/test_hierarchy
    A failure names its seed and step. */
