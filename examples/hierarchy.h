@@ -538,9 +538,9 @@ static inline WorldTransform transform_combine(WorldTransform parent, Transform 
    steps of the marked entities' subtrees only (parents first in each) and
    clears the bits: the same loop, over what moved. A marked entity
    without children costs its step; from the first marked one with
-   children on, the plan is swept once (about the cost of a full pass, and
-   never much more). The world values must be right after the previous
-   pass. Why not ecs.h's modification tracking: it stamps rows, so finding
+   children on, the plan is swept once, at about the cost of a full pass,
+   so a pass over what moved never costs much more than two full ones.
+   The world values must be right after the previous pass. Why not ecs.h's modification tracking: it stamps rows, so finding
    the changed ones reads every stamp, which at 1M entities costs more
    than the whole pass over 1% of them (bench/README.md). A mark is set by
    the call that makes the change, and found in a scan of one bit per
@@ -892,7 +892,8 @@ static inline bool hierarchy__reserve_out(hierarchy *h, uint32_t need) {
    come first, so one pass finds every descendant. The sweep costs about
    what a full pass does (it reads every step after that one), which
    bounds what a pass over the moved ones costs; a walk of the subtrees
-   through the links would cost a lookup per entity and link instead. */
+   through the links costs a lookup per entity and link instead (at 1M,
+   20 ms for a moved root: 13 full passes). */
 static inline const hierarchy_step *hierarchy_plan_moved(hierarchy *h, uint32_t *n) {
     static const hierarchy_step none = {HIERARCHY_NONE, HIERARCHY_NONE};
     hierarchy__plan *pl = &h->plan;
