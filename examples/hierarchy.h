@@ -106,7 +106,7 @@ typedef struct hierarchy__plan {
     uint32_t out_cap;
     unsigned char *dirty;       /* hierarchy_plan_moved's scratch: a byte per row */
     uint32_t dirty_cap;
-    bool lost;                  /* memory ran out in a hook: rebuild at the next plan */
+    bool lost;                  /* rebuild at the next plan (memory ran out in a hook) */
 } hierarchy__plan;
 
 typedef struct hierarchy {
@@ -247,9 +247,10 @@ static inline hierarchy_result hierarchy_attach(hierarchy *h, ecs_entity id, ecs
     if (ecs_has(w, id, h->parent) && hierarchy_is_ancestor(h, id, parent)) return HIERARCHY_CYCLE;
 
     hierarchy_detach(h, id);
-    /* A parent without children has no Parent yet: start with an empty one. */
-    if (!ecs_has(w, parent, h->parent) && !ECS_ADD(w, parent, h->parent, Parent, {0, ECS_NULL}))
-        return HIERARCHY_NO_MEMORY;
+    /* A parent without children has no Parent yet: start with an empty one
+       (zeroed by ecs_add, its padding too, so a snapshot's bytes of it
+       are all defined). */
+    if (!ecs_has(w, parent, h->parent) && !ecs_add(w, parent, h->parent, NULL)) return HIERARCHY_NO_MEMORY;
     if (!ECS_ADD(w, id, h->child, Child, {parent, id, id})) {
         if (ECS_GET(w, parent, h->parent, Parent)->count == 0) ecs_delete(w, parent, h->parent);
         return HIERARCHY_NO_MEMORY;
@@ -502,8 +503,8 @@ static inline WorldTransform transform_combine(WorldTransform parent, Transform 
    world component) as a step {row, up}: its row, and its parent's row,
    parents' steps before their children's. A pass is one loop:
 
-       const Transform *local = ecs_group_data(w, group, local_c);  // rows
-       WorldTransform *world = ecs_group_data(w, group, world_c);
+       const Transform *local = ecs_storage_data(ecs_storage_of(w, local_c));
+       WorldTransform *world = ecs_storage_data(ecs_storage_of(w, world_c));
        const hierarchy_step *s = hierarchy_plan_all(h, &n);
        for (i = 0; i < n; i++) {
            uint32_t r = s[i].row, up = s[i].up;
@@ -511,6 +512,9 @@ static inline WorldTransform transform_combine(WorldTransform parent, Transform 
            world[r] = combine(up == HIERARCHY_NONE ? origin : world[up], local[r]);
        }
 
+   hierarchy_update_transforms is that loop for Transform and
+   WorldTransform; for components of your own (3D, matrices), give them to
+   hierarchy_transforms_init and write the loop with your combine.
    Four things keep the plan true, each in one place:
    1. A group owns local and world (ecs.h section 13): the placed entities
       sit in the same rows of both, so one row indexes both.
@@ -550,7 +554,9 @@ static inline WorldTransform transform_combine(WorldTransform parent, Transform 
    What it asks of you: hierarchy_transforms_init takes over the two
    storages' hooks and owns them in a group (no other group may own them,
    and ecs_sort cannot sort them: section 13); add or remove them in a
-   loop over either only through ecs_defer_*. */
+   loop over either only through ecs_defer_*. ecs_load runs no hooks: the
+   next plan sees that its steps do not match the group's rows and
+   rebuilds itself from them. */
 
 /* The group row of e's values; NONE if e is not placed. */
 static inline uint32_t hierarchy__row(const hierarchy *h, ecs_entity e) {
@@ -809,12 +815,16 @@ static inline bool hierarchy__plan_build(hierarchy *h) {
     return !h->plan.lost;
 }
 
-/* Rebuilt if a hook ran out of memory; holes squeezed out once they are a
-   quarter of the plan. False if no order is kept or memory ran out. */
+/* Rebuilt if a hook ran out of memory or rows came without hooks (ecs_load
+   runs none: then the plan's live steps are not the group's rows); holes
+   squeezed out once they are a quarter of the plan. False if no order is
+   kept or memory ran out. */
 static inline bool hierarchy__plan_ready(hierarchy *h) {
     hierarchy__plan *pl = &h->plan;
     uint32_t i, j = 0;
-    if (!pl->local || (pl->lost && !hierarchy__plan_build(h))) return false;
+    if (!pl->local) return false;
+    if (pl->n - pl->holes != ecs_group_count(h->w, pl->group)) pl->lost = true;
+    if (pl->lost && !hierarchy__plan_build(h)) return false;
     if (pl->holes <= pl->n / 4) return true;
     for (i = 0; i < pl->n; i++) { /* j <= i: step j and bit j are free to write */
         hierarchy_step s = pl->steps[i];

@@ -683,6 +683,30 @@ static void test_holes_are_squeezed_out(void) {
     ecs_world_free(w);
 }
 
+/* ecs_load runs no hooks: the first plan after it is built from the rows. */
+static void test_a_world_loaded_with_the_order_kept_is_planned_at_its_first_pass(void) {
+    ecs_entity r, a, b;
+    unsigned char *bytes;
+    size_t size;
+    setup_placed();
+    r = spawn(ECS_NULL, 1);
+    a = spawn(r, 2);
+    b = spawn(a, 3);
+    hierarchy_attach(&h, a, spawn(ECS_NULL, 4)); /* a's steps move past its new parent's */
+    CHECK(hierarchy_update_transforms(&h, local, world));
+    size = ecs_save_buffer(w, NULL, 0);
+    CHECK(size && (bytes = (unsigned char *)malloc(size)) != NULL);
+    CHECK(ecs_save_buffer(w, bytes, size) == size);
+    ecs_world_free(w);
+    setup_placed();
+    CHECK(ecs_load(w, bytes, size));
+    free(bytes);
+    CHECK(plan_error() == NULL);
+    CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right() && world_is_right(b));
+    CHECK(hierarchy_mark_moved(&h, r) && hierarchy_update_moved(&h) && worlds_are_right());
+    ecs_world_free(w);
+}
+
 static void test_transforms_init_refuses_what_it_cannot_order(void) {
     ecs_component tag, other;
     ecs_group_desc d;
@@ -1101,6 +1125,7 @@ int main(void) {
     RUN(test_a_bundle_or_a_deferred_add_places_once);
     RUN(test_update_moved_recomputes_the_marked_subtrees_only);
     RUN(test_holes_are_squeezed_out);
+    RUN(test_a_world_loaded_with_the_order_kept_is_planned_at_its_first_pass);
     RUN(test_transforms_init_refuses_what_it_cannot_order);
     RUN(test_randomized_operations_keep_every_invariant);
     RUN(test_randomized_edits_keep_the_plan_and_the_passes_right);
