@@ -907,15 +907,19 @@ static bench_sum raw_iter3(bench_run *r) {
 /* ------------------------------------------------------------------------- */
 
 /* i) A tree of N nodes: node 0 is the root and node k's parent is
-   (k - 1) / 4, so every inner node has 4 children (depth ~log4 N). One pass
+   (k - 1) / 4, so every inner node has 4 children (depth ~log4 N). A pass
    sets every node's world transform to its parent's world plus its own
    local transform, parents before children.
-   ecs.h side: the Parent/Child components of examples/hierarchy.h, built
-   with hierarchy_attach_new in node order; the pass is the one of
-   hierarchy_update_transforms (a view of the roots, then each root's
-   descendants in pre-order), adding instead of rotating.
+   ecs.h side: examples/hierarchy.h with its parent-first order
+   (hierarchy_transforms_init before the tree is built, then
+   hierarchy_attach_new and the two ECS_ADDs per node, in node order); the
+   pass is hierarchy_update_transforms' loop over hierarchy_plan_all (or
+   hierarchy_plan_moved), adding instead of rotating.
    Raw side: the tree as a parent index per node, stored parent before
-   child, and one loop over it. Values are small integers: exact sums. */
+   child, and one loop over it. Values are small integers: exact sums.
+   The rows of the tree's edits (1% moved, reparent) restore the tree they
+   change, untimed, so each run starts alike and ends with the raw tree's
+   world values: their checksum is the raw tree's. */
 #define TREE_FANOUT 4u
 
 static Transform bench_local_of(uint32_t k) {
@@ -942,6 +946,8 @@ typedef struct bench_tree {
     ecs_world *w;           /* ecs.h side */
     hierarchy h;            /* its hooks point here: the struct stays on the heap */
     ecs_component local, world;
+    ecs_entity *ids;        /* node k */
+    uint32_t *picked, npicked; /* the 1% moved row's nodes */
     uint32_t *parent;       /* raw side: parent[k] < k for k > 0 */
     Transform *locals;
     WorldTransform *worlds;
@@ -950,6 +956,8 @@ typedef struct bench_tree {
 static void bench_tree_free(void *p) {
     bench_tree *t = (bench_tree *)p;
     if (t->w) ecs_world_free(t->w);
+    free(t->ids);
+    free(t->picked);
     free(t->parent);
     free(t->locals);
     free(t->worlds);
@@ -965,90 +973,302 @@ static bench_tree *bench_tree_new(bench_run *r) {
     return t;
 }
 
-static bench_sum ecs_tree_transforms(bench_run *r) {
+/* A world with the hierarchy and its parent-first order of Transform and
+   WorldTransform, for n nodes. */
+static void bench_tree_world(bench_tree *t) {
+    t->w = ecs_world_new(NULL);
+    if (!t->w || !hierarchy_init(&t->h, t->w)) bench_die("hierarchy_init failed");
+    t->local = ECS_COMPONENT(t->w, Transform);
+    t->world = ECS_COMPONENT(t->w, WorldTransform);
+    if (!hierarchy_transforms_init(&t->h, t->local, t->world)) bench_die("hierarchy_transforms_init failed");
+    t->ids = (ecs_entity *)bench_alloc((size_t)t->n * sizeof *t->ids);
+}
+
+/* Node k: a root (k = 0) or a new child of node (k - 1) / 4, with its
+   Transform and a WorldTransform. What the spawn row times. */
+static void bench_tree_spawn(bench_tree *t, uint32_t k) {
+    Transform local = bench_local_of(k);
+    ecs_entity e = k ? hierarchy_attach_new(&t->h, t->ids[(k - 1) / TREE_FANOUT]) : ecs_create(t->w);
+    if (!e || !ECS_ADD(t->w, e, t->local, Transform, local) ||
+        !ECS_ADD(t->w, e, t->world, WorldTransform, {0, 0, 0}))
+        bench_die(ecs_last_error_msg(t->w));
+    t->ids[k] = e;
+}
+
+/* hierarchy_update_transforms' loop over the steps, adding. */
+static void bench_tree_pass(bench_tree *t, const hierarchy_step *s, uint32_t n) {
+    static const WorldTransform origin = {0, 0, 0};
+    const Transform *local = (const Transform *)ecs_storage_data(ecs_storage_of(t->w, t->local));
+    WorldTransform *world = (WorldTransform *)ecs_storage_data(ecs_storage_of(t->w, t->world));
+    uint32_t i;
+    for (i = 0; i < n; i++) {
+        uint32_t row = s[i].row, up = s[i].up;
+        if (row != HIERARCHY_NONE) world[row] = bench_place(up == HIERARCHY_NONE ? origin : world[up], local[row]);
+    }
+}
+
+/* The tree of r, built in its first run (with its world values computed). */
+static bench_tree *bench_tree_ecs(bench_run *r) {
     bench_tree *t = (bench_tree *)r->keep;
-    ecs_view_desc roots;
-    ecs_iter it;
+    const hierarchy_step *s;
+    uint32_t k, n;
+    if (t) return t;
+    t = bench_tree_new(r);
+    bench_tree_world(t);
+    for (k = 0; k < r->n; k++) bench_tree_spawn(t, k);
+    if (!(s = hierarchy_plan_all(&t->h, &n))) bench_die("hierarchy_plan_all failed");
+    bench_tree_pass(t, s, n);
+    return t;
+}
+
+/* Untimed: the world values' checksum. */
+static bench_sum bench_tree_sum(const bench_tree *t) {
+    const ecs_storage *st = ecs_storage_of(t->w, t->world);
+    const WorldTransform *w = (const WorldTransform *)ecs_storage_data(st);
     bench_sum s = {0, 0};
-    if (!t) { /* the first run builds the tree */
-        ecs_entity *ids = (ecs_entity *)bench_alloc((size_t)r->n * sizeof *ids);
-        uint32_t k;
-        t = bench_tree_new(r);
-        t->w = ecs_world_new(NULL);
-        if (!t->w || !hierarchy_init(&t->h, t->w)) bench_die("hierarchy_init failed");
-        t->local = ECS_COMPONENT(t->w, Transform);
-        t->world = ECS_COMPONENT(t->w, WorldTransform);
-        for (k = 0; k < r->n; k++) {
-            Transform local = bench_local_of(k);
-            ids[k] = k ? hierarchy_attach_new(&t->h, ids[(k - 1) / TREE_FANOUT]) : ecs_create(t->w);
-            if (!ids[k] || !ECS_ADD(t->w, ids[k], t->local, Transform, local) ||
-                !ECS_ADD(t->w, ids[k], t->world, WorldTransform, {0, 0, 0}))
-                bench_die(ecs_last_error_msg(t->w));
-        }
-        free(ids);
-    }
-    memset(&roots, 0, sizeof roots);
-    roots.terms[0].c = t->local;
-    roots.terms[1].c = t->world;
-    roots.terms[1].flags = ECS_WRITE;
-    roots.terms[2].c = t->h.child;
-    roots.terms[2].flags = ECS_NOT;
+    uint32_t i;
+    s.count = ecs_storage_count(st);
+    for (i = 0; i < s.count; i++) s.sum += bench_world_sum(w[i]);
+    return s;
+}
+
+static bench_sum ecs_tree_transforms(bench_run *r) {
+    bench_tree *t = bench_tree_ecs(r);
+    const hierarchy_step *s;
+    uint32_t n;
     bench_start(r);
-    for (it = ecs_view(t->w, &roots); ecs_iter_next(&it);) {
-        const Transform *lt = ECS_FIELD(&it, 0, Transform);
-        WorldTransform *wt = ECS_FIELD(&it, 1, WorldTransform);
-        static const WorldTransform origin = {0, 0, 0};
-        hierarchy_iter d;
-        *wt = bench_place(origin, *lt);
-        s.count++;
-        for (d = hierarchy_descendants(&t->h, ecs_iter_entity(&it)); hierarchy_next(&d);) {
-            const Transform *l = ECS_GET(t->w, d.entity, t->local, Transform);
-            const WorldTransform *pw =
-                ECS_GET(t->w, hierarchy_parent_of(&t->h, d.entity), t->world, WorldTransform);
-            WorldTransform *dw = ECS_GET_MUT(t->w, d.entity, t->world, WorldTransform);
-            *dw = bench_place(*pw, *l);
-            s.count++;
-        }
-    }
+    s = hierarchy_plan_all(&t->h, &n);
+    bench_tree_pass(t, s, n);
     bench_stop(r);
-    {
-        const WorldTransform *w = (const WorldTransform *)ecs_storage_data(ecs_storage_of(t->w, t->world));
-        uint32_t i, rows = ecs_storage_count(ecs_storage_of(t->w, t->world));
-        for (i = 0; i < rows; i++) s.sum += bench_world_sum(w[i]);
+    return bench_tree_sum(t);
+}
+
+/* 1% of the nodes (at least one), picked at random with a fixed seed
+   among the leaves (leaves) or among all nodes; ascending, no repeats. */
+static void bench_tree_pick(bench_tree *t, int leaves) {
+    uint32_t n = t->n, first = leaves ? (n - 1) / TREE_FANOUT + 1 : 0, want = n / 100 ? n / 100 : 1, k;
+    unsigned char *taken = (unsigned char *)bench_alloc(n);
+    uint64_t seed = 777;
+    memset(taken, 0, n);
+    for (k = 0; k < want;) {
+        uint32_t pick = first + (uint32_t)(bench_rand(&seed) % (n - first));
+        if (!taken[pick]) taken[pick] = 1, k++;
     }
+    t->picked = (uint32_t *)bench_alloc((size_t)want * sizeof *t->picked);
+    for (k = 0; k < n; k++)
+        if (taken[k]) t->picked[t->npicked++] = k;
+    free(taken);
+}
+
+/* 1% of the nodes moved (bench_tree_pick), each marked with
+   hierarchy_mark_moved. So that a pass which skipped one would show, the
+   world values of the picked nodes' subtrees are zeroed first (untimed);
+   their Transforms stay, so the pass gives the raw tree's values again. */
+static bench_sum bench_tree_moved(bench_run *r, int leaves) {
+    bench_tree *t = bench_tree_ecs(r);
+    const hierarchy_step *s;
+    uint32_t k, n;
+    static const WorldTransform zero = {0, 0, 0};
+    if (!t->picked) bench_tree_pick(t, leaves);
+    for (k = 0; k < t->npicked; k++) {
+        ecs_entity e = t->ids[t->picked[k]];
+        hierarchy_iter d;
+        *ECS_GET_MUT(t->w, e, t->world, WorldTransform) = zero;
+        for (d = hierarchy_descendants(&t->h, e); hierarchy_next(&d);)
+            *ECS_GET_MUT(t->w, d.entity, t->world, WorldTransform) = zero;
+        if (!hierarchy_mark_moved(&t->h, e)) bench_die("hierarchy_mark_moved failed");
+    }
+    bench_start(r);
+    s = hierarchy_plan_moved(&t->h, &n);
+    bench_tree_pass(t, s, n);
+    bench_stop(r);
+    return bench_tree_sum(t);
+}
+static bench_sum ecs_tree_moved_leaves(bench_run *r) { return bench_tree_moved(r, 1); }
+static bench_sum ecs_tree_moved_any(bench_run *r) { return bench_tree_moved(r, 0); }
+
+/* The 1% moved leaves found by ecs.h's modification tracking instead of
+   marked by the code that moved them: the Transform storage tracks
+   modification, the moves are ECS_GET_MUTs (untimed, after a clear), and
+   the timed part walks a view with an ECS_MODIFIED term over Transform,
+   marking what it yields, before the same pass. What examples/hierarchy.h
+   would cost if it found the moved entities through tracking. */
+static bench_sum ecs_tree_moved_tracked(bench_run *r) {
+    bench_tree *t = bench_tree_ecs(r);
+    const hierarchy_step *s;
+    ecs_view_desc d;
+    ecs_iter it;
+    uint32_t k, n;
+    static const WorldTransform zero = {0, 0, 0};
+    if (!t->picked) {
+        bench_tree_pick(t, 1);
+        if (!ecs_track_set(t->w, t->local, ECS_TRACK_MODIFICATION)) bench_die("ecs_track_set failed");
+    }
+    ecs_clear_tracking(t->w, t->local, ECS_TRACK_MODIFICATION);
+    for (k = 0; k < t->npicked; k++) {
+        ecs_entity e = t->ids[t->picked[k]];
+        Transform *local = ECS_GET_MUT(t->w, e, t->local, Transform); /* the move: the same value */
+        *local = bench_local_of(t->picked[k]);
+        *ECS_GET_MUT(t->w, e, t->world, WorldTransform) = zero;
+    }
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = t->local;
+    d.terms[0].flags = ECS_MODIFIED;
+    bench_start(r);
+    for (it = ecs_view(t->w, &d); ecs_iter_next(&it);) hierarchy_mark_moved(&t->h, ecs_iter_entity(&it));
+    s = hierarchy_plan_moved(&t->h, &n);
+    bench_tree_pass(t, s, n);
+    bench_stop(r);
+    return bench_tree_sum(t);
+}
+
+/* The node with the smallest subtree of at least 100 nodes (the first
+   such, in node order), from the subtree sizes of the raw layout: 160 to
+   320 nodes at the N of the table (320 at 1M; full 4-ary subtrees have
+   85 or 341). */
+static uint32_t bench_tree_node_of_100(uint32_t n) {
+    uint32_t *size = (uint32_t *)bench_alloc((size_t)n * sizeof *size), k, best = 0;
+    for (k = 0; k < n; k++) size[k] = 1;
+    for (k = n - 1; k > 0; k--) size[(k - 1) / TREE_FANOUT] += size[k];
+    for (k = 1; k < n; k++)
+        if (size[k] >= 100 && size[k] < size[best]) best = k;
+    free(size);
+    return best;
+}
+
+/* The reparent of a node with a subtree of at least 100 nodes
+   (bench_tree_node_of_100), then the full pass. The new parent is
+   a node spawned (untimed) just before, under the root, so its step comes
+   after the subtree's, which must move: the costly case (under an earlier
+   parent nothing moves). Untimed after: the move's result is checked, the
+   node goes back to its parent, the spawned one is destroyed, and a full
+   pass restores the values. */
+static bench_sum ecs_tree_reparent(bench_run *r) {
+    bench_tree *t = bench_tree_ecs(r);
+    uint32_t x = bench_tree_node_of_100(r->n), n;
+    ecs_entity node = t->ids[x], old = hierarchy_parent_of(&t->h, node), to;
+    const WorldTransform *got, *want;
+    const hierarchy_step *s;
+    Transform local = {1, 1, 1};
+    if (!old) bench_die("the reparented node is the root");
+    to = hierarchy_attach_new(&t->h, t->ids[0]);
+    if (!to || !ECS_ADD(t->w, to, t->local, Transform, local) || !ECS_ADD(t->w, to, t->world, WorldTransform, {0, 0, 0}))
+        bench_die(ecs_last_error_msg(t->w));
+    bench_start(r);
+    if (hierarchy_attach(&t->h, node, to) != HIERARCHY_OK) bench_die("hierarchy_attach failed");
+    s = hierarchy_plan_all(&t->h, &n);
+    bench_tree_pass(t, s, n);
+    bench_stop(r);
+    got = ECS_GET(t->w, node, t->world, WorldTransform);
+    want = ECS_GET(t->w, to, t->world, WorldTransform);
+    if (got->x != want->x + (float)(x & 15) || got->angle != want->angle + (float)(x & 3))
+        bench_die("the reparented subtree was not placed under its new parent");
+    hierarchy_attach(&t->h, node, old);
+    ecs_destroy(t->w, to);
+    s = hierarchy_plan_all(&t->h, &n);
+    bench_tree_pass(t, s, n);
+    return bench_tree_sum(t);
+}
+
+/* The raw tree of r, built in its first run, with its world values. */
+static bench_tree *bench_tree_raw(bench_run *r) {
+    bench_tree *t = (bench_tree *)r->keep;
+    static const WorldTransform origin = {0, 0, 0};
+    uint32_t k;
+    if (t) return t;
+    t = bench_tree_new(r);
+    t->parent = (uint32_t *)bench_alloc((size_t)r->n * sizeof *t->parent);
+    t->locals = (Transform *)bench_alloc((size_t)r->n * sizeof *t->locals);
+    t->worlds = (WorldTransform *)bench_alloc((size_t)r->n * sizeof *t->worlds);
+    for (k = 0; k < r->n; k++) {
+        t->parent[k] = k ? (k - 1) / TREE_FANOUT : 0;
+        t->locals[k] = bench_local_of(k);
+        t->worlds[k] = bench_place(k ? t->worlds[t->parent[k]] : origin, t->locals[k]);
+    }
+    return t;
+}
+
+static bench_sum bench_tree_raw_sum(const bench_tree *t) {
+    bench_sum s = {0, 0};
+    uint32_t k;
+    s.count = t->n;
+    for (k = 0; k < t->n; k++) s.sum += bench_world_sum(t->worlds[k]);
     return s;
 }
 
 static bench_sum raw_tree_transforms(bench_run *r) {
-    bench_tree *t = (bench_tree *)r->keep;
-    const uint32_t *parent;
-    const Transform *locals;
-    WorldTransform *worlds;
+    bench_tree *t = bench_tree_raw(r);
+    const uint32_t *parent = t->parent;
+    const Transform *locals = t->locals;
+    WorldTransform *worlds = t->worlds;
     static const WorldTransform origin = {0, 0, 0};
     uint32_t k;
-    bench_sum s = {0, 0};
-    if (!t) {
-        t = bench_tree_new(r);
-        t->parent = (uint32_t *)bench_alloc((size_t)r->n * sizeof *t->parent);
-        t->locals = (Transform *)bench_alloc((size_t)r->n * sizeof *t->locals);
-        t->worlds = (WorldTransform *)bench_alloc((size_t)r->n * sizeof *t->worlds);
-        for (k = 0; k < r->n; k++) {
-            t->parent[k] = k ? (k - 1) / TREE_FANOUT : 0;
-            t->locals[k] = bench_local_of(k);
-        }
-        memset(t->worlds, 0, (size_t)r->n * sizeof *t->worlds);
-    }
-    parent = t->parent;
-    locals = t->locals;
-    worlds = t->worlds;
     bench_start(r);
     worlds[0] = bench_place(origin, locals[0]);
     for (k = 1; k < r->n; k++) worlds[k] = bench_place(worlds[parent[k]], locals[k]);
     bench_stop(r);
-    s.count = r->n;
-    for (k = 0; k < r->n; k++) s.sum += bench_world_sum(worlds[k]);
+    return bench_tree_raw_sum(t);
+}
+
+/* The raw program at its best for the 1% moved leaves: their indices in
+   ascending order (bench_tree_pick), each recomputed from its parent.
+   Their world values are zeroed first, as on the ecs.h side. */
+static bench_sum raw_tree_moved_leaves(bench_run *r) {
+    bench_tree *t = bench_tree_raw(r);
+    const uint32_t *parent = t->parent, *picked;
+    const Transform *locals = t->locals;
+    WorldTransform *worlds = t->worlds;
+    static const WorldTransform origin = {0, 0, 0};
+    uint32_t i;
+    if (!t->picked) bench_tree_pick(t, 1);
+    picked = t->picked;
+    for (i = 0; i < t->npicked; i++) memset(&worlds[picked[i]], 0, sizeof *worlds);
+    bench_start(r);
+    for (i = 0; i < t->npicked; i++) {
+        uint32_t k = picked[i];
+        worlds[k] = bench_place(k ? worlds[parent[k]] : origin, locals[k]);
+    }
+    bench_stop(r);
+    return bench_tree_raw_sum(t);
+}
+
+/* Spawning the tree node by node, timed whole, into a new world with the
+   order kept (built untimed); against an ordinary create of the same
+   entities: ecs_create and the same two ECS_ADDs, in the same kind of
+   world, so it pays the group and the hooks too. The difference is the
+   parent: Child, Parent, the sibling ring, and the step's parent row.
+   Checksum: the entities placed and their Transforms. */
+static bench_sum bench_spawn(bench_run *r, int under_parent) {
+    bench_tree t;
+    const ecs_storage *st;
+    const Transform *v;
+    bench_sum s = {0, 0};
+    uint32_t k;
+    memset(&t, 0, sizeof t);
+    t.n = r->n;
+    bench_tree_world(&t);
+    bench_start(r);
+    for (k = 0; k < r->n; k++) {
+        if (under_parent) {
+            bench_tree_spawn(&t, k);
+        } else {
+            Transform local = bench_local_of(k);
+            ecs_entity e = ecs_create(t.w);
+            if (!e || !ECS_ADD(t.w, e, t.local, Transform, local) || !ECS_ADD(t.w, e, t.world, WorldTransform, {0, 0, 0}))
+                bench_die(ecs_last_error_msg(t.w));
+        }
+    }
+    bench_stop(r);
+    st = ecs_storage_of(t.w, t.local);
+    v = (const Transform *)ecs_storage_data(st);
+    s.count = ecs_storage_count(ecs_storage_of(t.w, t.world));
+    for (k = 0; k < ecs_storage_count(st); k++) s.sum += (uint64_t)v[k].x + (uint64_t)v[k].y + (uint64_t)v[k].angle;
+    ecs_world_free(t.w);
+    free(t.ids);
     return s;
 }
+static bench_sum ecs_tree_spawn(bench_run *r) { return bench_spawn(r, 1); }
+static bench_sum ecs_create_placed(bench_run *r) { return bench_spawn(r, 0); }
 
 /* ------------------------------------------------------------------------- */
 /* Many cores: the movement workload on a thread pool                        */
@@ -1238,8 +1458,8 @@ typedef struct bench_baseline {
 
 enum {
     RAW_CREATE, RAW_GET, RAW_ADD_REMOVE, RAW_ITER1, RAW_ITER2, RAW_HALF, RAW_FROZEN, RAW_ITER3, RAW_TREE,
-    RAW_SNAPSHOT,
-    ECS_ITER2_EACH, ECS_ITER2_BLOCK, ECS_ADD_REMOVE, ECS_CREATE, ECS_DESTROY, ECS_FRAME,
+    RAW_TREE_MOVED, RAW_SNAPSHOT,
+    ECS_ITER2_EACH, ECS_ITER2_BLOCK, ECS_ADD_REMOVE, ECS_CREATE, ECS_DESTROY, ECS_FRAME, ECS_TREE, ECS_PLACED,
     NBASELINES, NO_TARGET = -1
 };
 
@@ -1253,6 +1473,7 @@ static const bench_baseline BASELINES[NBASELINES] = {
     {"raw !frozen", raw_frozen},
     {"raw iter3", raw_iter3},
     {"raw tree", raw_tree_transforms},
+    {"raw 1% tree", raw_tree_moved_leaves}, /* the moved leaves only */
     {"memcpy snap", raw_memcpy_snapshot}, /* the snapshot's bytes, for save and load */
     {"ecs iter2/e", ecs_iter2_each},  /* the untracked rows, for the tracked ones */
     {"ecs iter2/b", ecs_iter2_block},
@@ -1260,6 +1481,8 @@ static const bench_baseline BASELINES[NBASELINES] = {
     {"ecs create", ecs_create_add}, /* the ungrouped rows, for the grouped ones */
     {"ecs destroy", ecs_destroy_in_order},
     {"ecs 1 core", ecs_frame_serial}, /* the serial frame, for the parallel one */
+    {"ecs tree", ecs_tree_transforms}, /* the full pass, for the tree's edits */
+    {"ecs placed", ecs_create_placed}, /* create + Transform + WorldTransform, for the spawn */
 };
 
 typedef struct bench_row {
@@ -1301,7 +1524,12 @@ static const bench_row ROWS[] = {
     {"iterate 3, per entity", ecs_iter3_each, RAW_ITER3, RAW_ITER3, 1.3},
     {"iterate 3, blocks", ecs_iter3_block, RAW_ITER3, RAW_ITER3, 1.05},
     {"iterate 3, group blocks", ecs_iter3_group, RAW_ITER3, RAW_ITER3, 1.05},
-    {"hierarchy transforms, 4-ary", ecs_tree_transforms, RAW_TREE, NO_TARGET, 0},
+    {"hierarchy transforms, 4-ary", ecs_tree_transforms, RAW_TREE, RAW_TREE, 3.0},
+    {"hierarchy 1% moved, leaves", ecs_tree_moved_leaves, RAW_TREE_MOVED, ECS_TREE, 0.1},
+    {"hierarchy 1% moved, any nodes", ecs_tree_moved_any, RAW_TREE, NO_TARGET, 0},
+    {"hierarchy 1% moved, ECS_MODIFIED", ecs_tree_moved_tracked, RAW_TREE_MOVED, NO_TARGET, 0},
+    {"hierarchy reparent 100+, pass", ecs_tree_reparent, RAW_TREE, ECS_TREE, 2.0},
+    {"hierarchy spawn under a parent", ecs_tree_spawn, ECS_PLACED, ECS_PLACED, 2.0},
     {"movement frame, all cores", ecs_frame_parallel, ECS_FRAME, NO_TARGET, 0},
     {"save snapshot, 2 components", ecs_save_snapshot, RAW_SNAPSHOT, RAW_SNAPSHOT, 3.0},
     {"load snapshot, 2 components", ecs_load_snapshot, RAW_SNAPSHOT, RAW_SNAPSHOT, 3.0},

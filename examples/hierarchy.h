@@ -38,6 +38,12 @@
      are other entities of the storage being walked (ecs.h section 7).
    - hierarchy_init stores a pointer to your `hierarchy` in the hooks: keep
      it at the same address for as long as the world lives.
+   - Transforms (the last sections): give an entity both Transform and
+     WorldTransform to place it. The first hierarchy_update_transforms (or
+     hierarchy_transforms_init) takes over those two storages: a group
+     owns them and their hooks keep them in parent-first order, so the
+     pass is one loop over arrays. The order's memory is freed when the
+     last placed entity goes (ecs_world_free destroys them all first).
 
    USAGE
 
@@ -48,12 +54,21 @@
        ecs_entity moon = hierarchy_attach_new(&h, earth);
        for (hierarchy_iter it = hierarchy_descendants(&h, sun); hierarchy_next(&it); )
            ... it.entity is earth, then moon ...
+
+   and with transforms (Transform and WorldTransform registered as local
+   and world, each entity given both):
+
+       hierarchy_update_transforms(&h, local, world);   every WorldTransform
+       ECS_GET_MUT(w, moon, local, Transform)->angle += 0.1f;
+       hierarchy_mark_moved(&h, moon);
+       hierarchy_update_moved(&h);                       the moon's subtree only
 */
 #ifndef HIERARCHY_H
 #define HIERARCHY_H
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "../ecs.h"
 
 typedef struct Parent {
@@ -66,10 +81,39 @@ typedef struct Child {
     ecs_entity prev, next;     /* siblings; an only child links to itself */
 } Child;
 
+/* One step of a pass over the hierarchy (see "Parent-first order" below):
+   the entity at `row` of the local and world storages, whose parent is at
+   row `up` of them. */
+typedef struct hierarchy_step {
+    uint32_t row; /* HIERARCHY_NONE: a hole, skip it */
+    uint32_t up;  /* HIERARCHY_NONE: placed from the origin (a root) */
+} hierarchy_step;
+#define HIERARCHY_NONE 0xffffffffu
+
+/* private: the parent-first order of hierarchy_transforms_init */
+typedef struct hierarchy__plan {
+    ecs_component local, world; /* 0: no order kept */
+    ecs_group group;            /* owns local and world: one row indexes both */
+    size_t size;                /* of a world value: its address gives its row */
+    hierarchy_step *steps;      /* n steps, parents first; holes have row NONE */
+    uint32_t n, holes, cap;
+    uint32_t *at;               /* at[row]: the step of the entity at that row */
+    uint32_t at_cap;
+    uint64_t *moved;            /* bit i: step i moved since the last plan */
+    uint64_t *kids;             /* bit i: step i's entity has children (a Parent) */
+    uint32_t nmoved;
+    hierarchy_step *out;        /* what hierarchy_plan_moved hands out */
+    uint32_t out_cap;
+    unsigned char *dirty;       /* hierarchy_plan_moved's scratch: a byte per row */
+    uint32_t dirty_cap;
+    bool lost;                  /* rebuild at the next plan (memory ran out in a hook) */
+} hierarchy__plan;
+
 typedef struct hierarchy {
     ecs_world *w;
     ecs_component parent, child; /* the ids of Parent and Child */
     ecs_entity orphaning;        /* private: whose children the Parent hook is letting go */
+    hierarchy__plan plan;        /* private */
 } hierarchy;
 
 typedef enum hierarchy_result {
@@ -114,7 +158,13 @@ static inline bool hierarchy_is_ancestor(const hierarchy *h, ecs_entity ancestor
    may change Child *values* (the siblings' links) but not add or remove
    Child rows, and the same for Parent. Each hook only adds or removes rows
    of the *other* storage. The one place where that would go wrong is
-   covered by h->orphaning, see the Parent hook. */
+   covered by h->orphaning, see the Parent hook.
+   They also tell the parent-first order (below) that e lost its parent,
+   or its last child (hierarchy_attach tells it of a first child). */
+
+static inline void hierarchy__plan_unparent(hierarchy *h, ecs_entity e);
+static inline void hierarchy__plan_attached(hierarchy *h, ecs_entity e, ecs_entity parent, bool first);
+static inline void hierarchy__plan_kids(hierarchy *h, ecs_entity e, bool kids);
 
 /* A Child leaves: take the entity out of its parent's ring. */
 static inline void hierarchy__on_remove_child(ecs_world *w, ecs_entity e, ecs_component c,
@@ -123,6 +173,7 @@ static inline void hierarchy__on_remove_child(ecs_world *w, ecs_entity e, ecs_co
     const Child *me = (const Child *)value;
     Parent *p;
     (void)c;
+    hierarchy__plan_unparent(h, e);
     if (me->parent == h->orphaning) return; /* the whole ring is going: leave it be */
     p = ECS_GET_MUT(w, me->parent, h->parent, Parent);
     if (--p->count == 0) {
@@ -148,6 +199,7 @@ static inline void hierarchy__on_remove_parent(ecs_world *w, ecs_entity e, ecs_c
     ecs_entity saved = h->orphaning, child = me->first_child;
     uint32_t i, n = me->count;
     (void)c;
+    hierarchy__plan_kids(h, e, false);
     h->orphaning = e;
     for (i = 0; i < n; i++) {
         /* read the link before the delete: it swap-removes a Child row,
@@ -168,6 +220,7 @@ static inline bool hierarchy_init(hierarchy *h, ecs_world *w) {
     h->parent = ECS_COMPONENT(w, Parent);
     h->child = ECS_COMPONENT(w, Child);
     h->orphaning = ECS_NULL;
+    memset(&h->plan, 0, sizeof h->plan);
     parent_hooks.user = child_hooks.user = h;
     return h->parent && h->child && ecs_hooks_set(w, h->parent, &parent_hooks) &&
            ecs_hooks_set(w, h->child, &child_hooks);
@@ -194,9 +247,10 @@ static inline hierarchy_result hierarchy_attach(hierarchy *h, ecs_entity id, ecs
     if (ecs_has(w, id, h->parent) && hierarchy_is_ancestor(h, id, parent)) return HIERARCHY_CYCLE;
 
     hierarchy_detach(h, id);
-    /* A parent without children has no Parent yet: start with an empty one. */
-    if (!ecs_has(w, parent, h->parent) && !ECS_ADD(w, parent, h->parent, Parent, {0, ECS_NULL}))
-        return HIERARCHY_NO_MEMORY;
+    /* A parent without children has no Parent yet: start with an empty one
+       (zeroed by ecs_add, its padding too, so a snapshot's bytes of it
+       are all defined). */
+    if (!ecs_has(w, parent, h->parent) && !ecs_add(w, parent, h->parent, NULL)) return HIERARCHY_NO_MEMORY;
     if (!ECS_ADD(w, id, h->child, Child, {parent, id, id})) {
         if (ECS_GET(w, parent, h->parent, Parent)->count == 0) ecs_delete(w, parent, h->parent);
         return HIERARCHY_NO_MEMORY;
@@ -207,6 +261,7 @@ static inline hierarchy_result hierarchy_attach(hierarchy *h, ecs_entity id, ecs
     c = ECS_GET_MUT(w, id, h->child, Child);
     if (p->count++ == 0) {
         p->first_child = id; /* an only child: c already links to itself */
+        hierarchy__plan_attached(h, id, parent, true);
         return HIERARCHY_OK;
     }
     /* Last in the ring = between the current last child and the first. */
@@ -215,6 +270,7 @@ static inline hierarchy_result hierarchy_attach(hierarchy *h, ecs_entity id, ecs
     c->next = p->first_child;
     ECS_GET_MUT(w, first->prev, h->child, Child)->next = id;
     first->prev = id;
+    hierarchy__plan_attached(h, id, parent, false);
     return HIERARCHY_OK;
 }
 
@@ -288,10 +344,12 @@ static inline hierarchy_iter hierarchy_descendants(const hierarchy *h, ecs_entit
 }
 
 /* The entity after e in a pre-order walk of root's subtree: e's first
-   child if it has children; else the next sibling of e or of its nearest
-   ancestor below root that is not a last child; else none. */
-static inline ecs_entity hierarchy__preorder_next(const hierarchy *h, ecs_entity root, ecs_entity e) {
-    const Parent *p = ECS_GET(h->w, e, h->parent, Parent);
+   child if it has children (and descend is true: false skips e's
+   subtree); else the next sibling of e or of its nearest ancestor below
+   root that is not a last child; else none. */
+static inline ecs_entity hierarchy__preorder_next(const hierarchy *h, ecs_entity root, ecs_entity e,
+                                                  bool descend) {
+    const Parent *p = descend ? ECS_GET(h->w, e, h->parent, Parent) : NULL;
     if (p) return p->first_child;
     while (e != root) {
         const Child *c = ECS_GET(h->w, e, h->child, Child);
@@ -315,7 +373,7 @@ static inline bool hierarchy_next(hierarchy_iter *it) {
         it->next = hierarchy_parent_of(h, e);
         break;
     default:
-        it->next = hierarchy__preorder_next(h, it->root, e);
+        it->next = hierarchy__preorder_next(h, it->root, e, true);
         break;
     }
     return true;
@@ -405,7 +463,10 @@ static inline bool hierarchy_sort_children_by(hierarchy *h, ecs_entity id, hiera
    relative to the world); hierarchy_update_transforms computes every
    WorldTransform from them, parents before children, so one pass is
    enough. Moving, turning or re-attaching a parent moves its whole subtree
-   on the next pass. */
+   on the next pass. To do it in one loop over arrays, the hierarchy keeps
+   the entities that have both components in parent-first order ("Parent-
+   first order" below); hierarchy_update_moved recomputes only the
+   subtrees of what moved. */
 
 typedef struct Transform {
     float x, y;   /* position in the parent's frame */
@@ -427,35 +488,540 @@ static inline WorldTransform transform_combine(WorldTransform parent, Transform 
     return out;
 }
 
-/* For every root (a Transform without a Child), its WorldTransform is its
-   Transform; then each descendant, in pre-order, combines its parent's
-   WorldTransform (just computed) with its own Transform. Give every entity
-   of a transform tree both components: the pass starts at roots that have
-   both and skips an entity that lacks one. Only values change here, so the
-   field pointers stay valid throughout. */
-static inline void hierarchy_update_transforms(const hierarchy *h, ecs_component local,
-                                               ecs_component world) {
-    static const WorldTransform origin = {0, 0, 0};
-    ecs_view_desc roots;
-    ecs_iter it;
-    memset(&roots, 0, sizeof roots);
-    roots.terms[0].c = local;
-    roots.terms[1].c = world;
-    roots.terms[1].flags = ECS_WRITE;
-    roots.terms[2].c = h->child;
-    roots.terms[2].flags = ECS_NOT;
-    for (it = ecs_view(h->w, &roots); ecs_iter_next(&it);) {
-        const Transform *t = ECS_FIELD(&it, 0, Transform);
-        WorldTransform *wt = ECS_FIELD(&it, 1, WorldTransform);
-        hierarchy_iter d;
-        wt->x = t->x, wt->y = t->y, wt->angle = t->angle;
-        for (d = hierarchy_descendants(h, ecs_iter_entity(&it)); hierarchy_next(&d);) {
-            const Transform *lt = ECS_GET(h->w, d.entity, local, Transform);
-            const WorldTransform *pw = ECS_GET(h->w, hierarchy_parent_of(h, d.entity), world, WorldTransform);
-            WorldTransform *dw = ECS_GET_MUT(h->w, d.entity, world, WorldTransform);
-            if (lt && dw) *dw = transform_combine(pw ? *pw : origin, *lt);
+/* --- Parent-first order -----------------------------------------------------
+   THE PATTERN (to copy for a hierarchy of your own). A transform pass sets
+   world = parent's world (+) local for every entity, each parent before
+   its children. Walking the links to do it (hierarchy_descendants, then a
+   lookup of each value) costs several dependent lookups per entity. A
+   program without an ECS stores the tree as arrays in an order where every
+   parent comes first, with the parent's index beside each node, and runs
+
+       for (k = 1; k < n; k++) world[k] = combine(world[parent[k]], local[k]);
+
+   This section keeps that loop possible over the rows of ecs.h's storages.
+   A *plan* lists every placed entity (one that has both the local and the
+   world component) as a step {row, up}: its row, and its parent's row,
+   parents' steps before their children's. A pass is one loop:
+
+       const Transform *local = ecs_storage_data(ecs_storage_of(w, local_c));
+       WorldTransform *world = ecs_storage_data(ecs_storage_of(w, world_c));
+       const hierarchy_step *s = hierarchy_plan_all(h, &n);
+       for (i = 0; i < n; i++) {
+           uint32_t r = s[i].row, up = s[i].up;
+           if (r == HIERARCHY_NONE) continue;                 // a hole
+           world[r] = combine(up == HIERARCHY_NONE ? origin : world[up], local[r]);
+       }
+
+   hierarchy_update_transforms is that loop for Transform and
+   WorldTransform; for components of your own (3D, matrices), give them to
+   hierarchy_transforms_init and write the loop with your combine.
+   Four things keep the plan true, each in one place:
+   1. A group owns local and world (ecs.h section 13): the placed entities
+      sit in the same rows of both, so one row indexes both.
+   2. Rows move only when an entity joins the group (a new row at the end)
+      or leaves it (the group's last entity moves into the leaver's row).
+      Hooks on both storages see each: a joining entity's step is appended
+      (its parent's step is already there: parents stay first); a
+      leaver's step becomes a hole, and the entity moved into its row has
+      its step, and its children's up, rewritten.
+   3. The hierarchy's edits keep parents first: attaching under a parent
+      whose step comes later moves the subtree's steps to the end, in
+      pre-order; so does an entity placed after its children, for theirs.
+      Only steps move, never rows. Losing a parent (detach, orphaning, the
+      parent leaving the group) sets up to NONE: placed from the origin.
+   4. Holes are squeezed out once they are a quarter of the plan.
+   Trees spawned parents first (the usual way) get their rows in plan
+   order, so the loop reads each array front to back like the raw one.
+   After edits, some steps point at rows elsewhere: ecs.h moves a row only
+   to the end (swap-remove) or sorts a whole storage, which would cost far
+   more than the edit, so the plan visits such a row where it is.
+
+   ONLY WHAT MOVED. hierarchy_mark_moved(h, e) sets a bit beside e's step,
+   as ECS_GET_MUT stamps a row for ecs.h's tracking; attaching, detaching
+   and placing an entity set it too. hierarchy_plan_moved hands out the
+   steps of the marked entities' subtrees only (parents first in each) and
+   clears the bits: the same loop, over what moved. A marked entity
+   without children costs its step; from the first marked one with
+   children on, the plan is swept once, at about the cost of a full pass,
+   so a pass over what moved never costs much more than two full ones.
+   The world values must be right after the previous pass. Why not ecs.h's modification tracking: it stamps rows, so finding
+   the changed ones reads every stamp, which at 1M entities costs more
+   than the whole pass over 1% of them (bench/README.md). A mark is set by
+   the call that makes the change, and found in a scan of one bit per
+   step. To feed the plan from ecs.h's tracking anyway, mark what an
+   ECS_MODIFIED view of the local component yields.
+
+   What it asks of you: hierarchy_transforms_init takes over the two
+   storages' hooks and owns them in a group (no other group may own them,
+   and ecs_sort cannot sort them: section 13); add or remove them in a
+   loop over either only through ecs_defer_*. ecs_load runs no hooks: the
+   next plan sees that its steps do not match the group's rows and
+   rebuilds itself from them. */
+
+/* The group row of e's values; NONE if e is not placed. */
+static inline uint32_t hierarchy__row(const hierarchy *h, ecs_entity e) {
+    const ecs_storage *s = ecs_storage_of(h->w, h->plan.world);
+    const char *v = (const char *)ecs_storage_get(s, e);
+    uint32_t r;
+    if (!v) return HIERARCHY_NONE;
+    r = (uint32_t)((size_t)(v - (const char *)ecs_storage_data(s)) / h->plan.size);
+    return r < ecs_group_count(h->w, h->plan.group) ? r : HIERARCHY_NONE;
+}
+
+/* The step of the entity at row r; NONE if r is NONE or (while the plan
+   is built) not planned yet. A row's at[] may be stale: the step must name
+   the row. */
+static inline uint32_t hierarchy__step_at(const hierarchy *h, uint32_t r) {
+    uint32_t i;
+    if (r >= h->plan.at_cap) return HIERARCHY_NONE;
+    i = h->plan.at[r];
+    return i < h->plan.n && h->plan.steps[i].row == r ? i : HIERARCHY_NONE;
+}
+
+/* e's step; NONE if e is not placed (or not planned yet). */
+static inline uint32_t hierarchy__step_of(const hierarchy *h, ecs_entity e) {
+    return hierarchy__step_at(h, hierarchy__row(h, e));
+}
+
+static inline bool hierarchy__bit(const uint64_t *bits, uint32_t i) { return bits[i / 64] >> (i % 64) & 1u; }
+static inline void hierarchy__set_bit(uint64_t *bits, uint32_t i, bool on) {
+    uint64_t bit = (uint64_t)1 << (i % 64);
+    bits[i / 64] = on ? bits[i / 64] | bit : bits[i / 64] & ~bit;
+}
+
+/* Step i moved (on) or was handed out (off). */
+static inline void hierarchy__mark(hierarchy *h, uint32_t i, bool on) {
+    if (hierarchy__bit(h->plan.moved, i) == on) return;
+    hierarchy__set_bit(h->plan.moved, i, on);
+    h->plan.nmoved += on ? 1u : (uint32_t)-1;
+}
+
+/* Step i becomes a hole (its entity left, or its step moved on): a hole
+   is never marked. */
+static inline void hierarchy__hole(hierarchy *h, uint32_t i) {
+    h->plan.steps[i].row = HIERARCHY_NONE;
+    h->plan.holes++;
+    hierarchy__mark(h, i, false);
+}
+
+/* The index of the lowest set bit of x (x != 0): the compiler's builtin,
+   else de Bruijn multiplication. */
+static inline uint32_t hierarchy__lowest_bit(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (uint32_t)__builtin_ctzll(x);
+#else
+    static const unsigned char index[64] = {
+        0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,  62, 55, 59, 36, 53, 51,
+        43, 22, 45, 39, 33, 30, 24, 18, 12, 5,  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21,
+        44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
+    return index[((x & (0 - x)) * 0x03f79d71b4cb0a89ull) >> 58];
+#endif
+}
+
+/* p grown to hold at least need items of size (doubling); NULL, with p
+   and *cap kept, when memory runs out. */
+static inline void *hierarchy__grow(void *p, uint32_t *cap, uint32_t need, size_t size) {
+    uint64_t c = *cap ? *cap : 64;
+    void *q;
+    while (c < need) c *= 2;
+    if (c > 0xffffffffu || c > (uint64_t)((size_t)-1 / size) || !(q = realloc(p, (size_t)c * size))) return NULL;
+    *cap = (uint32_t)c;
+    return q;
+}
+
+/* Room for rows 0..rows-1 in at[] (new ones NONE). */
+static inline bool hierarchy__reserve_rows(hierarchy *h, uint32_t rows) {
+    uint32_t old = h->plan.at_cap;
+    void *q;
+    if (rows <= old) return true;
+    if (!(q = hierarchy__grow(h->plan.at, &h->plan.at_cap, rows, sizeof *h->plan.at))) return false;
+    h->plan.at = (uint32_t *)q;
+    memset(h->plan.at + old, 0xff, (size_t)(h->plan.at_cap - old) * sizeof *h->plan.at);
+    return true;
+}
+
+/* bits (words of them) grown to more words, the new ones 0. */
+static inline bool hierarchy__grow_bits(uint64_t **bits, uint32_t words, uint32_t more) {
+    void *q = realloc(*bits, (size_t)more * sizeof **bits);
+    if (!q) return false;
+    *bits = (uint64_t *)q;
+    memset(*bits + words, 0, (size_t)(more - words) * sizeof **bits);
+    return true;
+}
+
+/* Appends the step {row, up} (row < at_cap), whose entity has children
+   or not. False if out of memory. */
+static inline bool hierarchy__append(hierarchy *h, uint32_t row, uint32_t up, bool kids) {
+    hierarchy__plan *pl = &h->plan;
+    if (pl->n == pl->cap) { /* the steps and their bits grow together */
+        uint32_t cap = pl->cap, words = (cap + 63) / 64;
+        void *q = hierarchy__grow(pl->steps, &cap, pl->n + 1, sizeof *pl->steps);
+        if (!q) return false;
+        pl->steps = (hierarchy_step *)q;
+        if (!hierarchy__grow_bits(&pl->moved, words, (cap + 63) / 64) ||
+            !hierarchy__grow_bits(&pl->kids, words, (cap + 63) / 64))
+            return false;
+        pl->cap = cap;
+    }
+    pl->steps[pl->n].row = row;
+    pl->steps[pl->n].up = up;
+    hierarchy__set_bit(pl->kids, pl->n, kids);
+    pl->at[row] = pl->n++;
+    return true;
+}
+
+/* Frees the plan's arrays (it keeps its components and group). */
+static inline void hierarchy__plan_clear(hierarchy *h) {
+    hierarchy__plan *pl = &h->plan;
+    free(pl->steps);
+    free(pl->at);
+    free(pl->moved);
+    free(pl->kids);
+    free(pl->out);
+    free(pl->dirty);
+    pl->steps = pl->out = NULL;
+    pl->at = NULL;
+    pl->moved = pl->kids = NULL;
+    pl->dirty = NULL;
+    pl->n = pl->holes = pl->cap = pl->at_cap = pl->nmoved = pl->out_cap = pl->dirty_cap = 0;
+    pl->lost = false;
+}
+
+/* Moves the steps of e's subtree to the end, in pre-order, after a
+   parent's step that came after e's. Rows stay; the old steps become
+   holes. Placed entities under an unplaced one are placed from the
+   origin: they need not move. False if out of memory. */
+static inline bool hierarchy__move_last(hierarchy *h, ecs_entity e) {
+    ecs_entity x = e;
+    while (x) {
+        uint32_t i = hierarchy__step_of(h, x);
+        if (i != HIERARCHY_NONE) {
+            hierarchy_step s = h->plan.steps[i];
+            if (!hierarchy__append(h, s.row, s.up, hierarchy__bit(h->plan.kids, i))) return false;
+            hierarchy__hole(h, i);
+        }
+        x = hierarchy__preorder_next(h, e, x, i != HIERARCHY_NONE);
+    }
+    return true;
+}
+
+/* The steps of e's placed children get up; losing their parent marks them. */
+static inline void hierarchy__children_up(hierarchy *h, ecs_entity e, uint32_t up) {
+    hierarchy_iter c;
+    for (c = hierarchy_children(h, e); hierarchy_next(&c);) {
+        uint32_t i = hierarchy__step_of(h, c.entity);
+        if (i == HIERARCHY_NONE) continue;
+        h->plan.steps[i].up = up;
+        if (up == HIERARCHY_NONE) hierarchy__mark(h, i, true);
+    }
+}
+
+/* e was just placed: it is in the group's last row. */
+static inline void hierarchy__join(hierarchy *h, ecs_entity e) {
+    uint32_t r = hierarchy__row(h, e);
+    ecs_entity parent = hierarchy_parent_of(h, e);
+    const Parent *kids = ECS_GET(h->w, e, h->parent, Parent);
+    if (r == HIERARCHY_NONE || hierarchy__step_at(h, r) != HIERARCHY_NONE) return; /* a bundle's 2nd hook */
+    if (!hierarchy__reserve_rows(h, r + 1) ||
+        !hierarchy__append(h, r, parent ? hierarchy__row(h, parent) : HIERARCHY_NONE, kids != NULL)) {
+        h->plan.lost = true;
+        return;
+    }
+    hierarchy__mark(h, h->plan.n - 1, true);
+    if (kids) { /* children placed before it: now under it, so after it */
+        hierarchy_iter c;
+        for (c = hierarchy_children(h, e); hierarchy_next(&c);) {
+            uint32_t k = hierarchy__step_of(h, c.entity);
+            if (k == HIERARCHY_NONE) continue;
+            h->plan.steps[k].up = r;
+            if (!hierarchy__move_last(h, c.entity)) h->plan.lost = true;
         }
     }
+}
+
+/* e is about to leave the group: ecs.h then moves the group's last entity
+   into e's row. */
+static inline void hierarchy__leave(hierarchy *h, ecs_entity e) {
+    hierarchy__plan *pl = &h->plan;
+    uint32_t r = hierarchy__row(h, e), i = hierarchy__step_of(h, e), last, j;
+    ecs_entity l;
+    if (r == HIERARCHY_NONE) return;
+    if (i != HIERARCHY_NONE) hierarchy__hole(h, i);
+    hierarchy__children_up(h, e, HIERARCHY_NONE);
+    last = ecs_group_count(h->w, pl->group) - 1;
+    if (last == 0) { /* the group is empty now: so is the plan */
+        hierarchy__plan_clear(h);
+        return;
+    }
+    l = ecs_group_entities(h->w, pl->group)[last];
+    if (l != e && (j = hierarchy__step_of(h, l)) != HIERARCHY_NONE) {
+        hierarchy__children_up(h, l, r); /* before row r names l: e, one of them maybe, is still there */
+        pl->steps[j].row = r;
+        pl->at[r] = j;
+    }
+}
+
+/* The hooks of the local and world storages: joining and leaving the
+   group is having both. */
+static inline void hierarchy__on_insert_placed(ecs_world *w, ecs_entity e, ecs_component c, void *value,
+                                               void *user) {
+    hierarchy *h = (hierarchy *)user;
+    (void)value;
+    if (ecs_has(w, e, c == h->plan.local ? h->plan.world : h->plan.local)) hierarchy__join(h, e);
+}
+
+static inline void hierarchy__on_remove_placed(ecs_world *w, ecs_entity e, ecs_component c, void *value,
+                                               void *user) {
+    hierarchy *h = (hierarchy *)user;
+    (void)value;
+    if (ecs_has(w, e, c == h->plan.local ? h->plan.world : h->plan.local)) hierarchy__leave(h, e);
+}
+
+/* The Child hook: e lost its parent (it may get another in attach). */
+static inline void hierarchy__plan_unparent(hierarchy *h, ecs_entity e) {
+    uint32_t i;
+    if (!h->plan.local || (i = hierarchy__step_of(h, e)) == HIERARCHY_NONE) return;
+    h->plan.steps[i].up = HIERARCHY_NONE;
+    hierarchy__mark(h, i, true);
+}
+
+/* hierarchy_attach made e a child of parent (its first: parent has
+   children now; only attach adds a Parent). */
+static inline void hierarchy__plan_attached(hierarchy *h, ecs_entity e, ecs_entity parent, bool first) {
+    uint32_t i, up, k;
+    if (!h->plan.local || ((i = hierarchy__step_of(h, e)) == HIERARCHY_NONE && !first)) return;
+    up = hierarchy__row(h, parent);
+    if ((k = hierarchy__step_at(h, up)) != HIERARCHY_NONE && first) hierarchy__set_bit(h->plan.kids, k, true);
+    if (i == HIERARCHY_NONE) return;
+    h->plan.steps[i].up = up;
+    if (k != HIERARCHY_NONE && k > i && !hierarchy__move_last(h, e)) h->plan.lost = true;
+    if ((i = hierarchy__step_of(h, e)) != HIERARCHY_NONE) hierarchy__mark(h, i, true);
+}
+
+/* The Parent hook: e lost its last child. */
+static inline void hierarchy__plan_kids(hierarchy *h, ecs_entity e, bool kids) {
+    uint32_t i;
+    if (h->plan.local && (i = hierarchy__step_of(h, e)) != HIERARCHY_NONE) hierarchy__set_bit(h->plan.kids, i, kids);
+}
+
+/* Builds the plan from the group's rows, each entity as if just placed,
+   in row order (rows already parents first give steps in row order). */
+static inline bool hierarchy__plan_build(hierarchy *h) {
+    uint32_t r, len = ecs_group_count(h->w, h->plan.group);
+    const ecs_entity *placed = ecs_group_entities(h->w, h->plan.group);
+    hierarchy__plan_clear(h);
+    h->plan.lost = len && !hierarchy__reserve_rows(h, len);
+    for (r = 0; r < len && !h->plan.lost; r++) hierarchy__join(h, placed[r]);
+    return !h->plan.lost;
+}
+
+/* Rebuilt if a hook ran out of memory or rows came without hooks (ecs_load
+   runs none: then the plan's live steps are not the group's rows); holes
+   squeezed out once they are a quarter of the plan. False if no order is
+   kept or memory ran out. */
+static inline bool hierarchy__plan_ready(hierarchy *h) {
+    hierarchy__plan *pl = &h->plan;
+    uint32_t i, j = 0;
+    if (!pl->local) return false;
+    if (pl->n - pl->holes != ecs_group_count(h->w, pl->group)) pl->lost = true;
+    if (pl->lost && !hierarchy__plan_build(h)) return false;
+    if (pl->holes <= pl->n / 4) return true;
+    for (i = 0; i < pl->n; i++) { /* j <= i: step j and bit j are free to write */
+        hierarchy_step s = pl->steps[i];
+        bool marked = hierarchy__bit(pl->moved, i), kids = hierarchy__bit(pl->kids, i);
+        hierarchy__set_bit(pl->moved, i, false); /* (bits past the new end end up 0) */
+        hierarchy__set_bit(pl->kids, i, false);
+        if (s.row == HIERARCHY_NONE) continue; /* (holes are never marked) */
+        pl->steps[j] = s;
+        pl->at[s.row] = j;
+        hierarchy__set_bit(pl->moved, j, marked);
+        hierarchy__set_bit(pl->kids, j, kids);
+        j++;
+    }
+    pl->n = j;
+    pl->holes = 0;
+    return true;
+}
+
+/* Keeps the entities that have both local and world (the placed ones) in
+   parent-first order from now on (section above): makes a group owning
+   both, sets both storages' hooks, plans the entities placed already.
+   False when local or world is a tag or already owned by a group, or
+   memory ran out. Calling it again with the same pair does nothing. */
+static inline bool hierarchy_transforms_init(hierarchy *h, ecs_component local, ecs_component world) {
+    ecs_hooks hooks = {hierarchy__on_insert_placed, hierarchy__on_remove_placed, NULL};
+    ecs_group_desc d;
+    if (h->plan.local) return h->plan.local == local && h->plan.world == world;
+    if (!local || !world || local == world || !ecs_component_size(h->w, local) ||
+        !ecs_component_size(h->w, world))
+        return false;
+    memset(&d, 0, sizeof d);
+    d.owned[0] = local;
+    d.owned[1] = world;
+    hooks.user = h;
+    if (!(h->plan.group = ecs_group_new(h->w, &d)) || !ecs_hooks_set(h->w, local, &hooks) ||
+        !ecs_hooks_set(h->w, world, &hooks))
+        return false;
+    h->plan.local = local;
+    h->plan.world = world;
+    h->plan.size = ecs_component_size(h->w, world);
+    return hierarchy__plan_build(h);
+}
+
+/* Every placed entity's step, parents first (with holes: row NONE); *n
+   of them. A pass over all of them leaves nothing for
+   hierarchy_plan_moved: the marks are cleared. NULL (*n = 0) when no
+   order is kept or memory ran out. The steps stay valid until the next
+   change of the hierarchy or of the two storages. */
+static inline const hierarchy_step *hierarchy_plan_all(hierarchy *h, uint32_t *n) {
+    static const hierarchy_step none = {HIERARCHY_NONE, HIERARCHY_NONE};
+    *n = 0;
+    if (!hierarchy__plan_ready(h)) return NULL;
+    if (h->plan.nmoved) memset(h->plan.moved, 0, (h->plan.n + 63) / 64 * sizeof *h->plan.moved);
+    h->plan.nmoved = 0;
+    *n = h->plan.n;
+    return h->plan.steps ? h->plan.steps : &none;
+}
+
+/* Room for need steps in what hierarchy_plan_moved hands out. */
+static inline bool hierarchy__reserve_out(hierarchy *h, uint32_t need) {
+    void *q;
+    if (need <= h->plan.out_cap) return true;
+    if (!(q = hierarchy__grow(h->plan.out, &h->plan.out_cap, need, sizeof *h->plan.out))) return false;
+    h->plan.out = (hierarchy_step *)q;
+    return true;
+}
+
+/* The steps of the entities marked moved and of their placed
+   descendants, parents first (no holes); clears the marks. A marked
+   entity inside another's subtree comes once, with it. NULL as
+   hierarchy_plan_all (a failure marks everything for the next call).
+   How: marked entities without children go out as their bits are found.
+   From the first marked one with children on, one sweep of the plan: a
+   step goes out if it is marked or its parent's row went out; parents
+   come first, so one pass finds every descendant. The sweep costs about
+   what a full pass does (it reads every step after that one), which
+   bounds what a pass over the moved ones costs; a walk of the subtrees
+   through the links costs a lookup per entity and link instead (at 1M,
+   20 ms for a moved root: 13 full passes). */
+static inline const hierarchy_step *hierarchy_plan_moved(hierarchy *h, uint32_t *n) {
+    static const hierarchy_step none = {HIERARCHY_NONE, HIERARCHY_NONE};
+    hierarchy__plan *pl = &h->plan;
+    uint32_t word, words, k = 0, count = 0;
+    hierarchy_step *out;
+    *n = 0;
+    if (!hierarchy__plan_ready(h)) return NULL;
+    if (!pl->nmoved) return &none;
+    if (!hierarchy__reserve_out(h, pl->nmoved)) goto failed;
+    out = pl->out;
+    words = (pl->n + 63) / 64;
+    for (word = 0; word < words; word++) {
+        uint64_t bits, inner, leaves;
+        while (word < words && !pl->moved[word]) word++;
+        if (word == words) break;
+        leaves = bits = pl->moved[word];
+        if ((inner = bits & pl->kids[word]) != 0) /* the sweep starts at the first with children */
+            leaves &= ((uint64_t)1 << hierarchy__lowest_bit(inner)) - 1;
+        pl->moved[word] = bits & ~leaves;
+        for (; leaves; leaves &= leaves - 1) out[count++] = pl->steps[word * 64 + hierarchy__lowest_bit(leaves)];
+        if (inner) {
+            k = word * 64 + hierarchy__lowest_bit(inner);
+            break;
+        }
+    }
+    if (word < words) { /* the sweep, from step k */
+        uint32_t rows = ecs_group_count(h->w, pl->group), i;
+        unsigned char *dirty;
+        if (!hierarchy__reserve_out(h, count + (pl->n - k))) goto failed;
+        out = pl->out;
+        if (rows + 1 > pl->dirty_cap) {
+            void *q = hierarchy__grow(pl->dirty, &pl->dirty_cap, rows + 1, 1);
+            if (!q) goto failed;
+            pl->dirty = (unsigned char *)q;
+        }
+        /* dirty[row + 1]: the row went out. A byte, not a bit: no step
+           waits for the last one's store. dirty[0] stays 0: up NONE + 1
+           wraps to it, so a root needs no test. (steps is a local: stores
+           through bytes could alias pl->steps.) */
+        dirty = pl->dirty;
+        memset(dirty, 0, rows + 1);
+        for (i = k; i < pl->n;) { /* a word of marks at a time */
+            const hierarchy_step *steps = pl->steps;
+            uint32_t end = i - i % 64 + 64 < pl->n ? i - i % 64 + 64 : pl->n;
+            uint64_t bits = pl->moved[i / 64] >> (i % 64);
+            pl->moved[i / 64] = 0;
+            for (; i < end; i++, bits >>= 1) {
+                hierarchy_step s = steps[i];
+                unsigned go;
+                if (s.row == HIERARCHY_NONE) continue;
+                go = (unsigned)(bits & 1u) | dirty[s.up + 1];
+                dirty[s.row + 1] = (unsigned char)go;
+                out[count] = s; /* kept if it goes out */
+                count += go;
+            }
+        }
+    }
+    pl->nmoved = 0;
+    *n = count;
+    return count ? out : &none;
+failed: /* the rebuild marks every step for the next call */
+    pl->lost = true;
+    return NULL;
+}
+
+/* Marks e moved (after changing its local value): the next
+   hierarchy_plan_moved hands out its subtree. False if e is not placed. */
+static inline bool hierarchy_mark_moved(hierarchy *h, ecs_entity e) {
+    uint32_t i;
+    if (!h->plan.local || (i = hierarchy__step_of(h, e)) == HIERARCHY_NONE) return false;
+    hierarchy__mark(h, i, true);
+    return true;
+}
+
+/* --- The transform passes -----------------------------------------------
+   The loop of the section above with Transform, WorldTransform and
+   transform_combine. A placed entity whose parent is not placed (or that
+   has no parent) is placed from the origin: its WorldTransform is its
+   Transform. The passes write the world storage's values directly (they
+   mark nothing modified for ecs.h's tracking). */
+
+static inline void hierarchy__place(const hierarchy *h, const hierarchy_step *s, uint32_t n) {
+    static const WorldTransform origin = {0, 0, 0};
+    const Transform *local = (const Transform *)ecs_group_data(h->w, h->plan.group, h->plan.local);
+    WorldTransform *world = (WorldTransform *)ecs_group_data(h->w, h->plan.group, h->plan.world);
+    uint32_t i;
+    for (i = 0; i < n; i++) {
+        uint32_t r = s[i].row, up = s[i].up;
+        if (r != HIERARCHY_NONE) world[r] = transform_combine(up == HIERARCHY_NONE ? origin : world[up], local[r]);
+    }
+}
+
+static inline bool hierarchy__typed(const hierarchy *h) {
+    return ecs_component_size(h->w, h->plan.local) == sizeof(Transform) &&
+           ecs_component_size(h->w, h->plan.world) == sizeof(WorldTransform);
+}
+
+/* Computes every placed entity's WorldTransform. The first call keeps
+   local and world in parent-first order (hierarchy_transforms_init) if
+   nothing does yet. False if they are not that pair, not Transform and
+   WorldTransform, or memory ran out. */
+static inline bool hierarchy_update_transforms(hierarchy *h, ecs_component local, ecs_component world) {
+    const hierarchy_step *s;
+    uint32_t n;
+    if (!hierarchy_transforms_init(h, local, world) || !hierarchy__typed(h) || !(s = hierarchy_plan_all(h, &n)))
+        return false;
+    hierarchy__place(h, s, n);
+    return true;
+}
+
+/* Computes the WorldTransform of the entities marked moved and of their
+   subtrees only. False as hierarchy_update_transforms. */
+static inline bool hierarchy_update_moved(hierarchy *h) {
+    const hierarchy_step *s;
+    uint32_t n;
+    if (!h->plan.local || !hierarchy__typed(h) || !(s = hierarchy_plan_moved(h, &n))) return false;
+    hierarchy__place(h, s, n);
+    return true;
 }
 
 #endif /* HIERARCHY_H */

@@ -1,11 +1,13 @@
 /* examples/hierarchy.h: the Shipyard recipe's scenarios (test_hierarchy,
    test_sorting) with their exact sequences, the rules the header adds
    (no cycles, what destroying a member does, subtree removal without
-   recursion), the transform pass, and a randomized run against a plain
-   parent-array model that checks every structural invariant after every
-   step.
+   recursion), the transform pass, the parent-first order it runs on
+   (after every kind of edit) and the pass over what moved, and a
+   randomized run against a plain parent-array model that checks every
+   structural invariant after every step; run again with transforms, it
+   also checks the order and both passes against a walk of the tree.
 
-   The randomized test runs a fixed list of seeds. For more, one at a time:
+   The randomized tests run a fixed list of seeds. For more, one at a time:
        SEED=123 ./build/plain/test_hierarchy
        SEED=123 STEPS=100000 ./build/plain/test_hierarchy
    A failure names its seed and step. */
@@ -408,6 +410,328 @@ static void test_moving_turning_or_reattaching_a_parent_moves_its_subtree(void) 
     ecs_world_free(w);
 }
 
+/* --- parent-first order ------------------------------------------------------
+   hierarchy_transforms_init keeps the placed entities (Transform and
+   WorldTransform) in a plan of steps, parents first; every edit below must
+   leave it true, and the passes over it must give what walking the tree
+   gives. */
+
+static void setup_placed(void) {
+    setup();
+    local = ECS_COMPONENT(w, Transform);
+    world = ECS_COMPONENT(w, WorldTransform);
+    hierarchy_transforms_init(&h, local, world);
+}
+
+static int is_placed(ecs_entity e) { return e && ecs_has(w, e, local) && ecs_has(w, e, world); }
+
+/* e's row in the world storage (the placed entities are its first rows). */
+static uint32_t row_of(ecs_entity e) {
+    const ecs_storage *s = ecs_storage_of(w, world);
+    const WorldTransform *v = ECS_STORAGE_GET(s, e, WorldTransform);
+    return v ? (uint32_t)(v - (const WorldTransform *)ecs_storage_data(s)) : HIERARCHY_NONE;
+}
+
+/* NULL if hierarchy_plan_all lists every placed entity exactly once, each
+   with its parent's row when the parent is placed (else NONE), after its
+   parent's step; else what is wrong. Clears the moved marks. */
+static const char *plan_error(void) {
+    static uint32_t pos[256];
+    const ecs_storage *s = ecs_storage_of(w, world);
+    const ecs_entity *ents = ecs_storage_entities(s);
+    const hierarchy_step *st;
+    uint32_t n, i, len = 0;
+    while (len < ecs_storage_count(s) && ecs_has(w, ents[len], local)) len++;
+    for (i = len; i < ecs_storage_count(s); i++)
+        if (ecs_has(w, ents[i], local)) return "a placed entity outside the first rows";
+    if (len > 256) return "too many for this check";
+    for (i = 0; i < len; i++) pos[i] = HIERARCHY_NONE;
+    if (!(st = hierarchy_plan_all(&h, &n))) return "no plan";
+    for (i = 0; i < n; i++) {
+        ecs_entity p;
+        uint32_t want;
+        if (st[i].row == HIERARCHY_NONE) continue;
+        if (st[i].row >= len) return "a step past the placed rows";
+        if (pos[st[i].row] != HIERARCHY_NONE) return "two steps for one row";
+        pos[st[i].row] = i;
+        p = hierarchy_parent_of(&h, ents[st[i].row]);
+        want = is_placed(p) ? row_of(p) : HIERARCHY_NONE;
+        if (st[i].up != want) return "a step's up is not its parent's row";
+        if (want != HIERARCHY_NONE && pos[want] == HIERARCHY_NONE) return "a child's step before its parent's";
+    }
+    for (i = 0; i < len; i++)
+        if (pos[i] == HIERARCHY_NONE) return "a placed entity without a step";
+    return NULL;
+}
+
+/* What e's WorldTransform must be: walking up the tree, as the pass did
+   before the plan (a parent that is not placed counts as the origin). */
+static WorldTransform expected(ecs_entity e) {
+    static const WorldTransform origin = {0, 0, 0};
+    ecs_entity p = hierarchy_parent_of(&h, e);
+    return transform_combine(is_placed(p) ? expected(p) : origin, *ECS_GET(w, e, local, Transform));
+}
+
+static int close_to(float v, float want) {
+    float d = v > want ? v - want : want - v, m = want < 0 ? -want : want;
+    return d <= 1e-3f * (m > 1 ? m : 1);
+}
+static int world_is_right(ecs_entity e) {
+    const WorldTransform *t = ECS_GET(w, e, world, WorldTransform);
+    WorldTransform want = expected(e);
+    return close_to(t->x, want.x) && close_to(t->y, want.y) && close_to(t->angle, want.angle);
+}
+/* Every placed entity's WorldTransform is right. */
+static int worlds_are_right(void) {
+    const ecs_storage *s = ecs_storage_of(w, world);
+    uint32_t i;
+    for (i = 0; i < ecs_storage_count(s); i++)
+        if (is_placed(ecs_storage_entities(s)[i]) && !world_is_right(ecs_storage_entities(s)[i])) return 0;
+    return 1;
+}
+
+static ecs_entity spawn(ecs_entity parent, float px) {
+    return placed(parent ? hierarchy_attach_new(&h, parent) : ecs_create(w), px, 1, 0.25f);
+}
+
+static void test_a_tree_spawned_parents_first_is_planned_in_row_order(void) {
+    ecs_entity r, a, b, c;
+    const hierarchy_step *st;
+    uint32_t n;
+    setup_placed();
+    r = spawn(ECS_NULL, 1);
+    a = spawn(r, 2);
+    b = spawn(r, 3);
+    c = spawn(a, 4);
+    st = hierarchy_plan_all(&h, &n);
+    CHECK(n == 4);
+    CHECK(st[0].row == 0 && st[0].up == HIERARCHY_NONE && row_of(r) == 0);
+    CHECK(st[1].row == 1 && st[1].up == 0 && row_of(a) == 1);
+    CHECK(st[2].row == 2 && st[2].up == 0 && row_of(b) == 2);
+    CHECK(st[3].row == 3 && st[3].up == 1 && row_of(c) == 3);
+    CHECK(hierarchy_update_transforms(&h, local, world));
+    CHECK(worlds_are_right());
+    ecs_world_free(w);
+}
+
+static void test_attaching_under_a_later_parent_moves_the_subtree_steps_after_it(void) {
+    ecs_entity a, b, c, d, e;
+    uint32_t rb, rc;
+    setup_placed();
+    a = spawn(ECS_NULL, 1);
+    b = spawn(a, 2);
+    c = spawn(b, 3);
+    d = spawn(ECS_NULL, 10); /* its step and row come after b's and c's */
+    e = spawn(d, 1);
+    CHECK(hierarchy_update_transforms(&h, local, world));
+    rb = row_of(b), rc = row_of(c);
+    CHECK(hierarchy_attach(&h, b, e) == HIERARCHY_OK);
+    CHECK(row_of(b) == rb && row_of(c) == rc); /* only the steps moved */
+    CHECK(plan_error() == NULL);
+    CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right());
+    CHECK(hierarchy_attach(&h, e, a) == HIERARCHY_OK); /* and back up, under an earlier one */
+    CHECK(plan_error() == NULL);
+    CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right());
+    ecs_world_free(w);
+}
+
+static void test_placing_a_parent_after_its_children_moves_their_steps(void) {
+    ecs_entity p, c, g, other;
+    setup_placed();
+    p = ecs_create(w);
+    c = spawn(p, 2);
+    g = spawn(c, 3);
+    other = spawn(ECS_NULL, 5);
+    CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right()); /* c from the origin */
+    placed(p, 100, 0, 0);
+    CHECK(plan_error() == NULL);
+    CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right());
+    CHECK(ECS_GET(w, g, world, WorldTransform)->x > 100 && ECS_GET(w, other, world, WorldTransform)->x < 6);
+    ecs_world_free(w);
+}
+
+static void test_the_row_a_leaver_frees_is_taken_by_the_last_placed_entity(void) {
+    ecs_entity r, a, k1, k2, last;
+    setup_placed();
+    r = spawn(ECS_NULL, 1);
+    a = spawn(r, 2);
+    k1 = spawn(r, 3);
+    k2 = spawn(r, 4);
+    last = spawn(r, 5);
+    CHECK(hierarchy_attach(&h, k1, last) == HIERARCHY_OK); /* last, in the last row, has children */
+    CHECK(hierarchy_attach(&h, k2, last) == HIERARCHY_OK);
+    CHECK(hierarchy_update_transforms(&h, local, world));
+    CHECK(ecs_destroy(w, a));
+    CHECK(row_of(last) == 1); /* ecs.h moved it into a's row: its children's steps follow */
+    CHECK(plan_error() == NULL);
+    CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right());
+    CHECK(ecs_delete(w, last, local)); /* no longer placed: its children start from the origin */
+    CHECK(plan_error() == NULL);
+    CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right());
+    CHECK(at(k1, 3, 1) && at(k2, 4, 1));
+    ecs_world_free(w);
+}
+
+/* The entity ecs.h moves into the freed row is the leaver's own parent:
+   while the hook runs, both are "in" that row. */
+static void test_a_leaver_whose_parent_is_in_the_last_row(void) {
+    ecs_entity a, c, p;
+    setup_placed();
+    a = spawn(ECS_NULL, 1);
+    c = spawn(ECS_NULL, 2);
+    p = spawn(ECS_NULL, 3);
+    CHECK(hierarchy_attach(&h, c, p) == HIERARCHY_OK);
+    CHECK(hierarchy_update_transforms(&h, local, world));
+    CHECK(ecs_delete(w, c, world));
+    CHECK(row_of(p) == 1 && plan_error() == NULL);
+    CHECK(hierarchy_attach(&h, a, p) == HIERARCHY_OK && ecs_destroy(w, a));
+    CHECK(plan_error() == NULL);
+    CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right());
+    ecs_world_free(w);
+}
+
+static void test_destroying_in_every_way_keeps_the_plan(void) {
+    ecs_entity r, a, b, x, y, z, q;
+    setup_placed();
+    r = spawn(ECS_NULL, 1);
+    a = spawn(r, 2);
+    b = spawn(r, 3);
+    x = spawn(a, 4);
+    y = spawn(x, 5);
+    z = spawn(b, 6);
+    q = spawn(z, 7);
+    CHECK(hierarchy_update_transforms(&h, local, world));
+    hierarchy_destroy_all(&h, x);
+    CHECK(!ecs_alive(w, y) && plan_error() == NULL);
+    CHECK(ecs_defer_destroy(w, b) && ecs_flush(w) == 1); /* z is orphaned: a root now */
+    CHECK(plan_error() == NULL);
+    CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right() && at(z, 6, 1));
+    CHECK(ecs_strip(w, z) == 3); /* Transform, WorldTransform, Parent: q is orphaned too */
+    CHECK(plan_error() == NULL);
+    hierarchy_remove_all(&h, r);
+    CHECK(plan_error() == NULL);
+    CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right());
+    CHECK(at(a, 2, 1) && at(q, 7, 1));
+    ecs_world_free(w);
+}
+
+static void test_a_bundle_or_a_deferred_add_places_once(void) {
+    ecs_entity p, c, d;
+    ecs_component comps[2];
+    Transform t = {1, 2, 0};
+    WorldTransform wt = {0, 0, 0};
+    const void *values[2];
+    setup_placed();
+    p = spawn(ECS_NULL, 1);
+    c = hierarchy_attach_new(&h, p);
+    comps[0] = local, comps[1] = world, values[0] = &t, values[1] = &wt;
+    CHECK(ecs_add_n(w, c, 2, comps, values)); /* both on_insert hooks run once it has both */
+    d = hierarchy_attach_new(&h, c);
+    CHECK(ECS_DEFER_ADD(w, d, local, Transform, {3, 0, 0}) && ECS_DEFER_ADD(w, d, world, WorldTransform, {0, 0, 0}));
+    CHECK(ecs_flush(w) == 2);
+    CHECK(plan_error() == NULL);
+    CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right());
+    CHECK(ecs_delete_n(w, c, 2, comps) == 3u);
+    CHECK(plan_error() == NULL);
+    CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right() && at(d, 3, 0));
+    ecs_world_free(w);
+}
+
+static void test_update_moved_recomputes_the_marked_subtrees_only(void) {
+    ecs_entity r, a, b, x, y;
+    const hierarchy_step *st;
+    uint32_t n;
+    setup_placed();
+    r = spawn(ECS_NULL, 1);
+    a = spawn(r, 2);
+    b = spawn(r, 3);
+    x = spawn(a, 4);
+    y = spawn(x, 5);
+    CHECK(hierarchy_update_transforms(&h, local, world));
+    st = hierarchy_plan_moved(&h, &n);
+    CHECK(st != NULL && n == 0); /* the full pass left nothing */
+    ECS_GET_MUT(w, a, local, Transform)->x = 20;
+    CHECK(hierarchy_mark_moved(&h, a) && hierarchy_mark_moved(&h, y)); /* y: inside a's subtree */
+    ECS_GET_MUT(w, b, local, Transform)->x = 30;                       /* not marked */
+    st = hierarchy_plan_moved(&h, &n);
+    CHECK(n == 3 && st[0].row == row_of(a) && st[1].row == row_of(x) && st[2].row == row_of(y));
+    hierarchy_mark_moved(&h, a);
+    CHECK(hierarchy_update_moved(&h));
+    CHECK(world_is_right(a) && world_is_right(x) && world_is_right(y));
+    CHECK(!world_is_right(b)); /* its change was not marked: still where it was */
+    CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right());
+    CHECK(!hierarchy_mark_moved(&h, ecs_create(w))); /* not placed */
+    /* attaching and detaching mark by themselves */
+    CHECK(hierarchy_attach(&h, x, b) == HIERARCHY_OK && hierarchy_update_moved(&h) && worlds_are_right());
+    CHECK(hierarchy_detach(&h, b) && hierarchy_update_moved(&h) && worlds_are_right());
+    ecs_world_free(w);
+}
+
+static void test_holes_are_squeezed_out(void) {
+    ecs_entity keep[8], drop[64];
+    uint32_t n, i;
+    setup_placed();
+    for (i = 0; i < 8; i++) {
+        keep[i] = spawn(i ? keep[i - 1] : ECS_NULL, (float)i);
+        drop[i] = spawn(keep[i], 1);
+    }
+    for (i = 8; i < 64; i++) drop[i] = spawn(keep[i % 8], 1);
+    for (i = 0; i < 64; i++) ecs_destroy(w, drop[i]);
+    CHECK(hierarchy_plan_all(&h, &n) && n == 8);
+    CHECK(plan_error() == NULL);
+    CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right());
+    ecs_world_free(w);
+}
+
+/* ecs_load runs no hooks: the first plan after it is built from the rows. */
+static void test_a_world_loaded_with_the_order_kept_is_planned_at_its_first_pass(void) {
+    ecs_entity r, a, b;
+    unsigned char *bytes;
+    size_t size;
+    setup_placed();
+    r = spawn(ECS_NULL, 1);
+    a = spawn(r, 2);
+    b = spawn(a, 3);
+    hierarchy_attach(&h, a, spawn(ECS_NULL, 4)); /* a's steps move past its new parent's */
+    CHECK(hierarchy_update_transforms(&h, local, world));
+    size = ecs_save_buffer(w, NULL, 0);
+    CHECK(size && (bytes = (unsigned char *)malloc(size)) != NULL);
+    CHECK(ecs_save_buffer(w, bytes, size) == size);
+    ecs_world_free(w);
+    setup_placed();
+    CHECK(ecs_load(w, bytes, size));
+    free(bytes);
+    CHECK(plan_error() == NULL);
+    CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right() && world_is_right(b));
+    CHECK(hierarchy_mark_moved(&h, r) && hierarchy_update_moved(&h) && worlds_are_right());
+    ecs_world_free(w);
+}
+
+static void test_transforms_init_refuses_what_it_cannot_order(void) {
+    ecs_component tag, other;
+    ecs_group_desc d;
+    setup();
+    local = ECS_COMPONENT(w, Transform);
+    world = ECS_COMPONENT(w, WorldTransform);
+    tag = ECS_TAG(w, "Tag");
+    other = ECS_COMPONENT(w, Usize);
+    CHECK(!hierarchy_transforms_init(&h, local, local));
+    CHECK(!hierarchy_transforms_init(&h, local, tag));
+    memset(&d, 0, sizeof d);
+    d.owned[0] = world;
+    CHECK(ecs_group_new(w, &d));
+    EXPECT_ASSERT(!hierarchy_transforms_init(&h, local, world), "owned by another group");
+    EXPECT_ASSERT(!hierarchy_update_transforms(&h, local, world), "owned by another group");
+    ecs_world_free(w);
+    setup();
+    local = ECS_COMPONENT(w, Transform);
+    world = ECS_COMPONENT(w, WorldTransform);
+    other = ECS_COMPONENT(w, Usize);
+    CHECK(hierarchy_transforms_init(&h, local, world) && hierarchy_transforms_init(&h, local, world));
+    CHECK(!hierarchy_transforms_init(&h, local, other)); /* one pair per hierarchy */
+    ecs_world_free(w);
+}
+
 /* --- randomized, against a model ------------------------------------------ */
 /* The model: per entity slot the id, whether it lives, its parent slot (-1:
    none) and its children's slots in ring order. Every operation is applied
@@ -584,9 +908,97 @@ static int pick_op(void) {
     return op;
 }
 
-static int run_model(unsigned long long seed, int steps) {
+/* With transforms (run_model's last argument): an operation on e's
+   Transform and WorldTransform, in one of the ways a program may do it.
+   Placing adds what e lacks (one by one in either order, as a bundle, or
+   deferred); unplacing deletes one or both (or deferred); moving sets a
+   new Transform on a placed entity and marks it. */
+static int transform_op(ecs_entity e) {
+    Transform t;
+    WorldTransform zero = {0, 0, 0};
+    ecs_component both[2];
+    const void *values[2];
+    unsigned way = test_rand(4);
+    if (!(e && ecs_alive(w, e))) return 1;
+    t.x = (float)test_rand(9) - 4, t.y = (float)test_rand(9) - 4, t.angle = (float)test_rand(8) * 0.25f;
+    both[0] = local, both[1] = world, values[0] = &t, values[1] = &zero;
+    switch (is_placed(e) ? 2 + test_rand(2) : test_rand(2)) {
+    case 0: /* place */
+        if (way == 0) INV(ECS_ADD(w, e, local, Transform, t) && ECS_ADD(w, e, world, WorldTransform, zero));
+        if (way == 1) INV(ECS_ADD(w, e, world, WorldTransform, zero) && ECS_ADD(w, e, local, Transform, t));
+        if (way == 2) INV(ecs_add_n(w, e, 2, both, values));
+        if (way == 3) {
+            INV(ECS_DEFER_ADD(w, e, local, Transform, t) && ECS_DEFER_ADD(w, e, world, WorldTransform, zero));
+            INV(ecs_flush(w) == 2);
+        }
+        INV(is_placed(e));
+        break;
+    case 1: /* (not placed) take what it has */
+    case 2: /* unplace */
+        if (way == 0) ecs_delete(w, e, local);
+        if (way == 1) ecs_delete(w, e, world);
+        if (way == 2) ecs_delete_n(w, e, 2, both);
+        if (way == 3 && ecs_defer_delete(w, e, local)) ecs_flush(w);
+        INV(!is_placed(e));
+        break;
+    default: /* move */
+        *ECS_GET_MUT(w, e, local, Transform) = t;
+        INV(hierarchy_mark_moved(&h, e));
+    }
+    return 1;
+}
+
+/* hierarchy_plan_moved hands out no hole and no row twice (a loop of
+   your own over it need not test). Clears the marks. */
+static int moved_steps_are_distinct_rows(void) {
+    static unsigned char seen[256];
+    uint32_t n, i, len = 0;
+    const hierarchy_step *st = hierarchy_plan_moved(&h, &n);
+    const ecs_storage *s = ecs_storage_of(w, world);
+    while (len < ecs_storage_count(s) && ecs_has(w, ecs_storage_entities(s)[len], local)) len++;
+    memset(seen, 0, sizeof seen);
+    if (!st) return 0;
+    for (i = 0; i < n; i++) {
+        if (st[i].row >= len || seen[st[i].row]) return 0;
+        seen[st[i].row] = 1;
+    }
+    return 1;
+}
+
+/* With transforms, after every step: the marked subtrees' pass (now and
+   then the full one) leaves every WorldTransform right, and the plan lists
+   every placed entity parents first. */
+static int check_placed(void) {
+    const char *err;
+    unsigned pass = test_rand(8);
+    if (pass == 0) {
+        INV(hierarchy_update_transforms(&h, local, world));
+    } else if (pass == 1) { /* what it would hand out, then all of it */
+        INV(moved_steps_are_distinct_rows());
+        INV(hierarchy_update_transforms(&h, local, world));
+    } else {
+        INV(hierarchy_update_moved(&h));
+    }
+    INV(worlds_are_right());
+    if ((err = plan_error()) != NULL) {
+        printf("  seed %llu step %d: the plan is wrong: %s\n", cur_seed, cur_step, err);
+        return 0;
+    }
+    return 1;
+}
+
+/* transforms 0: the hierarchy alone. 1: also Transform and WorldTransform
+   (a third of the steps are transform_op; a new child is placed half the
+   time), checked after every step. With 0 the random sequence is the
+   same as without the option. */
+static int run_model(unsigned long long seed, int steps, int transforms) {
     setup();
     keyc = ECS_COMPONENT(w, int);
+    if (transforms) {
+        local = ECS_COMPONENT(w, Transform);
+        world = ECS_COMPONENT(w, WorldTransform);
+        if (!hierarchy_transforms_init(&h, local, world)) return 0;
+    }
     memset(md, 0, sizeof md);
     nslots = 0;
     cur_seed = seed;
@@ -597,7 +1009,9 @@ static int run_model(unsigned long long seed, int steps) {
         int live = e && ecs_alive(w, e);
         int op = pick_op();
         if ((op == OP_CREATE || op == OP_ATTACH_NEW) && nlive() >= MAX_LIVE) op = OP_ATTACH;
-        if (op == OP_CREATE || op == OP_ATTACH_NEW) { /* a new root, or a new child of p */
+        if (transforms && test_rand(3) == 0) {
+            if (!transform_op(e)) return 0;
+        } else if (op == OP_CREATE || op == OP_ATTACH_NEW) { /* a new root, or a new child of p */
             ecs_entity n = op == OP_CREATE ? ecs_create(w) : hierarchy_attach_new(&h, p);
             if (op == OP_ATTACH_NEW && !(p && ecs_alive(w, p))) {
                 INV(n == ECS_NULL);
@@ -605,6 +1019,7 @@ static int run_model(unsigned long long seed, int steps) {
                 INV(n != ECS_NULL && slot_of(n) < MAX_SLOTS);
                 model_new(n);
                 if (op == OP_ATTACH_NEW) model_attach(slot_of(n), pi);
+                if (transforms && op == OP_ATTACH_NEW && test_rand(2) && !transform_op(n)) return 0;
             }
         } else if (op == OP_ATTACH) {
             hierarchy_result want = HIERARCHY_OK, got = hierarchy_attach(&h, e, p);
@@ -634,7 +1049,9 @@ static int run_model(unsigned long long seed, int steps) {
             }
             if (live) model_detach(i), model_orphan(i), md[i].alive = 0;
         } else if (op == OP_STRIP) {
-            INV(ecs_strip(w, e) == (live ? 1u + (md[i].parent >= 0) + (md[i].nkids > 0) : 0u));
+            /* with transforms, strip takes Transform and WorldTransform too */
+            unsigned placed_parts = transforms && live ? (unsigned)ecs_has(w, e, local) + ecs_has(w, e, world) : 0u;
+            INV(ecs_strip(w, e) == (live ? 1u + (md[i].parent >= 0) + (md[i].nkids > 0) + placed_parts : 0u));
             if (live) {
                 ECS_ADD(w, e, keyc, int, md[i].key); /* strip took the key too */
                 model_detach(i), model_orphan(i);
@@ -646,7 +1063,7 @@ static int run_model(unsigned long long seed, int steps) {
             INV(hierarchy_sort_children_by(&h, e, by_key, NULL));
             if (live) model_sort(i);
         }
-        if (!check_invariants()) return 0;
+        if (!check_invariants() || (transforms && !check_placed())) return 0;
     }
     ecs_world_free(w);
     return 1;
@@ -658,10 +1075,27 @@ static void test_randomized_operations_keep_every_invariant(void) {
     int steps = n ? atoi(n) : 1500;
     size_t k;
     if (seed) {
-        CHECK(run_model(strtoull(seed, NULL, 0), n ? steps : 100 * steps));
+        CHECK(run_model(strtoull(seed, NULL, 0), n ? steps : 100 * steps, 0));
         return;
     }
-    for (k = 0; k < sizeof seeds / sizeof *seeds; k++) CHECK(run_model(seeds[k], steps));
+    for (k = 0; k < sizeof seeds / sizeof *seeds; k++) CHECK(run_model(seeds[k], steps, 0));
+}
+
+/* The same with transforms: every kind of edit (attach, detach, reparent,
+   spawn under a parent, destroy a subtree, destroy, deferred destroy,
+   strip, placing and unplacing in every way) keeps the plan parents
+   first, and the fast passes give what walking the tree gives. SEED and
+   STEPS work as above. */
+static void test_randomized_edits_keep_the_plan_and_the_passes_right(void) {
+    static const unsigned long long seeds[] = {1, 2, 3, 42, 0xdecafbadull, 20261121};
+    const char *seed = getenv("SEED"), *n = getenv("STEPS");
+    int steps = n ? atoi(n) : 1500;
+    size_t k;
+    if (seed) {
+        CHECK(run_model(strtoull(seed, NULL, 0), n ? steps : 100 * steps, 1));
+        return;
+    }
+    for (k = 0; k < sizeof seeds / sizeof *seeds; k++) CHECK(run_model(seeds[k], steps, 1));
 }
 
 int main(void) {
@@ -682,6 +1116,18 @@ int main(void) {
     RUN(test_remove_all_keeps_the_subtree_alive_and_detached);
     RUN(test_transforms_are_computed_parents_before_children);
     RUN(test_moving_turning_or_reattaching_a_parent_moves_its_subtree);
+    RUN(test_a_tree_spawned_parents_first_is_planned_in_row_order);
+    RUN(test_attaching_under_a_later_parent_moves_the_subtree_steps_after_it);
+    RUN(test_placing_a_parent_after_its_children_moves_their_steps);
+    RUN(test_the_row_a_leaver_frees_is_taken_by_the_last_placed_entity);
+    RUN(test_a_leaver_whose_parent_is_in_the_last_row);
+    RUN(test_destroying_in_every_way_keeps_the_plan);
+    RUN(test_a_bundle_or_a_deferred_add_places_once);
+    RUN(test_update_moved_recomputes_the_marked_subtrees_only);
+    RUN(test_holes_are_squeezed_out);
+    RUN(test_a_world_loaded_with_the_order_kept_is_planned_at_its_first_pass);
+    RUN(test_transforms_init_refuses_what_it_cannot_order);
     RUN(test_randomized_operations_keep_every_invariant);
+    RUN(test_randomized_edits_keep_the_plan_and_the_passes_right);
     return test_summary();
 }
