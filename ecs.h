@@ -1576,6 +1576,7 @@ typedef struct ecs__listener {
 #define ECS__PATH_SETTLED 8u  /* a step once a bundle is in (on_insert) */
 #define ECS__PATH_RESERVE 16u /* a reservation before a removal (a record's room) */
 #define ECS__PATH_REMOVED 32u /* a step after a removal (groups that exclude it) */
+#define ECS__PATH_REMOVING 64u /* a step before a removal but the record (on_remove, groups that own it) */
 
 struct ecs_storage {
     /* Rows, written only by the storage primitives (section 5). The sparse
@@ -3301,8 +3302,8 @@ enum {
 };
 static const unsigned char ecs__on_paths[ECS__ON_KINDS] = {
     ECS__PATH_INSERT | ECS__PATH_SETTLED,
-    ECS__PATH_REMOVE | ECS__PATH_OBSERVED,
-    ECS__PATH_INSERT | ECS__PATH_REMOVE,
+    ECS__PATH_REMOVE | ECS__PATH_OBSERVED | ECS__PATH_REMOVING,
+    ECS__PATH_INSERT | ECS__PATH_REMOVE | ECS__PATH_REMOVING,
     ECS__PATH_INSERT | ECS__PATH_REMOVE | ECS__PATH_REMOVED,
     ECS__PATH_REMOVE | ECS__PATH_OBSERVED | ECS__PATH_RESERVE,
 };
@@ -3433,28 +3434,28 @@ static void ecs__unreserve(ecs_world *w, ecs_storage *s, bool deletion) {
     if (s->paths & ECS__PATH_RESERVE) ecs__records_reserve(w, s, deletion, -1);
 }
 
-/* The remove path's steps (its checks passed): e loses s's row `row`. */
+/* The remove path's steps (its checks passed): e loses s's row `row`
+   (stripping: e is losing all its components). */
 ECS__IMPL_HOT void ecs__remove_at(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, void *out, bool deletion,
-                                  const char *call) {
-    uint32_t k;
-    for (k = 0; k < s->nlisten; k++)
-        switch (s->listen[k].kind) {
-        case ECS__ON_REMOVE_HOOK: ecs__hook(w, s, s->hooks.on_remove, e, row); break; /* (s locked: row stays) */
-        case ECS__ON_OWNS:
-            ecs__group_leave(w, s->listen[k].arg, e, call);
+                                  bool stripping, const char *call) {
+    const ecs__listener *l = s->listen, *end = l + s->nlisten; /* (s is locked while its hooks run: fixed) */
+    uint32_t paths = s->paths;
+    for (; (paths & ECS__PATH_REMOVING) && l < end; l++)
+        if (l->kind == ECS__ON_REMOVE_HOOK) {
+            ecs__hook(w, s, s->hooks.on_remove, e, row); /* (row stays) */
+        } else if (l->kind == ECS__ON_OWNS) {
+            ecs__group_leave(w, l->arg, e, call);
             row = (uint32_t)ECS__ENTRY(s, (uint32_t)e);
-            break;
-        case ECS__ON_RECORDS: ecs__record_removal(w, s, e, row, deletion, call); break;
-        default: break;
         }
+    if (paths & ECS__PATH_RESERVE) ecs__record_removal(w, s, e, row, deletion, call); /* (the records: last) */
     if (out) ecs__copy(out, s->data + (size_t)row * s->size, s->size);
     ecs__pop(w, s, row, call);
     /* groups that exclude s: e may join - unless e is being stripped, when
        it is about to lose everything anyway (joining for a moment would
        move rows under a view walking the group) */
-    for (k = 0; (s->paths & ECS__PATH_REMOVED) && k < s->nlisten; k++)
-        if (s->listen[k].kind == ECS__ON_EXCLUDES && !(w->busy && (ecs__busy_kind(w, e) & ECS__BUSY_STRIP)))
-            ecs__group_join(w, s->listen[k].arg, e, call);
+    if ((paths & ECS__PATH_REMOVED) && !stripping)
+        for (l = s->listen; l < end; l++)
+            if (l->kind == ECS__ON_EXCLUDES) ecs__group_join(w, l->arg, e, call);
 }
 
 /* The modified step's out-of-line uses: a value replaced in place. */
@@ -3541,6 +3542,7 @@ static bool ecs__insert(ecs_world *w, const char *call, ecs_entity *ids, uint32_
     void *staged = NULL;
     size_t staged_size = 0, stsize = (size_t)n * (sizeof *st + 1);
     uint32_t i, j, k, e_idx = create ? 0 : (uint32_t)ids[0], settle = 0, joins = 0;
+    uint64_t p;
     bool ok = false;
     if (n && !comps) return ecs__report(w, ECS__M_NULL_ARG, call, ECS_NULL, 0, "comps"), false;
     if (n > w->ncomponents) return ecs__report(w, ECS__M_BUNDLE_N, call, create ? ECS_NULL : ids[0], 0), false;
@@ -3575,12 +3577,11 @@ static bool ecs__insert(ecs_world *w, const char *call, ecs_entity *ids, uint32_
         bool room = true;
         if (!create && (uint32_t)ECS__ENTRY(s, e_idx) != ECS__NO_ROW) continue;
         room = ecs__reserve_rows(w, s, count);
-        for (k = 0; room && k < count; k++) {
-            uint32_t idx = create ? ecs__peek_slot(w, k) : e_idx;
-            /* fresh slots are consecutive: one page check per page */
-            if (create && k >= w->fq_len && k + 1 < count && ((idx + 1) & ECS__PAGE_MASK)) continue;
-            room = ecs__reserve_page(w, s, idx);
-        }
+        if (!create) room = room && ecs__reserve_page(w, s, e_idx);
+        for (k = 0; create && room && k < count && k < w->fq_len; k++) room = ecs__reserve_page(w, s, ecs__peek_slot(w, k));
+        if (create && count > w->fq_len) /* fresh slots are consecutive: one check per page */
+            for (p = w->nslots; room && p < (uint64_t)w->nslots + (count - w->fq_len); p = (p | ECS__PAGE_MASK) + 1)
+                room = ecs__reserve_page(w, s, (uint32_t)p);
         if (!room) {
             ecs__report(w, ECS__M_OOM, call, create ? ECS_NULL : ids[0], comps[i]);
             goto out;
@@ -3592,9 +3593,8 @@ static bool ecs__insert(ecs_world *w, const char *call, ecs_entity *ids, uint32_
         for (i = 0; i < n; i++) {
             ecs_storage *s = st[i];
             const void *v = values ? values[i] : NULL;
-            uint32_t row = (uint32_t)ECS__ENTRY(s, (uint32_t)e);
-            had[i] = row != ECS__NO_ROW;
-            if (row != ECS__NO_ROW) { /* create: never */
+            uint32_t row;
+            if (!create && (had[i] = (row = (uint32_t)ECS__ENTRY(s, e_idx)) != ECS__NO_ROW)) {
                 ecs__replace(s, row, v);
                 continue;
             }
@@ -3602,7 +3602,7 @@ static bool ecs__insert(ecs_world *w, const char *call, ecs_entity *ids, uint32_
             joins |= s->paths & ECS__PATH_INSERT;
         }
         for (i = 0; joins && i < n; i++) /* what is attached, once the entity has the whole bundle */
-            if (!had[i]) ecs__inserted(w, st[i], e, call);
+            if (create || !had[i]) ecs__inserted(w, st[i], e, call);
         if (ents) ents[k] = e;
         else one = e;
     }
@@ -3822,7 +3822,7 @@ static int64_t ecs__remove_all(ecs_world *w, const char *call, ecs_entity e, ecs
         for (j = 0; j < k; j++) /* (strip: registered by a hook meanwhile, listed after) */
             if (st[j] == s) break;
         if (j < k || (row = ecs__row(s, e)) == ECS__NO_ROW) continue; /* an earlier hook took it */
-        ecs__remove_at(w, s, e, row, outs ? outs[k] : NULL, deletion, call);
+        ecs__remove_at(w, s, e, row, outs ? outs[k] : NULL, deletion, stripping, call);
         if (taken && k < 32) *taken |= 1u << k;
         removed++;
     }
@@ -3836,7 +3836,7 @@ static bool ecs__take(ecs_world *w, const char *call, ecs_entity e, ecs_componen
     ecs_storage *s = ecs__comp(w, call, e, c, size);
     uint32_t row;
     if (!s || (row = ecs__row(s, e)) == ECS__NO_ROW || !ecs__may_remove(w, call, e, s, deletion, 0)) return false;
-    ecs__remove_at(w, s, e, row, out, deletion, call);
+    ecs__remove_at(w, s, e, row, out, deletion, false, call);
     return true;
 }
 ECS__FN bool ecs__take_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c, void *out, size_t size,
@@ -3846,16 +3846,12 @@ ECS__FN bool ecs__take_sized(ecs_world *w, const char *call, ecs_entity e, ecs_c
 }
 
 /* The remove path of a storage with groups attached, for an entity being
-   stripped: it joins no group meanwhile. Out of line: ecs__strip_plain's
-   loop mostly pops. */
+   stripped. Out of line: ecs__strip_plain's loop mostly pops. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
 static void ecs__remove_stripped(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, const char *call) {
-    ecs__busy b;
-    ecs__busy_push(w, &b, e, ECS__BUSY_STRIP);
-    ecs__remove_at(w, s, e, row, NULL, true, call);
-    ecs__busy_pop(w, &b);
+    ecs__remove_at(w, s, e, row, NULL, true, true, call);
 }
 
 /* ecs__strip when nothing is observed (no tracking records, no hooks)
