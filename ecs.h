@@ -2181,11 +2181,29 @@ typedef struct ecs__each {
     const uint32_t *epoch;
     uint32_t x, key;
     int more;
+    /* a probe run whose one test is a term's presence (want 1, its value
+       at *bias) or absence (want 0): its lead entities and the term's pages */
+    const ecs_entity *run;
+    const uintptr_t *pages;
+    ecs__off *bias;
+    uint32_t want;
+    ecs_tick *mark1; /* an aligned run's one marked term */
 } ecs__each;
+
+/* The tight loop of such a run: the highest entity below x whose row in
+   pages is there (want) or not, plus 1, its row in *row; 0 when none. */
+ECS__HOT uint32_t ecs__probe_down(const ecs_entity *run, const uintptr_t *pages, uint32_t x, bool want,
+                                  uint32_t *row) {
+    while (x--) {
+        uint32_t r = (uint32_t)*ECS__ENTRY_IN(pages, (uint32_t)run[x]); /* alive: no bounds check */
+        if ((r != ECS__NO_ROW) == want) return *row = r, x + 1;
+    }
+    return 0;
+}
 ECS__HOT ecs__each ecs__each_begin(ecs_iter *it) {
     ecs__each e;
+    memset(&e, 0, sizeof e);
     e.epoch = it->epoch;
-    e.x = e.key = 0;
     e.more = 1;
     it->each = 1;
     return e;
@@ -2196,10 +2214,18 @@ ECS__HOT ecs__each ecs__each_begin(ecs_iter *it) {
    the epoch they are good for); else the next block out of line
    (ecs__iter_next). */
 ECS__HOT bool ecs__each_next(ecs_iter *it, ecs__each *e) {
-    uint32_t x = e->x;
+    uint32_t x = e->x, row = 0;
     if (x && e->key == *e->epoch) {
-        if (it->mark1) {
-            it->mark1[--x] = it->tick; /* marked as it is reached */
+        if (e->mark1) {
+            e->mark1[--x] = it->tick; /* marked as it is reached */
+        } else if (e->pages) {
+            if (!(x = e->want ? ecs__probe_down(e->run, e->pages, x, true, &row)
+                              : ecs__probe_down(e->run, e->pages, x, false, &row))) {
+                it->first = 0;
+                goto next;
+            }
+            x--;
+            if (e->bias) *e->bias = (ecs__off)row - x;
         } else if ((x = ecs__seek_down(it, &it->seek, x)) != 0) {
             x--;
             if (it->nmark) it->first = x, it->count = 1, ecs__iter_mark(it);
@@ -2217,6 +2243,11 @@ next:
     if (!ecs__iter_next(it)) return false;
     e->x = it->one ? it->first : 0; /* the rest of the run comes one entity at a time: here */
     e->key = it->key;
+    e->mark1 = it->probing ? NULL : it->mark1;
+    e->pages = it->probing && !it->seek.ticks && !it->seek.rest && !it->nmark ? it->seek.pages : NULL;
+    e->run = it->seek.run;
+    e->want = it->seek.want;
+    e->bias = it->seek.keep ? it->seek.bias : NULL;
     return true;
 }
 
@@ -3877,21 +3908,23 @@ ECS__IMPL_HOT uint32_t ecs__strip_plain(ecs_world *w, ecs_entity e, const char *
    in component-id order). Returns how many, or -1. */
 static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call) {
     ecs_storage *small[32], **st = small;
-    uint32_t c, n = 0, i = (uint32_t)e;
+    uint32_t c, n = 0, k = 0, i = (uint32_t)e;
     int64_t done;
     if (w->busy && ecs__busy_kind(w, e)) {
         ecs__report(w, ECS__M_BUSY, call, e, 0);
         return -1;
     }
-    for (c = 1; c <= w->ncomponents; c++) n += w->storages[c]->count && (uint32_t)ECS__ENTRY(w->storages[c], i) != ECS__NO_ROW;
-    if (!n) return 0;
-    if (n > 32 && !(st = (ecs_storage **)ecs__alloc_n(w, n, sizeof *st))) {
-        ecs__report(w, ECS__M_OOM, call, e, 0);
-        return -1;
+    for (c = 1; c <= w->ncomponents; c++)
+        if (w->storages[c]->count && (uint32_t)ECS__ENTRY(w->storages[c], i) != ECS__NO_ROW) small[n++ & 31] = w->storages[c];
+    if (n > 32) {
+        if (!(st = (ecs_storage **)ecs__alloc_n(w, n, sizeof *st))) {
+            ecs__report(w, ECS__M_OOM, call, e, 0);
+            return -1;
+        }
+        for (c = 1; c <= w->ncomponents; c++)
+            if (w->storages[c]->count && (uint32_t)ECS__ENTRY(w->storages[c], i) != ECS__NO_ROW) st[k++] = w->storages[c];
     }
-    for (c = 1, n = 0; c <= w->ncomponents; c++)
-        if (w->storages[c]->count && (uint32_t)ECS__ENTRY(w->storages[c], i) != ECS__NO_ROW) st[n++] = w->storages[c];
-    done = ecs__remove_all(w, call, e, st, n, NULL, true, true, NULL);
+    done = n ? ecs__remove_all(w, call, e, st, n, NULL, true, true, NULL) : 0;
     if (st != small) ecs__free(w, st, (size_t)n * sizeof *st);
     return done;
 }
