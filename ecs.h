@@ -638,13 +638,14 @@
       uint32_t ecs_flush(ecs_world *w)
           Applies every queued command in order and returns how many took
           effect; a command whose entity died (or lost the component) before
-          its turn does nothing. Recording fails only when out of memory
-          (false, nothing recorded). If applying an add runs out of memory,
-          flush stops there: that command and the ones after it stay queued
-          for the next flush. Inside a hook or a sort comparator flush is
+          its turn does nothing: a stale id (of an entity destroyed since,
+          or of a retired slot) is recorded and skipped. Recording fails
+          (false, nothing recorded) when out of memory, and for a destroy,
+          remove or delete of an id no entity ever had: a later entity
+          could get that id. If applying an add runs out of memory, flush
+          stops there: that command and the ones after it stay queued for
+          the next flush. Inside a hook or a sort comparator flush is
           refused (0, ECS_ERR_LOCKED): the queue waits for the next flush.
-          A destroy, remove or delete of an id that no entity ever had is
-          not recorded (false): a later entity could get that id.
 
    ---------------------------------------------------------------------------
    9. SORTING
@@ -1551,6 +1552,8 @@ ECS_API bool ecs__add_if_changed_sized(ecs_world *w, ecs_entity e, ecs_component
 #define ECS__ABSENT (~(uint64_t)0)                  /* a sparse entry with no row */
 #define ECS__VERSION_BITS 0xffffffff00000000u       /* an entity's version, in place */
 #define ECS__DEAD 0x80000000u                       /* versions[i]: the slot is free */
+/* a retired slot's next version: one past ECS_VERSION_MAX, which no id has */
+#define ECS__RETIRED (((uint32_t)ECS_VERSION_MAX + 1u) & ~ECS__DEAD)
 #define ECS__CHANGE_RING 8                          /* row changes a view can check at once */
 #define ECS__MOVED(w) ((w)->epoch += 2u)              /* rows or arrays moved (world->epoch) */
 #define ECS__NAME_IN_MSG 64 /* names in an error message are cut there */
@@ -1653,7 +1656,8 @@ struct ecs_world {
     uint32_t npages;          /* sparse pages per storage: they cover every slot */
     uint64_t *absent_page;    /* the page of ECS__ABSENT entries empty pages point at */
     /* entity slots: versions[i] is the version of the live entity in slot i,
-       or ECS__DEAD | the version its next entity will get. */
+       or ECS__DEAD | the version its next entity will get (ECS__RETIRED:
+       none, the slot retired). */
     uint32_t *versions;
     uint32_t nslots, slots_cap, max_slots, alive;
     uint32_t *freeq;          /* FIFO ring of free slots */
@@ -2987,11 +2991,8 @@ static void ecs__release_slot(ecs_world *w, ecs_entity e) {
         else
             ecs__report(w, ECS__M_NOT_RECORDED, "ecs_destroy", e, 0, "its destruction");
     }
-    if (v >= ECS_VERSION_MAX) { /* retire: never reused, never wrapped */
-        w->versions[i] = ECS__DEAD | v;
-        return;
-    }
-    w->versions[i] = ECS__DEAD | (v + 1);
+    w->versions[i] = ECS__DEAD | ((v + 1u) & ~ECS__DEAD);
+    if (v >= ECS_VERSION_MAX) return; /* retired (ECS__RETIRED): never reused, never wrapped */
     if (w->fq_len == w->fq_cap && !ecs__freeq_room(w, 1)) return; /* the ring cannot grow: the slot is retired */
     w->freeq[(w->fq_head + w->fq_len) & (w->fq_cap - 1)] = i;
     w->fq_len++;
@@ -3003,13 +3004,6 @@ ECS__FN ecs_entity ecs__create(ecs_world *w) {
     if (!ecs__reserve_slots(w, "ecs_create", 1)) return ECS_NULL;
     return ecs__take_tracked(w);
 }
-/* Whether free slot i waits in the free queue (a retired slot does not). */
-static bool ecs__queued(const ecs_world *w, uint32_t i) {
-    uint32_t k;
-    for (k = 0; k < w->fq_len; k++)
-        if (w->freeq[(w->fq_head + k) & (w->fq_cap - 1)] == i) return true;
-    return false;
-}
 
 ECS__FN ecs_entity ecs_create_id(ecs_world *w, ecs_entity e) {
     uint32_t i = ECS_ENTITY_INDEX(e), v = ECS_ENTITY_VERSION(e), k, j;
@@ -3019,10 +3013,10 @@ ECS__FN ecs_entity ecs_create_id(ecs_world *w, ecs_entity e) {
         bad = ECS__M_ID_VERSION;
     else if (i < w->nslots && w->versions[i] < ECS__DEAD)
         bad = ECS__M_ID_ALIVE;
+    else if (i < w->nslots && (w->versions[i] & ~ECS__DEAD) == ECS__RETIRED)
+        bad = ECS__M_ID_RETIRED;
     else if (i < w->nslots && v < (w->versions[i] & ~ECS__DEAD))
         bad = ECS__M_ID_USED;
-    else if (i < w->nslots && (w->versions[i] & ~ECS__DEAD) == ECS_VERSION_MAX && !ecs__queued(w, i))
-        bad = ECS__M_ID_RETIRED;
     if (bad >= 0) {
         ecs__report(w, bad, "ecs_create_id", e, 0);
         return ECS_NULL;
@@ -4747,7 +4741,9 @@ static bool ecs__issued(const ecs_world *w, ecs_entity e) {
     uint32_t i = ECS_ENTITY_INDEX(e), v = ECS_ENTITY_VERSION(e), cur;
     if (i >= w->nslots || !v) return false;
     cur = w->versions[i];
-    return (cur & ECS__DEAD) ? v < (cur & ~ECS__DEAD) : v <= cur;
+    if (!(cur & ECS__DEAD)) return v <= cur;
+    cur &= ~ECS__DEAD; /* the next version: every one below it was issued (all, when the slot retired) */
+    return cur == ECS__RETIRED ? v <= ECS_VERSION_MAX : v < cur;
 }
 
 ECS__FN bool ecs_defer_destroy(ecs_world *w, ecs_entity e) {
@@ -6660,7 +6656,8 @@ static bool ecs__load_read(ecs__loading *L) {
         p = ecs__in_take(in, 4 * (uint64_t)(end - i));
         for (; i < end; i++, p += 4) {
             uint32_t v = *versions++ = ecs__le32(p), ver = v & ~ECS__DEAD;
-            if (ver < 1 || ver > ECS_VERSION_MAX) return ecs__load_bad(L, 0, "a version out of range");
+            if ((ver < 1 || ver > ECS_VERSION_MAX) && !(v >= ECS__DEAD && ver == ECS__RETIRED))
+                return ecs__load_bad(L, 0, "a version out of range");
             alive += v < ECS__DEAD;
         }
         L->alive += alive;
@@ -6673,8 +6670,8 @@ static bool ecs__load_read(ecs__loading *L) {
     if (L->fq_cap && !(L->freeq = (uint32_t *)ecs__alloc_n(w, L->fq_cap, sizeof *L->freeq))) return ecs__load_oom(L, 0);
     for (i = 0; i < L->nfree; i++) { /* each a free slot, once: marked by clearing its top bit for a moment */
         uint32_t idx = L->freeq[i] = ecs__le32(p + (size_t)i * 4);
-        if (idx >= L->nslots || L->versions[idx] < ECS__DEAD)
-            return ecs__load_bad(L, 0, "a queued slot that is not free, or queued twice");
+        if (idx >= L->nslots || L->versions[idx] < ECS__DEAD || (L->versions[idx] & ~ECS__DEAD) == ECS__RETIRED)
+            return ecs__load_bad(L, 0, "a queued slot that is not free or retired, or queued twice");
         L->versions[idx] &= ~ECS__DEAD;
     }
     for (i = 0; i < L->nfree; i++) L->versions[L->freeq[i]] |= ECS__DEAD;

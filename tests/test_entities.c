@@ -74,6 +74,33 @@ static void test_slot_at_max_version_is_retired_not_wrapped(void) {
     ecs_world_free(w);
 }
 
+/* The last id of a retired slot was handed out: a deferred command for it
+   is recorded (section 8: a stale id is recorded and skipped) and flush
+   skips it, like any command whose entity died. */
+static void test_deferred_commands_for_a_retired_slots_last_id_are_recorded_and_skipped(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component c = ecs_register(w, "C", sizeof(int), sizeof(int));
+    ecs_entity e = ecs_create(w), other;
+    while (ECS_ENTITY_VERSION(e) < ECS_VERSION_MAX) {
+        ecs_destroy(w, e);
+        e = ecs_create(w);
+    }
+    CHECK(ECS_ENTITY_INDEX(e) == 0);
+    CHECK(ecs_destroy(w, e)); /* slot 0 retired; e was its last id */
+    other = ecs_create(w);
+    CHECK(ecs_add(w, other, c, NULL) != NULL);
+    CHECK(ecs_defer_destroy(w, e));
+    CHECK(ecs_defer_remove(w, e, c));
+    CHECK(ecs_defer_delete(w, e, c));
+    CHECK(ecs_defer_pending(w) == 3);
+    CHECK(ecs_flush(w) == 0); /* all three skipped */
+    CHECK(ecs_defer_pending(w) == 0);
+    CHECK(ecs_alive(w, other) && ecs_has(w, other, c) && ecs_count(w) == 1);
+    /* an id past the slot's versions was never handed out: not recorded */
+    CHECK(!ecs_defer_destroy(w, ((ecs_entity)(ECS_VERSION_MAX + 1u) << 32) | 0u));
+    ecs_world_free(w);
+}
+
 static void test_max_entities_exhaustion_returns_null_with_error(void) {
     ecs_desc d;
     ecs_world *w;
@@ -130,6 +157,7 @@ int main(void) {
     RUN(test_stale_id_is_detected_after_slot_reuse);
     RUN(test_recycling_is_fifo);
     RUN(test_slot_at_max_version_is_retired_not_wrapped);
+    RUN(test_deferred_commands_for_a_retired_slots_last_id_are_recorded_and_skipped);
     RUN(test_max_entities_exhaustion_returns_null_with_error);
     RUN(test_freed_slots_count_toward_nothing_once_reused);
     RUN(test_entity_str_prints_index_and_version);

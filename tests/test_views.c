@@ -251,6 +251,49 @@ static void test_removing_the_current_entity_visits_every_other_once(void) {
     }
 }
 
+/* Section 7: ecs_iter_entity stays right after the body changed storages -
+   also when the body destroyed the current entity or took the walked
+   (lead) component from it: it still names that entity, not the one that
+   took its row. In both per-entity forms. */
+static void test_iter_entity_names_the_current_entity_after_the_body_took_it(void) {
+    int mode, form;
+    for (form = 0; form < 2; form++)
+        for (mode = 0; mode < 3; mode++) {
+            ecs_component both[2];
+            ecs_iter it;
+            int i, n = 0, wrong = 0;
+            setup();
+            for (i = 0; i < 50; i++) spawn((float)i, 1, 0, 0);
+            both[0] = pos;
+            both[1] = vel;
+            it = ecs_view_of(w, 2, both);
+            if (form == 0) {
+                while (ecs_iter_next(&it)) {
+                    ecs_entity e = ecs_iter_entity(&it);
+                    n++;
+                    if (ECS_ENTITY_INDEX(e) % 2) continue; /* every other one: the last row moves into its row */
+                    if (mode == 0) ecs_destroy(w, e);
+                    if (mode == 1) ecs_delete(w, e, pos); /* the lead */
+                    if (mode == 2) ecs_strip(w, e);
+                    wrong += ecs_iter_entity(&it) != e;
+                }
+            } else {
+                ECS_EACH(&it) {
+                    ecs_entity e = ecs_iter_entity(&it);
+                    n++;
+                    if (ECS_ENTITY_INDEX(e) % 2) continue; /* every other one: the last row moves into its row */
+                    if (mode == 0) ecs_destroy(w, e);
+                    if (mode == 1) ecs_delete(w, e, pos);
+                    if (mode == 2) ecs_strip(w, e);
+                    wrong += ecs_iter_entity(&it) != e;
+                }
+            }
+            CHECK(n == 50);
+            CHECK(wrong == 0);
+            ecs_world_free(w);
+        }
+}
+
 static void test_adding_during_iteration_never_visits_new_entities(void) {
     ecs_iter it;
     int i, n = 0;
@@ -655,6 +698,7 @@ int main(void) {
     RUN(test_more_than_eight_terms);
     RUN(test_tag_terms_match_without_data);
     RUN(test_removing_the_current_entity_visits_every_other_once);
+    RUN(test_iter_entity_names_the_current_entity_after_the_body_took_it);
     RUN(test_adding_during_iteration_never_visits_new_entities);
     RUN(test_entity_gaining_a_match_below_the_cursor_is_visited);
     RUN(test_forbidden_change_during_iteration_asserts_naming_storage_and_call);
