@@ -1096,8 +1096,10 @@
 #endif
 #if defined(__GNUC__) || defined(__clang__)
 #define ECS__LIKELY(x) __builtin_expect(!!(x), 1)
+#define ECS__UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define ECS__LIKELY(x) (x)
+#define ECS__UNLIKELY(x) (x)
 #endif
 /* the few hot paths the compiler must not leave out of line */
 #if defined(__GNUC__) || defined(__clang__)
@@ -1363,7 +1365,8 @@ typedef struct ecs_iter {
     uint32_t needany;      /* one of the looked-up ECS_ANY terms must be present */
     uint32_t each;         /* a per-entity loop: blocks it marks are one entity */
     uint32_t nmark;        /* written terms of tracked storages, in mterm[] */
-    ecs_tick *mark1, tick; /* a per-entity loop over an aligned run with one of them: its modified[] at the run, the stamp */
+    ecs_storage *mark1;    /* a per-entity loop over an aligned run with one of them: its storage */
+    ecs__off mbias;        /* entity x's row in mark1: mbias + x */
     ecs__probe probe[ECS_MAX_TERMS];
     ecs__filter filter[ECS_MAX_TERMS];
     /* the view */
@@ -1765,12 +1768,17 @@ ECS__HOT uint32_t ecs__row(const ecs_storage *s, ecs_entity e) {
 }
 
 /* The modified step: rows row..row+n-1 of s were written (get_mut, a
-   written view term, add over a value, ecs_add_if_changed...). Every way
-   of marking a value modified goes through here; with modification
-   tracking off (no modified[] array) it does nothing. */
-ECS__HOT void ecs__modified(const ecs_storage *s, uint32_t row, uint32_t n) {
+   written view term, ECS_EACH as it reaches an entity, add over a value,
+   add_if_changed, flush's adds, ecs_mark_modified), or with row
+   ECS__NO_ROW, s's unique value (unique_add over one, unique_get_mut).
+   Every way of marking a value modified goes through here; with
+   modification tracking off (no modified[] array) rows are not stamped.
+   (Load restores the ticks a snapshot holds: it marks nothing.) */
+ECS__HOT void ecs__modified(ecs_storage *s, uint32_t row, uint32_t n) {
     ecs_tick *m = s->modified;
-    if (m) {
+    if (ECS__UNLIKELY(row == ECS__NO_ROW)) {
+        s->unique_modified = s->world->tick;
+    } else if (m) {
         ecs_tick now = s->world->tick;
         while (n--) m[row++] = now;
     }
@@ -1782,7 +1790,7 @@ ECS__HOT void ecs__modified(const ecs_storage *s, uint32_t row, uint32_t n) {
    into the lookup's own. */
 ECS__HOT void *ecs__value_at(const ecs_storage *s, uintptr_t base, uint32_t row, size_t size, bool mut) {
     void *v = (void *)(base + (uintptr_t)row * size);
-    if (mut) ecs__modified(s, row, 1);
+    if (mut) ecs__modified((ecs_storage *)(uintptr_t)s, row, 1); /* (a get_mut: s is the caller's to change) */
 #if defined(__GNUC__) || defined(__clang__)
     if (!v) __builtin_unreachable();
 #endif
@@ -2133,7 +2141,8 @@ ECS__HOT bool ecs_iter_next_block(ecs_iter *it) {
     uint32_t x = it->first;
     if (x && it->one && it->key == *it->epoch) {
         if (!it->probing) {
-            it->mark1[--x] = it->tick;
+            --x;
+            ecs__modified(it->mark1, (uint32_t)(it->mbias + x), 1);
         } else if ((x = ecs__seek_down(it, &it->seek, x)) != 0) {
             x--;
             if (it->nmark) it->first = x, it->count = 1, ecs__iter_mark(it);
@@ -2191,7 +2200,8 @@ typedef struct ecs__each {
     const uintptr_t *pages;
     ecs__off *bias;
     uint32_t want;
-    ecs_tick *mark1; /* an aligned run's one marked term */
+    ecs_storage *mark1; /* an aligned run's one marked term (ecs_iter.mark1) */
+    ecs__off mbias;
 } ecs__each;
 
 /* The tight loop of such a run: the highest entity below x whose row in
@@ -2221,7 +2231,8 @@ ECS__HOT bool ecs__each_next(ecs_iter *it, ecs__each *e) {
     uint32_t x = e->x, row = 0;
     if (x && e->key == *e->epoch) {
         if (e->mark1) {
-            e->mark1[--x] = it->tick; /* marked as it is reached */
+            --x;
+            ecs__modified(e->mark1, (uint32_t)(e->mbias + x), 1); /* marked as it is reached */
         } else if (e->pages) {
             if (!(x = e->want ? ecs__probe_down(e->run, e->pages, x, true, &row)
                               : ecs__probe_down(e->run, e->pages, x, false, &row))) {
@@ -2248,6 +2259,7 @@ next:
     e->x = it->one ? it->first : 0; /* the rest of the run comes one entity at a time: here */
     e->key = it->key;
     e->mark1 = it->probing ? NULL : it->mark1;
+    e->mbias = it->mbias;
     e->pages = it->probing && !it->seek.ticks && !it->seek.rest && !it->nmark ? it->seek.pages : NULL;
     e->run = it->seek.run;
     e->want = it->seek.want;
@@ -4387,10 +4399,9 @@ static void ecs__iter_refresh(ecs_iter *it) {
     for (k = 0; k < it->nterms; k++) /* the arrays read by the lead's rows */
         if (!(looked >> k & 1u) && it->fst[k] == it->st[k] && it->st[k]->count < n) n = it->st[k]->count;
     if (it->lo + it->first > n) it->first = n > it->lo ? n - it->lo : 0;
-    it->mark1 = it->each && !it->probing && it->nmark == 1 && it->st[it->mterm[0]]->modified
-                    ? it->st[it->mterm[0]]->modified + it->bias[it->mterm[0]] /* entity x's at [x] */
-                    : NULL;
-    it->tick = it->world->tick;
+    it->mark1 = it->each && !it->probing && it->nmark == 1 && it->st[it->mterm[0]]->modified ? it->st[it->mterm[0]]
+                                                                                             : NULL;
+    it->mbias = it->bias[it->mterm[0]];
     it->one = it->probing ? !it->merge : it->mark1 != NULL;
     it->key = *it->epoch;
 }
@@ -4590,7 +4601,7 @@ ECS__FN bool ecs__iter_next(ecs_iter *it) {
         uint32_t x = it->first, n = 1;
         if (x && it->key == *it->epoch) {
             if (!it->probing) {
-                if (it->mark1) it->mark1[x - 1] = it->tick;
+                if (it->mark1) ecs__modified(it->mark1, (uint32_t)(it->mbias + x - 1), 1);
                 n = it->each && it->nmark ? 1 : x;
                 x -= n;
             } else if (!(x = ecs__seek_down(it, &it->seek, x))) {
@@ -4953,7 +4964,7 @@ static void *ecs__unique_add(ecs_world *w, const char *call, ecs_component c, co
         s->unique_inserted = w->tick;
         s->unique_modified = 0;
     } else {
-        s->unique_modified = w->tick;
+        ecs__modified(s, ECS__NO_ROW, 1);
     }
     if (s->size) {
         if (value)
@@ -4982,7 +4993,7 @@ ECS__FN void *ecs__unique_get(const ecs_world *w, const char *call, ecs_componen
         ecs__report(w, ECS__M_NO_UNIQUE, call, ECS_NULL, c);
         return NULL;
     }
-    if (mut) s->unique_modified = w->tick;
+    if (mut) ecs__modified(s, ECS__NO_ROW, 1);
     return s->unique;
 }
 ECS__FN const void *ecs_unique_get(const ecs_world *w, ecs_component c) {
@@ -5147,7 +5158,7 @@ ECS__FN bool ecs_mark_modified(ecs_world *w, ecs_entity e, ecs_component c) {
     ECS__WORLD(w, false);
     uint32_t row = ecs__tracked_row(w, "ecs_mark_modified", e, c, 0);
     if (row == ECS__NO_ROW) return false;
-    if (w->storages[c]->modified) w->storages[c]->modified[row] = w->tick;
+    ecs__modified(w->storages[c], row, 1);
     return true;
 }
 
@@ -6830,7 +6841,7 @@ ECS__FN bool ecs_load(ecs_world *w, const void *bytes, size_t n) {
     X(ecs_entity, ecs__take_slot, (ecs_world *w)) \
     X(ecs_entity, ecs_create, (ecs_world *w)) \
     X(uint32_t, ecs__row, (const ecs_storage *s, ecs_entity e)) \
-    X(void, ecs__modified, (const ecs_storage *s, uint32_t row, uint32_t n)) \
+    X(void, ecs__modified, (ecs_storage *s, uint32_t row, uint32_t n)) \
     X(void *, ecs__value_at, (const ecs_storage *s, uintptr_t base, uint32_t row, size_t size, bool mut)) \
     X(const ecs_storage *, ecs__storage, (const ecs_world *w, ecs_component c)) \
     X(uint32_t, ecs__push_at, (ecs_world *w, ecs_storage *s, ecs_entity e, uint64_t *entry)) \
