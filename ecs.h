@@ -369,22 +369,28 @@
       Layers (as in EnTT; the implementation's sections follow them):
         1. storage primitives: push, pop (swap-remove), swap and permute
            are the only code that touches sparse, dense, data, the
-           tracking ticks and the storage's change counter;
+           tracking ticks and the storage's change counter; one "modified"
+           step stamps every value written (get_mut, written view terms,
+           ECS_EACH, add over a value, add_if_changed, flush, uniques);
         2. one insert path and one remove path per storage, which every
-           change goes through (add, add_n, bundles, create_bulk,
-           add_if_changed, remove, delete, strip, destroy, flush, sorts
-           use the primitives directly). Each runs one fixed order:
-             insert: validate and lock check -> reserve row, page, group
-                     room -> push and copy the value -> groups join ->
-                     on_insert (a bundle: once the whole bundle is in)
+           change goes through (add is a bundle of one; add_n, create_n,
+           create_bulk, clone, flush and add_if_changed are bundles;
+           remove, delete, remove_n, strip and destroy remove; sorts use
+           the primitives directly). Each runs one fixed order:
+             insert: validate and lock check -> reserve slots, rows and
+                     pages -> push and copy each value (or replace one the
+                     entity has) -> what is attached (groups join) ->
+                     once every entity has its whole bundle: on_insert
              remove: validate and lock check -> reserve the tracking
                      record -> on_remove (value still readable) -> groups
                      leave -> record removal/deletion -> out gets the value
                      -> pop -> groups that exclude c join
            so that nothing can fail after the first change;
-        3. tracking (section 11), hooks (12) and groups (13), each attached
-           to those two paths. With nothing attached to a storage, add,
-           remove and delete take an inline path straight to the primitive.
+        3. what is attached to those two paths: a storage keeps a list of
+           it (hooks, section 12; the groups that own or exclude it, 13;
+           tracking's records, 11), and the paths call each in that list.
+           With nothing attached to a storage, add, remove and delete take
+           an inline path straight to the primitives.
       Read access for your own loops:
 
       ecs_storage *ecs_storage_of(const ecs_world *w, ecs_component c)   [inline]
