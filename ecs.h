@@ -686,6 +686,7 @@
       bool ecs_unique_has(const ecs_world *w, ecs_component c)
       bool ecs_unique_remove(ecs_world *w, ecs_component c, void *out)
       ECS_UNIQUE_ADD(w, c, T, {init...})  ECS_UNIQUE_GET(w, c, T)  ECS_UNIQUE_GET_MUT(w, c, T)
+      ECS_UNIQUE_REMOVE(w, c, T, out)   (out: T *, or NULL)
       Pointers stay valid until ecs_unique_remove. Uniques are always
       tracked: ecs_unique_was_inserted / ecs_unique_was_modified (section 11);
       their removal is not recorded.
@@ -1127,7 +1128,6 @@
 #define ECS_ASSERT(cond, msg) ((void)0)
 #else
 #define ECS_ASSERT(cond, msg) ((cond) ? (void)0 : ecs__assert_fail((msg), __FILE__, __LINE__))
-#define ECS__DEFAULT_ASSERT
 #endif
 #endif
 
@@ -1549,6 +1549,7 @@ ECS_API bool ecs__defer_add_sized(ecs_world *w, ecs_entity e, ecs_component c, c
                                   size_t size);
 ECS_API void *ecs__unique_get(const ecs_world *w, const char *call, ecs_component c, size_t size, bool mut);
 ECS_API void *ecs__unique_add_sized(ecs_world *w, ecs_component c, const void *value, size_t size);
+ECS_API bool ecs__unique_remove_sized(ecs_world *w, ecs_component c, void *out, size_t size);
 ECS_API bool ecs__add_if_changed_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
                                        size_t size);
 
@@ -2348,6 +2349,7 @@ ECS__INLINE void *ecs_block(const ecs_iter *it, uint32_t k) { return ecs__field(
 #define ECS_UNIQUE_GET(w, c, T) ((const T *)ecs__unique_get((w), "ECS_UNIQUE_GET", (c), ECS__SIZE(T), false))
 #define ECS_UNIQUE_GET_MUT(w, c, T) ((T *)ecs__unique_get((w), "ECS_UNIQUE_GET_MUT", (c), ECS__SIZE(T), true))
 #define ECS_UNIQUE_ADD(w, c, T, ...) ((T *)ecs__unique_add_sized((w), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T)))
+#define ECS_UNIQUE_REMOVE(w, c, T, out) ecs__unique_remove_sized((w), (c), (1 ? (out) : (T *)0), sizeof(T))
 #define ECS_ADD_IF_CHANGED(w, e, c, T, ...) \
     ecs__add_if_changed_sized((w), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T))
 #define ECS_DEFER_ADD(w, e, c, T, ...) ecs__defer_add_sized((w), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T))
@@ -5017,14 +5019,21 @@ ECS__FN bool ecs_unique_has(const ecs_world *w, ecs_component c) {
     return s && s->unique;
 }
 
-ECS__FN bool ecs_unique_remove(ecs_world *w, ecs_component c, void *out) {
-    ECS__WORLD(w, false);
-    ecs_storage *s = ecs__unique_storage(w, "ecs_unique_remove", c, (size_t)-1);
+static bool ecs__unique_remove(ecs_world *w, const char *call, ecs_component c, void *out, size_t size) {
+    ecs_storage *s = ecs__unique_storage(w, call, c, size);
     if (!s || !s->unique) return false;
     if (out && s->size) memcpy(out, s->unique, s->size);
     ecs__free(w, s->unique, s->size ? s->size : 1);
     s->unique = NULL;
     return true;
+}
+ECS__FN bool ecs_unique_remove(ecs_world *w, ecs_component c, void *out) {
+    ECS__WORLD(w, false);
+    return ecs__unique_remove(w, "ecs_unique_remove", c, out, (size_t)-1);
+}
+ECS__FN bool ecs__unique_remove_sized(ecs_world *w, ecs_component c, void *out, size_t size) {
+    ECS__WORLD_IN(w, "ECS_UNIQUE_REMOVE", false);
+    return ecs__unique_remove(w, "ECS_UNIQUE_REMOVE", c, out, size);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -5692,8 +5701,12 @@ static const char *ecs__name_of(const ecs_world *w, int kind, uint32_t item) {
                                         : w->wl[item].name;
 }
 #define ECS__MAX_STEPS (1u << 24) /* steps of one workload: far more than any game runs */
-#define ecs__system_find(w, name) ecs__names_find(w, &(w)->systems, ECS__NAMES_SYSTEM, name)
-#define ecs__workload_index(w, name) ecs__names_find(w, &(w)->workloads, ECS__NAMES_WORKLOAD, name)
+static uint32_t ecs__system_find(const ecs_world *w, const char *name) {
+    return ecs__names_find(w, &w->systems, ECS__NAMES_SYSTEM, name);
+}
+static uint32_t ecs__workload_index(const ecs_world *w, const char *name) {
+    return ecs__names_find(w, &w->workloads, ECS__NAMES_WORKLOAD, name);
+}
 
 static char *ecs__strdup(ecs_world *w, const char *str) {
     size_t n = strlen(str) + 1;

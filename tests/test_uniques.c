@@ -33,6 +33,28 @@ static void test_unique_add_inserts_then_replaces_in_place(void) {
     ecs_world_free(w);
 }
 
+/* ECS_UNIQUE_REMOVE, beside ECS_UNIQUE_ADD/GET: the value goes to out
+   (T *, or NULL), the unique is gone; under ECS_DEBUG a T of another size
+   asserts and removes nothing. */
+static void test_typed_unique_remove_gives_the_value_and_checks_its_size(void) {
+    Time out = {0};
+    setup();
+    ECS_UNIQUE_ADD(w, time_c, Time, {0.75f});
+#if ECS_DEBUG
+    {
+        Gravity wrong;
+        EXPECT_ASSERT(!ECS_UNIQUE_REMOVE(w, time_c, Gravity, &wrong), "ECS_UNIQUE_REMOVE");
+        CHECK(ecs_unique_has(w, time_c));
+    }
+#endif
+    CHECK(ECS_UNIQUE_REMOVE(w, time_c, Time, &out));
+    CHECK(out.dt == 0.75f && !ecs_unique_has(w, time_c));
+    CHECK(!ECS_UNIQUE_REMOVE(w, time_c, Time, NULL)); /* none left: false, no assert */
+    ECS_UNIQUE_ADD(w, time_c, Time, {1.0f});
+    CHECK(ECS_UNIQUE_REMOVE(w, time_c, Time, NULL) && !ecs_unique_has(w, time_c));
+    ecs_world_free(w);
+}
+
 static void test_unique_add_with_null_value_zeroes(void) {
     Gravity *g;
     setup();
@@ -206,6 +228,7 @@ static void test_unique_removed_then_added_again_is_inserted_again(void) {
 int main(void) {
     RUN(test_unique_add_inserts_then_replaces_in_place);
     RUN(test_unique_add_with_null_value_zeroes);
+    RUN(test_typed_unique_remove_gives_the_value_and_checks_its_size);
     RUN(test_unique_is_not_an_entity_component);
     RUN(test_unique_pointer_stays_valid_while_the_storage_grows);
     RUN(test_unique_remove_copies_out_and_forgets_the_value);
