@@ -3483,15 +3483,16 @@ static void ecs__unreserve(ecs_world *w, ecs_storage *s, bool deletion) {
    (stripping: e is losing all its components). */
 ECS__IMPL_HOT void ecs__remove_at(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, void *out, bool deletion,
                                   bool stripping, const char *call) {
-    const ecs__listener *l = s->listen, *end = l + s->nlisten; /* (s is locked while its hooks run: fixed) */
-    uint32_t paths = s->paths;
-    for (; (paths & ECS__PATH_REMOVING) && l < end; l++)
+    uint32_t paths = s->paths, k, n = s->nlisten; /* (s is locked while its hooks run: fixed) */
+    for (k = 0; (paths & ECS__PATH_REMOVING) && k < n; k++) {
+        const ecs__listener *l = &s->listen[k];
         if (l->kind == ECS__ON_REMOVE_HOOK) {
             ecs__hook(w, s, s->hooks.on_remove, e, row); /* (row stays) */
         } else if (l->kind == ECS__ON_OWNS) {
             ecs__group_leave(w, l->arg, e, call);
             row = (uint32_t)ECS__ENTRY(s, (uint32_t)e);
         }
+    }
     if (paths & ECS__PATH_RESERVE) ecs__record_removal(w, s, e, row, deletion, call); /* (the records: last) */
     if (out) ecs__copy(out, s->data + (size_t)row * s->size, s->size);
     ecs__pop(w, s, row, call);
@@ -3499,8 +3500,8 @@ ECS__IMPL_HOT void ecs__remove_at(ecs_world *w, ecs_storage *s, ecs_entity e, ui
        it is about to lose everything anyway (joining for a moment would
        move rows under a view walking the group) */
     if ((paths & ECS__PATH_REMOVED) && !stripping)
-        for (l = s->listen; l < end; l++)
-            if (l->kind == ECS__ON_EXCLUDES) ecs__group_join(w, l->arg, e, call);
+        for (k = 0; k < s->nlisten; k++)
+            if (s->listen[k].kind == ECS__ON_EXCLUDES) ecs__group_join(w, s->listen[k].arg, e, call);
 }
 
 /* The modified step's out-of-line uses: a value replaced in place. */
@@ -6896,6 +6897,7 @@ ECS__FN bool ecs_load(ecs_world *w, const void *bytes, size_t n) {
     X(ecs_entity, ecs_create_n, (ecs_world *w, uint32_t n, const ecs_component *comps, const void *const *values)) \
     X(bool, ecs_add_n, (ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps, const void *const *values)) \
     X(uint32_t, ecs__seek_down, (ecs_iter *it, const ecs__seek *s, uint32_t x)) \
+    X(uint32_t, ecs__probe_down, (const ecs_entity *run, const uintptr_t *pages, uint32_t x, bool want, uint32_t *row)) \
     X(bool, ecs_iter_next_block, (ecs_iter *it)) \
     X(bool, ecs_iter_next, (ecs_iter *it)) \
     X(ecs__each, ecs__each_begin, (ecs_iter *it)) \
