@@ -1,4 +1,4 @@
-/* ecs.h - v0.2 - sparse-set Entity Component System in one C header
+/* ecs.h - v0.3 - sparse-set Entity Component System in one C header
 
    Do this:
       #define ECS_IMPLEMENTATION
@@ -167,8 +167,9 @@
       ecs_unique_get(_mut)      no unique value           NULL, NOT_FOUND, assert
       ecs_track                 unknown; bad flags        false, assert
                                 out of memory             false
-      ecs_was_*, ecs_removed,   storage not tracking it   false/NULL, INVALID, assert
-      ecs_deleted*, ecs_created
+      ecs_track_inserted,       storage not tracking it   false/NULL, INVALID, assert
+      _modified, _removed,
+      _deleted*, _created
       ecs_hooks_set             its hook is running       false, LOCKED, assert
       ecs_group_new             owned twice, unknown,     0, assert
                                 repeated, none owned
@@ -177,7 +178,7 @@
       ecs_workload_new          unknown item; name taken  false, NOT_FOUND/INVALID, assert
       ecs_workload_run          unknown workload; nested  -1, NOT_FOUND/INVALID, assert
                                 a system returns n != 0   n, SYSTEM (no assert)
-      ecs_view, ecs_each,       NULL desc, comps (n > 0), null view (yields nothing)/
+      ecs_view, ecs_visit,      NULL desc, comps (n > 0), null view (yields nothing)/
       ecs_system_view           fn or ctx                 0, INVALID, assert
       ecs_add_n, ecs_create_n,  NULL comps with n > 0;    false/ECS_NULL, INVALID, assert
       ecs_create_bulk           n > ecs_component_max
@@ -188,7 +189,7 @@
                                 or items[i]               assert
       ecs_entity_str            NULL buf                  NULL, assert
       ecs_iter_chunk            NULL iterator             false, assert
-      ecs_deleted_value         entry not in the list     NULL, INVALID, assert
+      ecs_track_deleted_value   entry not in the list     NULL, INVALID, assert
       ecs_save, ecs_save_buffer pending commands; NULL    false/0, INVALID, assert
                                 write, or NULL buf with cap
                                 write/save callback fails false/0, INVALID
@@ -213,7 +214,7 @@
       (0), ecs_world_free's world (nothing).
 
       Callbacks that call back into the world. A hook, a sort comparator, a
-      system (and its run_if) and ecs_each's fn may call any function;
+      system (and its run_if) and ecs_visit's fn may call any function;
       these are refused (failure value, ECS_ERR_LOCKED, assert; nothing is
       changed, dropped or half-applied), everything else is allowed and
       works as at top level:
@@ -235,7 +236,7 @@
       a system or run_if, and   ecs_system_new, ecs_workload_new,
       desc.parallel_for while   ecs_workload_run (INVALID), ecs_world_free;
       it runs a batch           systems sharing a batch follow section 14
-      ecs_each's fn, a view     what the rules of iteration (section 7)
+      ecs_visit's fn, a view     what the rules of iteration (section 7)
       loop                      forbid; ecs_world_free is undefined there
                                 (the loop reads the world after fn returns),
                                 as freeing any array you are walking
@@ -282,10 +283,10 @@
       A world is not thread-safe for writes. While nobody writes it, any
       number of threads may read it: ecs_alive, ecs_get, ecs_has, the
       ecs_storage_* handles, ecs_lookup, ecs_component_name/size/max,
-      ecs_count, ecs_unique_get/has, the tracking queries (ecs_was_*,
-      ecs_removed, ecs_deleted*, ecs_created, ecs_destroyed, ecs_track_get),
-      the group queries, and views with no ECS_WRITE term (both loop forms,
-      ecs_each). ecs_iter_chunk gives threads disjoint slices of one view;
+      ecs_count, ecs_unique_get/has, the tracking queries (ecs_track_get,
+      ecs_track_inserted, _modified, _removed, _deleted*, _created,
+      _destroyed), the group queries, and views with no ECS_WRITE term (both loop forms,
+      ecs_visit). ecs_iter_chunk gives threads disjoint slices of one view;
       each may write its own slice's ECS_WRITE terms (marks included). The
       systems of a workload batch run at once through parallel_for (section
       14). tests/test_threads.c runs each of these on 4 threads under
@@ -393,10 +394,13 @@
            an inline path straight to the primitives.
       Read access for your own loops:
 
-      ecs_storage *ecs_storage_of(const ecs_world *w, ecs_component c)   [inline]
+      const ecs_storage *ecs_storage_of(const ecs_world *w, ecs_component c) [inline]
+      ecs_storage *ecs_storage_of_mut(ecs_world *w, ecs_component c)         [inline]
           A handle to c's storage (NULL and an assert for an unknown c),
-          valid for the life of the world. Hoist it out of a loop that
-          looks up many entities of one component:
+          valid for the life of the world: read-only from ecs_storage_of
+          (a const world gives no way to write), writable from
+          ecs_storage_of_mut. Hoist it out of a loop that looks up many
+          entities of one component:
       const void *ecs_storage_get(const ecs_storage *s, ecs_entity e)   [inline]
       void *ecs_storage_get_mut(ecs_storage *s, ecs_entity e)           [inline]
       bool ecs_storage_has(const ecs_storage *s, ecs_entity e)          [inline]
@@ -411,8 +415,8 @@
           refused with an assert (0 / NULL).
 
       Memory.
-      bool ecs_stats_storage(const ecs_world *w, ecs_component c, ecs_storage_stats *out)
-      bool ecs_stats_world(const ecs_world *w, ecs_world_stats *out)
+      bool ecs_storage_stats_get(const ecs_storage *s, ecs_storage_stats *out)
+      bool ecs_world_stats_get(const ecs_world *w, ecs_world_stats *out)
           What a storage holds (rows, capacity, bytes of values, dense ids,
           sparse pages, tracking ticks and lists) and the world's totals
           (slots, free queue, command buffer, name indexes, entity lists,
@@ -420,8 +424,8 @@
           counted: systems, workloads and groups (small, fixed at setup).
       bool ecs_reserve(ecs_world *w, uint32_t n)
           Room for n more entities: the next n creates allocate nothing.
-      bool ecs_storage_reserve(ecs_world *w, ecs_component c, uint32_t n)
-          Room for n more rows of c (moves its arrays, section 16).
+      bool ecs_storage_reserve(ecs_storage *s, uint32_t n)
+          Room for n more rows in s (moves its arrays, section 16).
       void ecs_shrink(ecs_world *w)
           Gives unused capacity back: row arrays and lists to their count,
           sparse pages with no entity, slot capacity, an empty command
@@ -530,6 +534,12 @@
           Shorthand: every term required.
       ECS_EACH(&it) { ... }
           The per-entity loop; break and continue work as in any loop.
+      ECS_EACH_VIEW(it, w, desc) { ... }
+          The same over ecs_view(w, desc), with the iterator it declared by
+          the loop (for one loop over a view made for it):
+              ECS_EACH_VIEW(it, w, &(ecs_view_desc){.terms = {{pos, ECS_WRITE}, {vel, 0}}}) {
+                  ECS_FIELD(&it, 0, Pos)->x += ECS_FIELD(&it, 1, Vel)->x;
+              }
       bool ecs_iter_next(ecs_iter *it)                            [inline]
           Its function form: steps to the next entity; false when done.
       ecs_entity ecs_iter_entity(const ecs_iter *it)              [inline]
@@ -550,7 +560,7 @@
           equal slices of the lead storage, for job systems: thread k walks
           chunk k with its own iterator. Threads may read anything and write
           the values of the components they iterate; nothing structural.
-      uint32_t ecs_each(w, desc, void (*fn)(ecs_iter *it, void *ctx), ctx)
+      uint32_t ecs_visit(w, desc, void (*fn)(ecs_iter *it, void *ctx), ctx)
           Calls fn once per match; returns how many.
 
       How it walks. The lead is the required term with the fewest entities
@@ -688,7 +698,7 @@
       ECS_UNIQUE_ADD(w, c, T, {init...})  ECS_UNIQUE_GET(w, c, T)  ECS_UNIQUE_GET_MUT(w, c, T)
       ECS_UNIQUE_REMOVE(w, c, T, out)   (out: T *, or NULL)
       Pointers stay valid until ecs_unique_remove. Uniques are always
-      tracked: ecs_unique_was_inserted / ecs_unique_was_modified (section 11);
+      tracked: ecs_track_unique_inserted / ecs_track_unique_modified (section 11);
       their removal is not recorded.
 
    ---------------------------------------------------------------------------
@@ -707,7 +717,7 @@
       stamped with the current tick; "changed since S" means stamped after S.
       ecs_tick ecs_tick_advance(ecs_world *w)
           Returns S and moves time on: every later change is newer than S.
-      Outside workloads, since = 0 means "since the last ecs_clear_tracking
+      Outside workloads, since = 0 means "since the last ecs_track_clear
       of that storage" (or since tracking began). Inside a workload each
       system gets its own window: ctx->last_run is the tick of its previous
       run, and ecs_system_view uses it, so a system sees exactly what
@@ -720,7 +730,7 @@
         modified  add over an existing value; get_mut / ECS_GET_MUT; a view
                   term flagged ECS_WRITE when the loop reaches the entity
                   (ecs_iter_next_block: the whole block when handed out);
-                  ecs_mark_modified; ecs_add_if_changed when the bytes differ.
+                  ecs_track_mark_modified; ecs_add_if_changed when the bytes differ.
                   ecs_get, ECS_GET and read terms never mark.
         removed   ecs_remove / ECS_REMOVE / ecs_defer_remove: the entity id
                   and tick are recorded.
@@ -728,38 +738,38 @@
                   entity id, tick and a copy of the value are recorded
                   (destroying an entity deletes each of its components).
 
-      bool ecs_mark_modified(ecs_world *w, ecs_entity e, ecs_component c)
+      bool ecs_track_mark_modified(ecs_world *w, ecs_entity e, ecs_component c)
           True when e has c (marked if c tracks modification).
       bool ecs_add_if_changed(ecs_world *w, ecs_entity e, ecs_component c, const void *value)
           Writes value (NULL: zeroed) and marks modified only if its bytes
           differ; adds it (inserted) if e lacks c. Returns whether anything
           changed.
           ECS_ADD_IF_CHANGED(w, e, c, T, value)
-      bool ecs_was_inserted(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since)
-      bool ecs_was_modified(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since)
-      bool ecs_unique_was_inserted / ecs_unique_was_modified(w, c, since)
+      bool ecs_track_inserted(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since)
+      bool ecs_track_modified(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since)
+      bool ecs_track_unique_inserted / ecs_track_unique_modified(w, c, since)
       View terms: ECS_INSERTED, ECS_MODIFIED, or both (inserted or
           modified) keep only entities whose component changed in the
           view's window (desc.since, or each storage's last clear).
-      const ecs_change *ecs_removed(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *n)
-      const ecs_change *ecs_deleted(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *n)
+      const ecs_change *ecs_track_removed(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *n)
+      const ecs_change *ecs_track_deleted(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *n)
           The n entries ({entity, tick}, oldest first) recorded after since
           and still kept. Valid until the next change of that storage.
-      const void *ecs_deleted_value(const ecs_world *w, ecs_component c, const ecs_change *entry)
-      const ecs_change *ecs_created(const ecs_world *w, ecs_tick since, uint32_t *n)
-      const ecs_change *ecs_destroyed(const ecs_world *w, ecs_tick since, uint32_t *n)
+      const void *ecs_track_deleted_value(const ecs_world *w, ecs_component c, const ecs_change *entry)
+      const ecs_change *ecs_track_created(const ecs_world *w, ecs_tick since, uint32_t *n)
+      const ecs_change *ecs_track_destroyed(const ecs_world *w, ecs_tick since, uint32_t *n)
           With ecs_desc.track_entities: entities created and destroyed.
-      uint32_t ecs_removed_or_deleted(const ecs_world *w, ecs_component c,
-                                      ecs_tick since, ecs_change *out, uint32_t cap)
+      uint32_t ecs_track_removed_or_deleted(const ecs_world *w, ecs_component c,
+                                            ecs_tick since, ecs_change *out, uint32_t cap)
           One list of both (Shipyard's removed_or_deleted), merged by tick
           (removals first within a tick): writes up to cap entries, returns
           how many there are. c must track removal or deletion.
-      void ecs_clear_tracking(ecs_world *w, ecs_component c, uint32_t flags)
+      void ecs_track_clear(ecs_world *w, ecs_component c, uint32_t flags)
           c = 0: every storage. INSERTION/MODIFICATION start a new default
           window; REMOVAL/DELETION empty the lists; ECS_TRACK_ENTITIES
           empties the world's created/destroyed lists (whatever c is). (Shipyard's clear_all_inserted
           ... clear_all_removed_and_deleted are flag combinations.)
-      void ecs_clear_tracking_older_than(ecs_world *w, ecs_component c, uint32_t flags, ecs_tick t)
+      void ecs_track_clear_until(ecs_world *w, ecs_component c, uint32_t flags, ecs_tick t)
           Drops removed/deleted (and entity) entries stamped at or before t,
           i.e. before the ecs_tick_advance call that returned t. INSERTION and
           MODIFICATION have no lists and are ignored here.
@@ -1045,6 +1055,26 @@
                          ecs_delete_n, ecs_removed_or_deleted,
                          ecs_system_run, memory statistics, reserve and
                          shrink; ecs_world_free runs on_remove hooks.
+      0.3  (unreleased)  tracking under one prefix: ecs_clear_tracking ->
+                         ecs_track_clear, ecs_clear_tracking_older_than ->
+                         ecs_track_clear_until, ecs_was_inserted /
+                         ecs_was_modified -> ecs_track_inserted /
+                         ecs_track_modified, ecs_unique_was_* ->
+                         ecs_track_unique_*, ecs_removed / ecs_deleted /
+                         ecs_deleted_value / ecs_removed_or_deleted /
+                         ecs_created / ecs_destroyed -> ecs_track_removed
+                         / _deleted / _deleted_value / _removed_or_deleted
+                         / _created / _destroyed, ecs_mark_modified ->
+                         ecs_track_mark_modified; ecs_stats_storage(w, c,
+                         out) -> ecs_storage_stats_get(s, out),
+                         ecs_stats_world -> ecs_world_stats_get,
+                         ecs_storage_reserve(w, c, n) ->
+                         ecs_storage_reserve(s, n); ecs_each ->
+                         ecs_visit (ECS_EACH is the loop); ecs_storage_of
+                         gives a const handle, ecs_storage_of_mut a
+                         writable one; ECS_EACH_VIEW, ECS_UNIQUE_REMOVE.
+                         One insert path and one remove path per storage
+                         (section 5), one table of errors (section 3).
 */
 
 #ifndef ECS_H
@@ -1058,7 +1088,7 @@
 #endif
 
 #define ECS_H_VERSION_MAJOR 0
-#define ECS_H_VERSION_MINOR 2
+#define ECS_H_VERSION_MINOR 3
 #define ECS_H_VERSION_PATCH 0
 /* one number that compares: 0.2.0 is 200, 1.4.12 is 10412 */
 #define ECS_H_VERSION (ECS_H_VERSION_MAJOR * 10000 + ECS_H_VERSION_MINOR * 100 + ECS_H_VERSION_PATCH)
@@ -1208,7 +1238,7 @@ typedef void (*ecs_parallel_fn)(void (*job)(void *arg, uint32_t i), void *arg, u
 typedef struct ecs_desc {
     ecs_allocator allocator;      /* zeroed: ECS_MALLOC / ECS_FREE */
     uint32_t max_entities;        /* most entity slots ever used; 0: 0xfffffffe (indices 0..0xfffffffd) */
-    bool track_entities;          /* record created and destroyed entities (ecs_created/ecs_destroyed) */
+    bool track_entities;          /* record created and destroyed entities (ecs_track_created/ecs_track_destroyed) */
     ecs_parallel_fn parallel_for; /* runs a workload batch's systems; NULL: one after another */
     void *parallel_user;          /* passed to parallel_for */
 } ecs_desc;
@@ -1241,7 +1271,7 @@ ECS_API size_t ecs_component_size(const ecs_world *w, ecs_component c);
 ECS_API uint32_t ecs_component_max(const ecs_world *w);
 #define ECS_COMPONENT(w, T) ecs_register((w), #T, sizeof(T), ECS_ALIGNOF(T))
 #define ECS_TAG(w, name) ecs_register((w), (name), 0, 0)
-/* inline below: ecs_storage_of, ecs_storage_get, ecs_storage_get_mut,
+/* inline below: ecs_storage_of(_mut), ecs_storage_get, ecs_storage_get_mut,
    ecs_storage_has, ecs_storage_count, ecs_storage_entities, ecs_storage_data */
 typedef struct ecs_storage_stats {
     uint32_t rows, capacity;
@@ -1258,10 +1288,10 @@ typedef struct ecs_world_stats {
     size_t storage_bytes;   /* every storage's total */
     size_t total;
 } ecs_world_stats;
-ECS_API bool ecs_stats_storage(const ecs_world *w, ecs_component c, ecs_storage_stats *out);
-ECS_API bool ecs_stats_world(const ecs_world *w, ecs_world_stats *out);
+ECS_API bool ecs_storage_stats_get(const ecs_storage *s, ecs_storage_stats *out);
+ECS_API bool ecs_world_stats_get(const ecs_world *w, ecs_world_stats *out);
 ECS_API bool ecs_reserve(ecs_world *w, uint32_t n);
-ECS_API bool ecs_storage_reserve(ecs_world *w, ecs_component c, uint32_t n);
+ECS_API bool ecs_storage_reserve(ecs_storage *s, uint32_t n);
 ECS_API void ecs_shrink(ecs_world *w);
 
 /* --- 6. component operations ------------------------------------------------ */
@@ -1300,7 +1330,7 @@ typedef struct ecs_view_desc {
     ecs_term terms[ECS_MAX_TERMS];  /* in order, up to the first term with c == 0 */
     ecs_component lead;             /* walk this required term's storage; 0: the shortest */
     ecs_tick since;                 /* ECS_INSERTED/ECS_MODIFIED window start; 0: each
-                                       storage's last ecs_clear_tracking */
+                                       storage's last ecs_track_clear */
 } ecs_view_desc;
 
 
@@ -1389,10 +1419,11 @@ typedef struct ecs_iter {
 ECS_API ecs_iter ecs_view(ecs_world *w, const ecs_view_desc *desc);
 ECS_API ecs_iter ecs_view_of(ecs_world *w, uint32_t n, const ecs_component *comps);
 ECS_API bool ecs_iter_chunk(ecs_iter *it, uint32_t k, uint32_t nchunks);
-ECS_API uint32_t ecs_each(ecs_world *w, const ecs_view_desc *desc,
-                          void (*fn)(ecs_iter *it, void *ctx), void *ctx);
+ECS_API uint32_t ecs_visit(ecs_world *w, const ecs_view_desc *desc,
+                           void (*fn)(ecs_iter *it, void *ctx), void *ctx);
 /* inline below: bool ecs_iter_next_block(it); bool ecs_iter_next(it);
-   ecs_entity ecs_iter_entity(it); ECS_EACH(it) { ... }; ECS_FIELD(it, k, T),
+   ecs_entity ecs_iter_entity(it); ECS_EACH(it) { ... }; ECS_EACH_VIEW(it, w, desc)
+   { ... }; ECS_FIELD(it, k, T),
    ecs_field(it, k); ECS_BLOCK(it, k, T), ecs_block(it, k) */
 
 /* --- 8. command buffer ----------------------------------------------------- */
@@ -1423,7 +1454,7 @@ enum {
     ECS_TRACK_REMOVAL = 1u << 2,
     ECS_TRACK_DELETION = 1u << 3,
     ECS_TRACK_ALL = 15u,
-    ECS_TRACK_ENTITIES = 1u << 4 /* ecs_clear_tracking only: the created/destroyed lists */
+    ECS_TRACK_ENTITIES = 1u << 4 /* ecs_track_clear only: the created/destroyed lists */
 };
 typedef struct ecs_change {
     ecs_entity entity;
@@ -1433,21 +1464,21 @@ typedef struct ecs_change {
 ECS_API bool ecs_track_set(ecs_world *w, ecs_component c, uint32_t flags);
 ECS_API uint32_t ecs_track_get(const ecs_world *w, ecs_component c);
 ECS_API ecs_tick ecs_tick_advance(ecs_world *w);
-ECS_API bool ecs_mark_modified(ecs_world *w, ecs_entity e, ecs_component c);
+ECS_API bool ecs_track_mark_modified(ecs_world *w, ecs_entity e, ecs_component c);
 ECS_API bool ecs_add_if_changed(ecs_world *w, ecs_entity e, ecs_component c, const void *value);
-ECS_API bool ecs_was_inserted(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since);
-ECS_API bool ecs_was_modified(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since);
-ECS_API bool ecs_unique_was_inserted(const ecs_world *w, ecs_component c, ecs_tick since);
-ECS_API bool ecs_unique_was_modified(const ecs_world *w, ecs_component c, ecs_tick since);
-ECS_API const ecs_change *ecs_removed(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *count);
-ECS_API const ecs_change *ecs_deleted(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *count);
-ECS_API const void *ecs_deleted_value(const ecs_world *w, ecs_component c, const ecs_change *entry);
-ECS_API const ecs_change *ecs_created(const ecs_world *w, ecs_tick since, uint32_t *count);
-ECS_API const ecs_change *ecs_destroyed(const ecs_world *w, ecs_tick since, uint32_t *count);
-ECS_API uint32_t ecs_removed_or_deleted(const ecs_world *w, ecs_component c, ecs_tick since, ecs_change *out,
-                                        uint32_t cap);
-ECS_API void ecs_clear_tracking(ecs_world *w, ecs_component c, uint32_t flags);
-ECS_API void ecs_clear_tracking_older_than(ecs_world *w, ecs_component c, uint32_t flags, ecs_tick t);
+ECS_API bool ecs_track_inserted(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since);
+ECS_API bool ecs_track_modified(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since);
+ECS_API bool ecs_track_unique_inserted(const ecs_world *w, ecs_component c, ecs_tick since);
+ECS_API bool ecs_track_unique_modified(const ecs_world *w, ecs_component c, ecs_tick since);
+ECS_API const ecs_change *ecs_track_removed(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *count);
+ECS_API const ecs_change *ecs_track_deleted(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *count);
+ECS_API const void *ecs_track_deleted_value(const ecs_world *w, ecs_component c, const ecs_change *entry);
+ECS_API const ecs_change *ecs_track_created(const ecs_world *w, ecs_tick since, uint32_t *count);
+ECS_API const ecs_change *ecs_track_destroyed(const ecs_world *w, ecs_tick since, uint32_t *count);
+ECS_API uint32_t ecs_track_removed_or_deleted(const ecs_world *w, ecs_component c, ecs_tick since, ecs_change *out,
+                                              uint32_t cap);
+ECS_API void ecs_track_clear(ecs_world *w, ecs_component c, uint32_t flags);
+ECS_API void ecs_track_clear_until(ecs_world *w, ecs_component c, uint32_t flags, ecs_tick t);
 
 /* --- 12. hooks ------------------------------------------------------------- */
 typedef void (*ecs_hook_fn)(ecs_world *w, ecs_entity e, ecs_component c, void *value, void *user);
@@ -1776,7 +1807,7 @@ ECS__HOT uint32_t ecs__row(const ecs_storage *s, ecs_entity e) {
 
 /* The modified step: rows row..row+n-1 of s were written (get_mut, a
    written view term, ECS_EACH as it reaches an entity, add over a value,
-   add_if_changed, flush's adds, ecs_mark_modified), or with row
+   add_if_changed, flush's adds, ecs_track_mark_modified), or with row
    ECS__NO_ROW, s's unique value (unique_add over one, unique_get_mut).
    Every way of marking a value modified goes through here; with
    modification tracking off (no modified[] array) rows are not stamped.
@@ -1930,10 +1961,16 @@ ECS__INLINE void *ecs__get(const ecs_world *w, const char *call, ecs_entity e, e
 /* The storage of c, a handle for loops that look up many entities of one
    component: ecs_storage_get(s, e) is ecs_get(w, e, c) without the world's
    loads, so a loop can keep s in a register. */
-ECS__INLINE ecs_storage *ecs_storage_of(const ecs_world *w, ecs_component c) {
+ECS__INLINE const ecs_storage *ecs_storage_of(const ecs_world *w, ecs_component c) {
     const ecs_storage *s = ecs__storage(w, c);
-    if (s != &ecs__none) return (ecs_storage *)s;
+    if (s != &ecs__none) return s;
     ecs__bad_access(w, "ecs_storage_of", ECS_NULL, c, (size_t)-1);
+    return NULL;
+}
+ECS__INLINE ecs_storage *ecs_storage_of_mut(ecs_world *w, ecs_component c) {
+    const ecs_storage *s = ecs__storage(w, c);
+    if (s != &ecs__none) return (ecs_storage *)s; /* (w is not const: neither is s) */
+    ecs__bad_access(w, "ecs_storage_of_mut", ECS_NULL, c, (size_t)-1);
     return NULL;
 }
 
@@ -2288,6 +2325,14 @@ next:
         for ((it)->i = (it)->first + (it)->count;                                             \
              (it)->i > (it)->first && ((it)->i--, ECS__STEP(it)) ? 1 : (ECS__CAT(ecs__e_, __LINE__).more = 1, 0);)
 
+/* ECS_EACH_VIEW(it, w, desc) { ... ECS_FIELD(&it, k, T) ... }: ECS_EACH
+   over ecs_view(w, desc) with the iterator it declared by the loop (its
+   scope is the loop). desc may be a compound literal. */
+#define ECS_EACH_VIEW(it, w, ...)                                                             \
+    for (ecs_iter it = ecs_view((w), __VA_ARGS__), *ECS__CAT(ecs__v_, __LINE__) = &it;      \
+         ECS__CAT(ecs__v_, __LINE__); ECS__CAT(ecs__v_, __LINE__) = NULL)                    \
+        ECS_EACH(&it)
+
 /* The current entity of a per-entity loop: read from the lead's row, so
    it stays right when a change in the body moved the arrays; when the
    body took the entity out of the lead (destroyed it), the storage's
@@ -2330,7 +2375,9 @@ ECS__INLINE void *ecs_block(const ecs_iter *it, uint32_t k) { return ecs__field(
 #define ECS_GET(w, e, c, T) ((const T *)ecs__get((w), "ECS_GET", (e), (c), sizeof(T), false))
 #define ECS_GET_MUT(w, e, c, T) ((T *)ecs__get((w), "ECS_GET_MUT", (e), (c), sizeof(T), true))
 #define ECS_STORAGE_GET(s, e, T) ((const T *)ecs__storage_get((s), "ECS_STORAGE_GET", (e), sizeof(T), false))
-#define ECS_STORAGE_GET_MUT(s, e, T) ((T *)ecs__storage_get((s), "ECS_STORAGE_GET_MUT", (e), sizeof(T), true))
+/* (the unevaluated assignment refuses a const handle, as ecs_storage_get_mut does) */
+#define ECS_STORAGE_GET_MUT(s, e, T)                                                                         \
+    ((T *)ecs__storage_get((s), "ECS_STORAGE_GET_MUT", (e), sizeof(T) + 0 * sizeof(*(ecs_storage **)0 = (s)), true))
 /* (1 ? p : (T *)0) type-checks p as a T pointer without casting it away */
 #define ECS_REMOVE(w, e, c, T, out) ecs__remove_fast((w), "ECS_REMOVE", (e), (c), (1 ? (out) : (T *)0), sizeof(T), false)
 /* ECS__VALUE(T, init): the address of a T made from init, which is a braced
@@ -3668,14 +3715,13 @@ out:
 }
 
 /* --- memory: statistics, reserve, shrink ------------------------------------ */
-ECS__FN bool ecs_stats_storage(const ecs_world *w, ecs_component c, ecs_storage_stats *out) {
-    const ecs_storage *s;
+ECS__FN bool ecs_storage_stats_get(const ecs_storage *s, ecs_storage_stats *out) {
+    const ecs_world *w;
     uint32_t p;
-    ECS__WORLD(w, false);
-    if (!out) { ecs__report(w, ECS__M_NULL_ARG, "ecs_stats_storage", ECS_NULL, 0, "out"); return false; }
+    if (!s) { ecs__bad_storage(s, "ecs_storage_stats_get", ECS_NULL, 0); return false; }
+    w = s->world;
+    if (!out) { ecs__report(w, ECS__M_NULL_ARG, "ecs_storage_stats_get", ECS_NULL, s->id, "out"); return false; }
     memset(out, 0, sizeof *out);
-    if (!ecs__comp(w, "ecs_stats_storage", ECS_NULL, c, (size_t)-1)) return false;
-    s = w->storages[c];
     out->rows = s->count;
     out->capacity = s->cap;
     out->value_bytes = (size_t)s->cap * s->size + (s->unique ? (s->size ? s->size : 1) : 0);
@@ -3691,11 +3737,11 @@ ECS__FN bool ecs_stats_storage(const ecs_world *w, ecs_component c, ecs_storage_
     return true;
 }
 
-ECS__FN bool ecs_stats_world(const ecs_world *w, ecs_world_stats *out) {
+ECS__FN bool ecs_world_stats_get(const ecs_world *w, ecs_world_stats *out) {
     ecs_storage_stats ss;
     uint32_t c;
     ECS__WORLD(w, false);
-    if (!out) { ecs__report(w, ECS__M_NULL_ARG, "ecs_stats_world", ECS_NULL, 0, "out"); return false; }
+    if (!out) { ecs__report(w, ECS__M_NULL_ARG, "ecs_world_stats_get", ECS_NULL, 0, "out"); return false; }
     memset(out, 0, sizeof *out);
     out->alive = w->alive;
     out->slots = w->nslots;
@@ -3706,7 +3752,7 @@ ECS__FN bool ecs_stats_world(const ecs_world *w, ecs_world_stats *out) {
     out->name_bytes = (size_t)(w->names.cap + w->systems.cap + w->workloads.cap) * sizeof(uint32_t);
     out->tracking_bytes = (size_t)(w->created.cap + w->destroyed.cap) * sizeof(ecs_change);
     for (c = 1; c <= w->ncomponents; c++) {
-        ecs_stats_storage(w, c, &ss);
+        ecs_storage_stats_get(w->storages[c], &ss);
         out->storage_bytes += ss.total;
     }
     out->total = sizeof *w + out->slot_bytes + out->command_bytes + out->name_bytes + out->tracking_bytes +
@@ -3720,12 +3766,13 @@ ECS__FN bool ecs_reserve(ecs_world *w, uint32_t n) {
     return ecs__reserve_slots(w, "ecs_reserve", n);
 }
 
-ECS__FN bool ecs_storage_reserve(ecs_world *w, ecs_component c, uint32_t n) {
-    ECS__WORLD(w, false);
-    if (!ecs__comp(w, "ecs_storage_reserve", ECS_NULL, c, (size_t)-1)) return false;
-    if (ecs__locked(w, "ecs_storage_reserve", ECS_NULL, w->storages[c])) return false; /* a hook's value would move */
-    if (!ecs__reserve_rows(w, w->storages[c], n)) {
-        ecs__report(w, ECS__M_OOM, "ecs_storage_reserve", ECS_NULL, c);
+ECS__FN bool ecs_storage_reserve(ecs_storage *s, uint32_t n) {
+    ecs_world *w;
+    if (!s) { ecs__bad_storage(s, "ecs_storage_reserve", ECS_NULL, 0); return false; }
+    w = s->world;
+    if (ecs__locked(w, "ecs_storage_reserve", ECS_NULL, s)) return false; /* a hook's value would move */
+    if (!ecs__reserve_rows(w, s, n)) {
+        ecs__report(w, ECS__M_OOM, "ecs_storage_reserve", ECS_NULL, s->id);
         return false;
     }
     return true;
@@ -4686,15 +4733,15 @@ ECS__FN void ecs__bad_field(const ecs_iter *it, const char *call, uint32_t k, si
         ecs__report(it->world, block ? ECS__M_BLOCK_IN_EACH : ECS__M_FIELD_IN_BLOCKS, call, it->cur, it->st[k]->id);
 }
 
-ECS__FN uint32_t ecs_each(ecs_world *w, const ecs_view_desc *desc, void (*fn)(ecs_iter *it, void *ctx), void *ctx) {
+ECS__FN uint32_t ecs_visit(ecs_world *w, const ecs_view_desc *desc, void (*fn)(ecs_iter *it, void *ctx), void *ctx) {
     ECS__WORLD(w, 0);
     ecs_iter it;
     uint32_t n = 0;
     if (!fn) {
-        ecs__report(w, ECS__M_NULL_ARG, "ecs_each", ECS_NULL, 0, "fn");
+        ecs__report(w, ECS__M_NULL_ARG, "ecs_visit", ECS_NULL, 0, "fn");
         return 0;
     }
-    it = ecs__view(w, "ecs_each", desc);
+    it = ecs__view(w, "ecs_visit", desc);
     ECS_EACH(&it) {
         fn(&it, ctx);
         n++;
@@ -5170,9 +5217,9 @@ static uint32_t ecs__tracked_row(const ecs_world *w, const char *call, ecs_entit
     return ecs__row(s, e);
 }
 
-ECS__FN bool ecs_mark_modified(ecs_world *w, ecs_entity e, ecs_component c) {
+ECS__FN bool ecs_track_mark_modified(ecs_world *w, ecs_entity e, ecs_component c) {
     ECS__WORLD(w, false);
-    uint32_t row = ecs__tracked_row(w, "ecs_mark_modified", e, c, 0);
+    uint32_t row = ecs__tracked_row(w, "ecs_track_mark_modified", e, c, 0);
     if (row == ECS__NO_ROW) return false;
     ecs__modified(w->storages[c], row, 1);
     return true;
@@ -5206,26 +5253,26 @@ ECS__FN bool ecs__add_if_changed_sized(ecs_world *w, ecs_entity e, ecs_component
     return ecs__add_if_changed(w, "ECS_ADD_IF_CHANGED", e, c, value, size);
 }
 
-ECS__FN bool ecs_was_inserted(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since) {
+ECS__FN bool ecs_track_inserted(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since) {
     ECS__WORLD(w, false);
-    uint32_t row = ecs__tracked_row(w, "ecs_was_inserted", e, c, ECS_TRACK_INSERTION);
+    uint32_t row = ecs__tracked_row(w, "ecs_track_inserted", e, c, ECS_TRACK_INSERTION);
     const ecs_storage *s = row == ECS__NO_ROW ? NULL : w->storages[c];
     return s && s->inserted[row] > (since ? since : s->clear_inserted);
 }
-ECS__FN bool ecs_was_modified(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since) {
+ECS__FN bool ecs_track_modified(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since) {
     ECS__WORLD(w, false);
-    uint32_t row = ecs__tracked_row(w, "ecs_was_modified", e, c, ECS_TRACK_MODIFICATION);
+    uint32_t row = ecs__tracked_row(w, "ecs_track_modified", e, c, ECS_TRACK_MODIFICATION);
     const ecs_storage *s = row == ECS__NO_ROW ? NULL : w->storages[c];
     return s && s->modified[row] > (since ? since : s->clear_modified);
 }
-ECS__FN bool ecs_unique_was_inserted(const ecs_world *w, ecs_component c, ecs_tick since) {
+ECS__FN bool ecs_track_unique_inserted(const ecs_world *w, ecs_component c, ecs_tick since) {
     ECS__WORLD(w, false);
-    const ecs_storage *s = ecs__unique_storage(w, "ecs_unique_was_inserted", c, (size_t)-1);
+    const ecs_storage *s = ecs__unique_storage(w, "ecs_track_unique_inserted", c, (size_t)-1);
     return s && s->unique && s->unique_inserted > (since ? since : s->clear_inserted);
 }
-ECS__FN bool ecs_unique_was_modified(const ecs_world *w, ecs_component c, ecs_tick since) {
+ECS__FN bool ecs_track_unique_modified(const ecs_world *w, ecs_component c, ecs_tick since) {
     ECS__WORLD(w, false);
-    const ecs_storage *s = ecs__unique_storage(w, "ecs_unique_was_modified", c, (size_t)-1);
+    const ecs_storage *s = ecs__unique_storage(w, "ecs_track_unique_modified", c, (size_t)-1);
     return s && s->unique && s->unique_modified > (since ? since : s->clear_modified);
 }
 
@@ -5252,26 +5299,26 @@ static const ecs__changes *ecs__list(const ecs_world *w, const char *call, ecs_c
     return flag == ECS_TRACK_REMOVAL ? &w->storages[c]->removed : &w->storages[c]->deleted;
 }
 
-ECS__FN const ecs_change *ecs_removed(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *count) {
+ECS__FN const ecs_change *ecs_track_removed(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *count) {
     if (count) *count = 0;
     ECS__WORLD(w, NULL);
-    const ecs__changes *l = ecs__list(w, "ecs_removed", c, ECS_TRACK_REMOVAL);
+    const ecs__changes *l = ecs__list(w, "ecs_track_removed", c, ECS_TRACK_REMOVAL);
     if (count) *count = 0;
     return l ? ecs__changes_since(l, since, count) : NULL;
 }
-ECS__FN const ecs_change *ecs_deleted(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *count) {
+ECS__FN const ecs_change *ecs_track_deleted(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *count) {
     if (count) *count = 0;
     ECS__WORLD(w, NULL);
-    const ecs__changes *l = ecs__list(w, "ecs_deleted", c, ECS_TRACK_DELETION);
+    const ecs__changes *l = ecs__list(w, "ecs_track_deleted", c, ECS_TRACK_DELETION);
     if (count) *count = 0;
     return l ? ecs__changes_since(l, since, count) : NULL;
 }
-ECS__FN const void *ecs_deleted_value(const ecs_world *w, ecs_component c, const ecs_change *entry) {
+ECS__FN const void *ecs_track_deleted_value(const ecs_world *w, ecs_component c, const ecs_change *entry) {
     ECS__WORLD(w, NULL);
-    const ecs__changes *l = ecs__list(w, "ecs_deleted_value", c, ECS_TRACK_DELETION);
+    const ecs__changes *l = ecs__list(w, "ecs_track_deleted_value", c, ECS_TRACK_DELETION);
     uintptr_t at = (uintptr_t)entry, base = l ? (uintptr_t)l->items : 0;
     if (!l || !entry || at < base || (at - base) / sizeof *entry >= l->count) {
-        if (l) ecs__report(w, ECS__M_NOT_DELETED, "ecs_deleted_value", ECS_NULL, c);
+        if (l) ecs__report(w, ECS__M_NOT_DELETED, "ecs_track_deleted_value", ECS_NULL, c);
         return NULL;
     }
     return w->storages[c]->size ? l->values + (at - base) / sizeof *entry * w->storages[c]->size
@@ -5283,32 +5330,32 @@ static const ecs__changes *ecs__entity_list(const ecs_world *w, const char *call
     ecs__report(w, ECS__M_NO_ENTITY_TRACKING, call, ECS_NULL, 0);
     return NULL;
 }
-ECS__FN const ecs_change *ecs_created(const ecs_world *w, ecs_tick since, uint32_t *count) {
+ECS__FN const ecs_change *ecs_track_created(const ecs_world *w, ecs_tick since, uint32_t *count) {
     if (count) *count = 0;
     ECS__WORLD(w, NULL);
-    const ecs__changes *l = ecs__entity_list(w, "ecs_created", &w->created);
+    const ecs__changes *l = ecs__entity_list(w, "ecs_track_created", &w->created);
     if (count) *count = 0;
     return l ? ecs__changes_since(l, since, count) : NULL;
 }
-ECS__FN const ecs_change *ecs_destroyed(const ecs_world *w, ecs_tick since, uint32_t *count) {
+ECS__FN const ecs_change *ecs_track_destroyed(const ecs_world *w, ecs_tick since, uint32_t *count) {
     if (count) *count = 0;
     ECS__WORLD(w, NULL);
-    const ecs__changes *l = ecs__entity_list(w, "ecs_destroyed", &w->destroyed);
+    const ecs__changes *l = ecs__entity_list(w, "ecs_track_destroyed", &w->destroyed);
     if (count) *count = 0;
     return l ? ecs__changes_since(l, since, count) : NULL;
 }
 
-ECS__FN uint32_t ecs_removed_or_deleted(const ecs_world *w, ecs_component c, ecs_tick since, ecs_change *out,
+ECS__FN uint32_t ecs_track_removed_or_deleted(const ecs_world *w, ecs_component c, ecs_tick since, ecs_change *out,
                                         uint32_t cap) {
     const ecs_change *r = NULL, *d = NULL;
     uint32_t nr = 0, nd = 0, i = 0, j = 0, n = 0;
     ecs_storage *s;
     ECS__WORLD(w, 0);
-    if (!out && cap) { ecs__report(w, ECS__M_NULL_ARG, "ecs_removed_or_deleted", ECS_NULL, 0, "out (with cap > 0)"); return 0; }
-    if (!ecs__comp(w, "ecs_removed_or_deleted", ECS_NULL, c, (size_t)-1)) return 0;
+    if (!out && cap) { ecs__report(w, ECS__M_NULL_ARG, "ecs_track_removed_or_deleted", ECS_NULL, 0, "out (with cap > 0)"); return 0; }
+    if (!ecs__comp(w, "ecs_track_removed_or_deleted", ECS_NULL, c, (size_t)-1)) return 0;
     s = w->storages[c];
     if (!(s->track & (ECS_TRACK_REMOVAL | ECS_TRACK_DELETION))) {
-        ecs__report(w, ECS__M_UNTRACKED_LISTS, "ecs_removed_or_deleted", ECS_NULL, c);
+        ecs__report(w, ECS__M_UNTRACKED_LISTS, "ecs_track_removed_or_deleted", ECS_NULL, c);
         return 0;
     }
     if (s->track & ECS_TRACK_REMOVAL) r = ecs__changes_since(&s->removed, since, &nr);
@@ -5349,15 +5396,15 @@ static void ecs__clear(ecs_world *w, const char *call, ecs_component c, uint32_t
     }
 }
 
-ECS__FN void ecs_clear_tracking(ecs_world *w, ecs_component c, uint32_t flags) {
+ECS__FN void ecs_track_clear(ecs_world *w, ecs_component c, uint32_t flags) {
     ECS__WORLD(w, );
-    ecs__clear(w, "ecs_clear_tracking", c, flags, ~(ecs_tick)0);
+    ecs__clear(w, "ecs_track_clear", c, flags, ~(ecs_tick)0);
     ecs__advance(w); /* what changes next is after the clear */
 }
 
-ECS__FN void ecs_clear_tracking_older_than(ecs_world *w, ecs_component c, uint32_t flags, ecs_tick t) {
+ECS__FN void ecs_track_clear_until(ecs_world *w, ecs_component c, uint32_t flags, ecs_tick t) {
     ECS__WORLD(w, );
-    ecs__clear(w, "ecs_clear_tracking_older_than", c,
+    ecs__clear(w, "ecs_track_clear_until", c,
                flags & (ECS_TRACK_REMOVAL | ECS_TRACK_DELETION | ECS_TRACK_ENTITIES), t);
 }
 
@@ -6875,7 +6922,8 @@ ECS__FN bool ecs_load(ecs_world *w, const void *bytes, size_t n) {
     X(void, ecs__pop_at, (ecs_world *w, ecs_storage *s, uint32_t row, uint64_t *entry, const char *call)) \
     X(void, ecs__pop, (ecs_world *w, ecs_storage *s, uint32_t row, const char *call)) \
     X(void *, ecs__get, (const ecs_world *w, const char *call, ecs_entity e, ecs_component c, size_t size, bool mut)) \
-    X(ecs_storage *, ecs_storage_of, (const ecs_world *w, ecs_component c)) \
+    X(const ecs_storage *, ecs_storage_of, (const ecs_world *w, ecs_component c)) \
+    X(ecs_storage *, ecs_storage_of_mut, (ecs_world *w, ecs_component c)) \
     X(void *, ecs__storage_get, (const ecs_storage *s, const char *call, ecs_entity e, size_t size, bool mut)) \
     X(const void *, ecs_storage_get, (const ecs_storage *s, ecs_entity e)) \
     X(void *, ecs_storage_get_mut, (ecs_storage *s, ecs_entity e)) \

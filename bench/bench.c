@@ -345,7 +345,7 @@ static bench_sum ecs_get_shuffled_handle(bench_run *r) { return bench_get_shuffl
    creation order); the removed values are summed. tracked: the same with
    ecs_track_set(Data, ECS_TRACK_ALL), so every add stamps an insertion and
    every remove appends to the removed list; the run ends by emptying the
-   lists (ecs_clear_tracking), as a program does once per frame. grouped:
+   lists (ecs_track_clear), as a program does once per frame. grouped:
    a group owns Position and Data, so every add joins it (a swap in both
    storages) and every remove leaves it. */
 static bench_sum bench_add_remove(bench_run *r, int tracked, int grouped) {
@@ -367,8 +367,8 @@ static bench_sum bench_add_remove(bench_run *r, int tracked, int grouped) {
         }
     }
     if (tracked) {
-        ecs_removed(b.w, b.data, 0, &recorded); /* a binary search: nothing next to the loops */
-        ecs_clear_tracking(b.w, b.data, ECS_TRACK_ALL);
+        ecs_track_removed(b.w, b.data, 0, &recorded); /* a binary search: nothing next to the loops */
+        ecs_track_clear(b.w, b.data, ECS_TRACK_ALL);
     }
     bench_stop(r);
     if (added != r->n || joined != r->n || ecs_storage_count(ecs_storage_of(b.w, b.data)) || (g && ecs_group_count(b.w, g)))
@@ -662,7 +662,7 @@ static bench_sum bench_pos_sum(uint64_t count, const Position *pos, uint32_t n) 
 static bench_sum bench_check_marks(bench_sum s, const bench_scene *sc, ecs_tick since) {
     const ecs_entity *ents = ecs_storage_entities(ecs_storage_of(sc->b.w, sc->b.pos));
     uint32_t i, marked = 0;
-    for (i = 0; i < sc->n; i++) marked += ecs_was_modified(sc->b.w, ents[i], sc->b.pos, since);
+    for (i = 0; i < sc->n; i++) marked += ecs_track_modified(sc->b.w, ents[i], sc->b.pos, since);
     if (marked != s.count) s.count = 0;
     return s;
 }
@@ -1104,7 +1104,7 @@ static bench_sum ecs_tree_moved_tracked(bench_run *r) {
         bench_tree_pick(t, 1);
         if (!ecs_track_set(t->w, t->local, ECS_TRACK_MODIFICATION)) bench_die("ecs_track_set failed");
     }
-    ecs_clear_tracking(t->w, t->local, ECS_TRACK_MODIFICATION);
+    ecs_track_clear(t->w, t->local, ECS_TRACK_MODIFICATION);
     for (k = 0; k < t->npicked; k++) {
         ecs_entity e = t->ids[t->picked[k]];
         Transform *local = ECS_GET_MUT(t->w, e, t->local, Transform); /* the move: the same value */

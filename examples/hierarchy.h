@@ -504,7 +504,7 @@ static inline WorldTransform transform_combine(WorldTransform parent, Transform 
    parents' steps before their children's. A pass is one loop:
 
        const Transform *local = ecs_storage_data(ecs_storage_of(w, local_c));
-       WorldTransform *world = ecs_storage_data(ecs_storage_of(w, world_c));
+       WorldTransform *world = ecs_storage_data(ecs_storage_of_mut(w, world_c));
        const hierarchy_step *s = hierarchy_plan_all(h, &n);
        for (i = 0; i < n; i++) {
            uint32_t r = s[i].row, up = s[i].up;

@@ -412,16 +412,16 @@ static void take_snapshot(snap *s) {
         if (n) put(s, dense, n * sizeof *dense);
         if (n && size) put(s, ecs_storage_data(ecs_storage_of(w, id)), n * size);
         put_u(s, track);
-        for (r = 0; r < n && (track & ECS_TRACK_INSERTION); r++) put_u(s, ecs_was_inserted(w, dense[r], id, 0));
-        for (r = 0; r < n && (track & ECS_TRACK_MODIFICATION); r++) put_u(s, ecs_was_modified(w, dense[r], id, 0));
+        for (r = 0; r < n && (track & ECS_TRACK_INSERTION); r++) put_u(s, ecs_track_inserted(w, dense[r], id, 0));
+        for (r = 0; r < n && (track & ECS_TRACK_MODIFICATION); r++) put_u(s, ecs_track_modified(w, dense[r], id, 0));
         if (track & ECS_TRACK_REMOVAL) {
-            const ecs_change *l = ecs_removed(w, id, 0, &n);
+            const ecs_change *l = ecs_track_removed(w, id, 0, &n);
             put_changes(s, l, n);
         }
         if (track & ECS_TRACK_DELETION) {
-            const ecs_change *l = ecs_deleted(w, id, 0, &n);
+            const ecs_change *l = ecs_track_deleted(w, id, 0, &n);
             put_changes(s, l, n);
-            for (r = 0; r < n && size; r++) put(s, ecs_deleted_value(w, id, &l[r]), size);
+            for (r = 0; r < n && size; r++) put(s, ecs_track_deleted_value(w, id, &l[r]), size);
         }
         section(s, "uniques");
         put_u(s, ecs_unique_has(w, id));
@@ -431,9 +431,9 @@ static void take_snapshot(snap *s) {
         uint32_t n;
         const ecs_change *l;
         section(s, "created/destroyed lists");
-        l = ecs_created(w, 0, &n);
+        l = ecs_track_created(w, 0, &n);
         put_changes(s, l, n);
-        l = ecs_destroyed(w, 0, &n);
+        l = ecs_track_destroyed(w, 0, &n);
         put_changes(s, l, n);
     }
     section(s, "groups");
@@ -572,7 +572,7 @@ static int check_changes(int c, const char *what, const ecs_change *l, uint32_t 
             return fail(msg);
         }
         if (with_values && (size = value_bytes(c, want[i].v, buf)) != 0 &&
-            memcmp(ecs_deleted_value(R.w, R.m.comp[c], &l[i]), buf, size) != 0) {
+            memcmp(ecs_track_deleted_value(R.w, R.m.comp[c], &l[i]), buf, size) != 0) {
             snprintf(msg, sizeof msg, "deleted list of %s: entry %u has the wrong value", comp_names[c],
                      (unsigned)i);
             return fail(msg);
@@ -672,18 +672,18 @@ static int world_matches_model(void) {
             return fail("wrong unique value");
         if (ecs_track_get(w, id) != m->track[c]) return fail("tracking flags differ");
         if (m->track[c] & ECS_TRACK_REMOVAL) {
-            const ecs_change *l = ecs_removed(w, id, 0, &n);
+            const ecs_change *l = ecs_track_removed(w, id, 0, &n);
             if (!check_changes(c, "removed", l, n, m->removed[c], m->nremoved[c], 0)) return 0;
         }
         if (m->track[c] & ECS_TRACK_DELETION) {
-            const ecs_change *l = ecs_deleted(w, id, 0, &n);
+            const ecs_change *l = ecs_track_deleted(w, id, 0, &n);
             if (!check_changes(c, "deleted", l, n, m->deleted[c], m->ndeleted[c], 1)) return 0;
         }
     }
     if (m->track_entities) {
-        const ecs_change *l = ecs_created(w, 0, &n);
+        const ecs_change *l = ecs_track_created(w, 0, &n);
         if (!check_entity_list("created", l, n, m->created, m->ncreated)) return 0;
-        l = ecs_destroyed(w, 0, &n);
+        l = ecs_track_destroyed(w, 0, &n);
         if (!check_entity_list("destroyed", l, n, m->destroyed, m->ndestroyed)) return 0;
     }
     for (i = 0; i < m->ngroups; i++)
@@ -779,7 +779,7 @@ static int walk_view(const view_def *v, int is_union) {
         n++;
     }
     for (it = ecs_view(w, &d); ecs_iter_next_block(&it);) blocks += it.count;
-    each = ecs_each(w, &d, count_each, &each_calls);
+    each = ecs_visit(w, &d, count_each, &each_calls);
     for (k = 0; !is_union && k < 3; k++) {
         it = ecs_view(w, &d);
         if (!ecs_iter_chunk(&it, (uint32_t)k, 3)) return fail("ecs_iter_chunk refused a plain view");
@@ -886,7 +886,7 @@ static void call(const cmd *x, result *r) {
     case UNIQUE_ADD: r->ok = ecs_unique_add(w, c, value) != NULL; break;
     case UNIQUE_REMOVE: r->ok = ecs_unique_remove(w, c, r->out); break;
     case TRACK: r->ok = ecs_track_set(w, c, (uint32_t)x->c); break;
-    case CLEAR_TRACKING: ecs_clear_tracking(w, c, (uint32_t)x->c), r->ok = 1; break;
+    case CLEAR_TRACKING: ecs_track_clear(w, c, (uint32_t)x->c), r->ok = 1; break;
     case TIMESTAMP: ecs_tick_advance(w), r->ok = 1; break;
     case SORT: sort_comp = x->b, r->ok = ecs_sort(w, c, cmp_key, &sort_comp); break;
     case SORT_AS: r->ok = ecs_sort_as(w, c, m->comp[x->c]); break;
@@ -1556,7 +1556,7 @@ static void test_views_block_loops_chunks_and_system_views_never_allocate(void) 
     for (n = 0, it = ecs_view(w, &vd); ecs_iter_next(&it); n++) ECS_FIELD(&it, 0, Pos)->y += 1;
     for (blocks = 0, it = ecs_view(w, &vd); ecs_iter_next_block(&it);) blocks += it.count;
     NOTE(n == ecs_group_count(w, 1) && blocks == n);
-    NOTE(ecs_each(w, &vd, count_each, &each_calls) == n && each_calls == n);
+    NOTE(ecs_visit(w, &vd, count_each, &each_calls) == n && each_calls == n);
     for (k = 0, blocks = 0; k < 4; k++) {
         it = ecs_view(w, &vd);
         NOTE(ecs_iter_chunk(&it, k, 4));
@@ -1719,7 +1719,7 @@ static void test_destroy_whose_hook_used_up_the_reserved_deletion_entry_loses_no
         ok = ecs_destroy(w, e);
         A.armed = 0;
         reached = A.failures > 0;
-        l = ecs_deleted(w, hooked_b, 0, &n);
+        l = ecs_track_deleted(w, hooked_b, 0, &n);
         if (ok) { /* every deletion that happened is recorded: the victim's (if the hook's call went through), e's */
             int victim_lost_b = !ecs_has(w, victim, hooked_b);
             uint32_t want = 8 + (uint32_t)victim_lost_b;
@@ -1777,7 +1777,7 @@ static void test_destroy_whose_hook_destroyed_another_entity_loses_no_destroyed_
         ok = ecs_destroy(w, e);
         A.armed = 0;
         reached = A.failures > 0;
-        l = ecs_destroyed(w, 0, &n);
+        l = ecs_track_destroyed(w, 0, &n);
         if (ok) { /* every destruction that happened is recorded: the victim's (if the hook's call went through), e's */
             int victim_died = !ecs_alive(w, victim);
             uint32_t want = 8 + (uint32_t)victim_died;

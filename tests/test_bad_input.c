@@ -774,9 +774,9 @@ static void test_unique_calls_of_unknown_component_assert(void) {
     EXPECT_REFUSED(w, ecs_unique_get_mut(w, 0) == NULL, ECS_OK, "ecs_unique_get_mut", NULL, "unknown component");
     EXPECT_REFUSED(w, !ecs_unique_has(w, UNKNOWN), ECS_OK, "ecs_unique_has", NULL, "component #99");
     EXPECT_REFUSED(w, !ecs_unique_remove(w, UNKNOWN, NULL), ECS_OK, "ecs_unique_remove", NULL, "component #99");
-    EXPECT_REFUSED(w, !ecs_unique_was_inserted(w, UNKNOWN, 0), ECS_OK, "ecs_unique_was_inserted", NULL,
+    EXPECT_REFUSED(w, !ecs_track_unique_inserted(w, UNKNOWN, 0), ECS_OK, "ecs_track_unique_inserted", NULL,
                    "component #99");
-    EXPECT_REFUSED(w, !ecs_unique_was_modified(w, UNKNOWN, 0), ECS_OK, "ecs_unique_was_modified", NULL,
+    EXPECT_REFUSED(w, !ecs_track_unique_modified(w, UNKNOWN, 0), ECS_OK, "ecs_track_unique_modified", NULL,
                    "component #99");
     EXPECT_REFUSED(w, ECS_UNIQUE_ADD(w, UNKNOWN, Time, {1}) == NULL, ECS_OK, "ECS_UNIQUE_ADD", NULL,
                    "component #99");
@@ -828,21 +828,21 @@ static void test_tracking_queries_on_a_storage_not_tracking_them_assert_invalid(
     ecs_change fake;
     setup();
     CHECK(ecs_track_set(w, health, ECS_TRACK_INSERTION));
-    EXPECT_REFUSED(w, !ecs_was_inserted(w, alive, pos, 0), ECS_ERR_INVALID, "ecs_was_inserted", alive_s, "Pos");
-    EXPECT_REFUSED(w, !ecs_was_modified(w, alive, health, 0), ECS_ERR_INVALID, "ecs_was_modified", alive_s,
+    EXPECT_REFUSED(w, !ecs_track_inserted(w, alive, pos, 0), ECS_ERR_INVALID, "ecs_track_inserted", alive_s, "Pos");
+    EXPECT_REFUSED(w, !ecs_track_modified(w, alive, health, 0), ECS_ERR_INVALID, "ecs_track_modified", alive_s,
                    "Health");
-    EXPECT_REFUSED(w, ecs_removed(w, pos, 0, &n) == NULL, ECS_ERR_INVALID, "ecs_removed", NULL, "Pos");
+    EXPECT_REFUSED(w, ecs_track_removed(w, pos, 0, &n) == NULL, ECS_ERR_INVALID, "ecs_track_removed", NULL, "Pos");
     CHECK(n == 0);
     n = 77;
-    EXPECT_REFUSED(w, ecs_deleted(w, health, 0, &n) == NULL, ECS_ERR_INVALID, "ecs_deleted", NULL, "Health");
+    EXPECT_REFUSED(w, ecs_track_deleted(w, health, 0, &n) == NULL, ECS_ERR_INVALID, "ecs_track_deleted", NULL, "Health");
     CHECK(n == 0);
     fake.entity = alive;
     fake.tick = 1;
-    EXPECT_REFUSED(w, ecs_deleted_value(w, pos, &fake) == NULL, ECS_ERR_INVALID, "ecs_deleted_value", NULL, "Pos");
+    EXPECT_REFUSED(w, ecs_track_deleted_value(w, pos, &fake) == NULL, ECS_ERR_INVALID, "ecs_track_deleted_value", NULL, "Pos");
     n = 77;
-    EXPECT_REFUSED(w, ecs_created(w, 0, &n) == NULL, ECS_ERR_INVALID, "ecs_created", NULL, NULL);
+    EXPECT_REFUSED(w, ecs_track_created(w, 0, &n) == NULL, ECS_ERR_INVALID, "ecs_track_created", NULL, NULL);
     CHECK(n == 0);
-    EXPECT_REFUSED(w, ecs_destroyed(w, 0, &n) == NULL, ECS_ERR_INVALID, "ecs_destroyed", NULL, NULL);
+    EXPECT_REFUSED(w, ecs_track_destroyed(w, 0, &n) == NULL, ECS_ERR_INVALID, "ecs_track_destroyed", NULL, NULL);
     teardown();
 }
 

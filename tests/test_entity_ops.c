@@ -7,7 +7,7 @@
                               changed): an alive slot, version 0, above
                               ECS_VERSION_MAX, older than the slot's next;
                               EXHAUSTED beyond desc.max_entities; recorded
-                              in ecs_created
+                              in ecs_track_created
      ecs_clone                every component copied byte for byte (tags too),
                               on_insert per component, inserted marks, groups
                               exact; a dead entity asserts; all or nothing
@@ -32,7 +32,7 @@
                               assert and change nothing; out of memory for a
                               record: nothing removed; a hook taking a later
                               component clears its bit
-     ecs_removed_or_deleted   one list merged by tick, removals first within a
+     ecs_track_removed_or_deleted   one list merged by tick, removals first within a
                               tick, the full count beyond cap
      ecs_system_run           one system as a batch of one: a new tick,
                               last_run/now, run_if, flush after; its error
@@ -127,7 +127,7 @@ static void test_create_id_on_a_fresh_world_queues_the_slots_below_it(void) {
     ecs_entity e = id_of(5, 3);
     CHECK(ecs_create_id(w, e) == e);
     CHECK(ecs_alive(w, e) && ecs_count(w) == 1);
-    CHECK(ecs_stats_world(w, &st) && st.slots == 6 && st.free_slots == 5 && st.alive == 1);
+    CHECK(ecs_world_stats_get(w, &st) && st.slots == 6 && st.free_slots == 5 && st.alive == 1);
     for (k = 0; k < 5; k++) CHECK(!ecs_alive(w, id_of(k, 1))); /* free, not alive */
     /* the skipped slots are handed out first, in index order, at version 1 */
     for (k = 0; k < 5; k++) CHECK(ecs_create(w) == id_of(k, 1));
@@ -156,7 +156,7 @@ static void test_create_id_refuses_ids_it_cannot_create_and_changes_nothing(void
     ecs_world_stats before, after;
     ecs_entity a = ecs_create(w), b = ecs_create(w);
     CHECK(ecs_destroy(w, b)); /* slot 1: next version 2, queued */
-    CHECK(ecs_stats_world(w, &before));
+    CHECK(ecs_world_stats_get(w, &before));
     EXPECT_ASSERT(ecs_create_id(w, a) == ECS_NULL, "ecs_create_id(entity 0:1"); /* alive */
     CHECK(ecs_last_error(w) == ECS_ERR_INVALID && strstr(ecs_last_error_msg(w), "alive"));
     EXPECT_ASSERT(ecs_create_id(w, id_of(7, 0)) == ECS_NULL, "ecs_create_id"); /* version 0 */
@@ -169,7 +169,7 @@ static void test_create_id_refuses_ids_it_cannot_create_and_changes_nothing(void
     CHECK(ecs_last_error(w) == ECS_ERR_INVALID);
     EXPECT_ASSERT(ecs_create_id(w, b) == ECS_NULL, "ecs_create_id(entity 1:1"); /* older than 2 */
     CHECK(ecs_last_error(w) == ECS_ERR_INVALID);
-    CHECK(ecs_stats_world(w, &after));
+    CHECK(ecs_world_stats_get(w, &after));
     CHECK(after.alive == before.alive && after.slots == before.slots && after.free_slots == before.free_slots);
     CHECK(!ecs_alive(w, b) && !ecs_alive(w, id_of(7, 1)));
     CHECK(ecs_create(w) == id_of(1, 2)); /* the queue is as it was */
@@ -267,10 +267,10 @@ static void test_create_id_is_recorded_as_created(void) {
     d.track_entities = true;
     w = ecs_world_new(&d);
     CHECK(ecs_create_id(w, id_of(2, 5)) == id_of(2, 5));
-    ch = ecs_created(w, 0, &n);
+    ch = ecs_track_created(w, 0, &n);
     CHECK(n == 1 && ch[0].entity == id_of(2, 5)); /* the skipped slots were not created */
     CHECK(ecs_create(w) == id_of(0, 1));
-    ch = ecs_created(w, 0, &n);
+    ch = ecs_track_created(w, 0, &n);
     CHECK(n == 2 && ch[0].entity == id_of(2, 5) && ch[1].entity == id_of(0, 1));
     ecs_world_free(w);
 }
@@ -366,9 +366,9 @@ static void test_clone_runs_on_insert_and_marks_inserted(void) {
     copy = ecs_clone(w, src);
     CHECK(copy != ECS_NULL);
     CHECK(inserts[a] == 1 && inserts[b] == 1 && inserts[tag] == 1 && inserted_into == copy);
-    CHECK(ecs_was_inserted(w, copy, a, t) && ecs_was_inserted(w, copy, tag, t));
-    CHECK(!ecs_was_modified(w, copy, a, t));
-    CHECK(!ecs_was_inserted(w, src, a, t) && !ecs_was_modified(w, src, a, t)); /* src only read */
+    CHECK(ecs_track_inserted(w, copy, a, t) && ecs_track_inserted(w, copy, tag, t));
+    CHECK(!ecs_track_modified(w, copy, a, t));
+    CHECK(!ecs_track_inserted(w, src, a, t) && !ecs_track_modified(w, src, a, t)); /* src only read */
     ecs_world_free(w);
 }
 
@@ -594,9 +594,9 @@ static void test_world_clear_destroys_every_entity_and_keeps_the_rest(void) {
     CHECK(removes[a] == 10 && removes[tag] == 2);
     CHECK(ecs_storage_count(ecs_storage_of(w, a)) == 0 && ecs_storage_count(ecs_storage_of(w, b)) == 0);
     CHECK(ecs_storage_count(ecs_storage_of(w, c)) == 0);
-    CHECK(ecs_deleted(w, b, 0, &nd) && nd == 5); /* tracking ran */
-    CHECK(ecs_deleted(w, c, 0, &nd) && nd == 3); /* the spawned entities' */
-    CHECK(ecs_destroyed(w, 0, &ndestroyed) && ndestroyed == 13);
+    CHECK(ecs_track_deleted(w, b, 0, &nd) && nd == 5); /* tracking ran */
+    CHECK(ecs_track_deleted(w, c, 0, &nd) && nd == 3); /* the spawned entities' */
+    CHECK(ecs_track_destroyed(w, 0, &ndestroyed) && ndestroyed == 13);
     /* the rest is kept */
     CHECK(ecs_lookup(w, "A") == a && ecs_lookup(w, "Tag") == tag);
     CHECK(ecs_track_get(w, b) == ECS_TRACK_DELETION);
@@ -857,12 +857,12 @@ static void test_get_mut_n_marks_modified_only_when_it_succeeds(void) {
     t = ecs_tick_advance(w);
     out[0] = out[1] = sentinel;
     CHECK(!ecs_get_mut_n(w, e, 2, ac, out)); /* lacks c: a is not marked either */
-    CHECK(out[0] == sentinel && out[1] == sentinel && !ecs_was_modified(w, e, a, t));
-    CHECK(ecs_get_n(w, e, 2, ab, (const void **)out) && !ecs_was_modified(w, e, a, t)); /* reads never mark */
+    CHECK(out[0] == sentinel && out[1] == sentinel && !ecs_track_modified(w, e, a, t));
+    CHECK(ecs_get_n(w, e, 2, ab, (const void **)out) && !ecs_track_modified(w, e, a, t)); /* reads never mark */
     CHECK(ecs_get_mut_n(w, e, 2, ab, out));
     ((A *)out[0])->v = 10;
     ((B *)out[1])->v = 20;
-    CHECK(ecs_was_modified(w, e, a, t) && ecs_was_modified(w, e, b, t));
+    CHECK(ecs_track_modified(w, e, a, t) && ecs_track_modified(w, e, b, t));
     CHECK(ECS_GET(w, e, a, A)->v == 10 && ECS_GET(w, e, b, B)->v == 20);
     ecs_world_free(w);
 }
@@ -914,14 +914,14 @@ static void test_remove_n_records_removals_and_delete_n_deletions(void) {
     ECS_ADD(w, f, b, B, {4});
     CHECK(ecs_remove_n(w, e, 2, ab, NULL) == 3u);
     CHECK(ecs_delete_n(w, f, 2, ab) == 3u);
-    ch = ecs_removed(w, a, 0, &n);
+    ch = ecs_track_removed(w, a, 0, &n);
     CHECK(n == 1 && ch[0].entity == e);
-    ch = ecs_removed(w, b, 0, &n);
+    ch = ecs_track_removed(w, b, 0, &n);
     CHECK(n == 1 && ch[0].entity == e);
-    ch = ecs_deleted(w, a, 0, &n);
-    CHECK(n == 1 && ch[0].entity == f && ((const A *)ecs_deleted_value(w, a, &ch[0]))->v == 3);
-    ch = ecs_deleted(w, b, 0, &n);
-    CHECK(n == 1 && ch[0].entity == f && ((const B *)ecs_deleted_value(w, b, &ch[0]))->v == 4);
+    ch = ecs_track_deleted(w, a, 0, &n);
+    CHECK(n == 1 && ch[0].entity == f && ((const A *)ecs_track_deleted_value(w, a, &ch[0]))->v == 3);
+    ch = ecs_track_deleted(w, b, 0, &n);
+    CHECK(n == 1 && ch[0].entity == f && ((const B *)ecs_track_deleted_value(w, b, &ch[0]))->v == 4);
     ecs_world_free(w);
 }
 
@@ -986,14 +986,14 @@ static void test_remove_n_out_of_memory_for_a_record_removes_nothing(void) {
     CHECK(ecs_delete_n(w, e, 2, ab) == 0 && ecs_last_error(w) == ECS_ERR_OUT_OF_MEMORY);
     /* nothing was removed, recorded or copied out */
     CHECK(ECS_GET(w, e, a, A)->v == 1 && ECS_GET(w, e, b, B)->v == 2 && av.v == 0 && bv.v == 0);
-    CHECK(ecs_removed(w, a, 0, &n) && n == 1);
-    CHECK(ecs_removed(w, b, 0, &n) && n == 8);
-    ecs_deleted(w, a, 0, &n);
+    CHECK(ecs_track_removed(w, a, 0, &n) && n == 1);
+    CHECK(ecs_track_removed(w, b, 0, &n) && n == 8);
+    ecs_track_deleted(w, a, 0, &n);
     CHECK(n == 0);
     f.fail = 0;
     CHECK(ecs_remove_n(w, e, 2, ab, outs) == 3u && av.v == 1 && bv.v == 2);
-    CHECK(ecs_removed(w, a, 0, &n) && n == 2);
-    CHECK(ecs_removed(w, b, 0, &n) && n == 9);
+    CHECK(ecs_track_removed(w, a, 0, &n) && n == 2);
+    CHECK(ecs_track_removed(w, b, 0, &n) && n == 9);
     ecs_world_free(w);
 }
 
@@ -1024,7 +1024,7 @@ static void test_remove_n_mask_leaves_out_what_a_hook_took(void) {
     CHECK(ecs_remove_n(w, e, 3, abc, outs) == (1u | 4u)); /* b went in a's hook, not by this call */
     CHECK(!ecs_has(w, e, a) && !ecs_has(w, e, b) && !ecs_has(w, e, c));
     CHECK(bv.v == 55 && cv.v == 3);
-    ch = ecs_removed(w, b, 0, &n);
+    ch = ecs_track_removed(w, b, 0, &n);
     CHECK(n == 1 && ch[0].entity == e); /* recorded once, by the hook's removal */
     ecs_world_free(w);
 }
@@ -1055,7 +1055,7 @@ static void test_remove_n_refused_for_one_storage_takes_none(void) {
     ecs_world_free(w);
 }
 
-/* ==== ecs_removed_or_deleted =============================================== */
+/* ==== ecs_track_removed_or_deleted =============================================== */
 
 static void test_removed_or_deleted_merges_by_tick_removals_first(void) {
     ecs_world *w = ecs_world_new(NULL);
@@ -1078,7 +1078,7 @@ static void test_removed_or_deleted_merges_by_tick_removals_first(void) {
     ecs_remove(w, e[5], a, NULL);
     t2 = ecs_tick_advance(w);
     memset(out, 0, sizeof out);
-    CHECK(ecs_removed_or_deleted(w, a, 0, out, 8) == 6);
+    CHECK(ecs_track_removed_or_deleted(w, a, 0, out, 8) == 6);
     CHECK(out[0].entity == e[1] && out[0].tick == t1); /* removals first within a tick */
     CHECK(out[1].entity == e[0] && out[1].tick == t1);
     CHECK(out[2].entity == e[2] && out[2].tick == t1);
@@ -1087,18 +1087,18 @@ static void test_removed_or_deleted_merges_by_tick_removals_first(void) {
     CHECK(out[5].entity == e[4] && out[5].tick == t2);
     CHECK(out[6].entity == 0);
     /* since: only later entries */
-    CHECK(ecs_removed_or_deleted(w, a, t1, out, 8) == 3 && out[0].entity == e[3] && out[2].entity == e[4]);
-    CHECK(ecs_removed_or_deleted(w, a, t2, out, 8) == 0);
+    CHECK(ecs_track_removed_or_deleted(w, a, t1, out, 8) == 3 && out[0].entity == e[3] && out[2].entity == e[4]);
+    CHECK(ecs_track_removed_or_deleted(w, a, t2, out, 8) == 0);
     /* a smaller cap: the full count, only cap entries written */
     memset(out, 0, sizeof out);
-    CHECK(ecs_removed_or_deleted(w, a, 0, out, 2) == 6);
+    CHECK(ecs_track_removed_or_deleted(w, a, 0, out, 2) == 6);
     CHECK(out[0].entity == e[1] && out[1].entity == e[0] && out[2].entity == 0);
-    CHECK(ecs_removed_or_deleted(w, a, 0, NULL, 0) == 6);
+    CHECK(ecs_track_removed_or_deleted(w, a, 0, NULL, 0) == 6);
     /* one kind tracked: that list alone */
     ecs_track_set(w, b, ECS_TRACK_DELETION);
     ECS_ADD(w, e[5], b, B, {0});
     ecs_delete(w, e[5], b);
-    CHECK(ecs_removed_or_deleted(w, b, 0, out, 8) == 1 && out[0].entity == e[5]);
+    CHECK(ecs_track_removed_or_deleted(w, b, 0, out, 8) == 1 && out[0].entity == e[5]);
     ecs_world_free(w);
 }
 
@@ -1107,11 +1107,11 @@ static void test_removed_or_deleted_needs_removal_or_deletion_tracked(void) {
     ecs_component a = ECS_COMPONENT(w, A);
     ecs_change out[2];
     ecs_track_set(w, a, ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION);
-    EXPECT_ASSERT(ecs_removed_or_deleted(w, a, 0, out, 2) == 0, "ecs_removed_or_deleted");
+    EXPECT_ASSERT(ecs_track_removed_or_deleted(w, a, 0, out, 2) == 0, "ecs_track_removed_or_deleted");
     CHECK(ecs_last_error(w) == ECS_ERR_INVALID);
-    EXPECT_ASSERT(ecs_removed_or_deleted(w, 42, 0, out, 2) == 0, "ecs_removed_or_deleted");
+    EXPECT_ASSERT(ecs_track_removed_or_deleted(w, 42, 0, out, 2) == 0, "ecs_track_removed_or_deleted");
     ecs_track_set(w, a, ECS_TRACK_REMOVAL);
-    EXPECT_ASSERT(ecs_removed_or_deleted(w, a, 0, NULL, 2) == 0, "ecs_removed_or_deleted");
+    EXPECT_ASSERT(ecs_track_removed_or_deleted(w, a, 0, NULL, 2) == 0, "ecs_track_removed_or_deleted");
     ecs_world_free(w);
 }
 
@@ -1183,10 +1183,10 @@ static void test_system_run_runs_one_system_as_a_batch_of_one(void) {
     CHECK(ecs_system_run(w, "probe") == 0 && p.runs == 1);
     CHECK(p.last_run[0] == 1 && p.now[0] > before); /* never ran: 1; a new tick */
     CHECK(p.seen[0] == 1);                          /* what changed before it first ran */
-    CHECK(!ecs_was_inserted(w, e, probe_comp, p.now[0]));
+    CHECK(!ecs_track_inserted(w, e, probe_comp, p.now[0]));
     e = ecs_create(w);
     ECS_ADD(w, e, probe_comp, A, {2});
-    CHECK(ecs_was_inserted(w, e, probe_comp, p.now[0])); /* after a run: newer than its now */
+    CHECK(ecs_track_inserted(w, e, probe_comp, p.now[0])); /* after a run: newer than its now */
     CHECK(ecs_system_run(w, "probe") == 0 && p.runs == 2);
     CHECK(p.last_run[1] == p.now[0] && p.now[1] > p.now[0]);
     CHECK(p.seen[1] == 1); /* only the entity added since its last run */

@@ -140,8 +140,8 @@ static void setup(void) {
 /* The world is as setup left it: nothing added, removed, recorded or hooked. */
 static int untouched(void) {
     uint32_t removed = 9, deleted = 9;
-    ecs_removed(w, pos, 0, &removed);
-    ecs_deleted(w, pos, 0, &deleted);
+    ecs_track_removed(w, pos, 0, &removed);
+    ecs_track_deleted(w, pos, 0, &deleted);
     return ecs_count(w) == 2 && ecs_alive(w, live) && ecs_alive(w, mate) && ECS_GET(w, live, pos, Val)->v == 1 &&
            ecs_has(w, live, tag) && ECS_GET(w, mate, pos, Val)->v == 2 && !ecs_has(w, mate, tag) &&
            ecs_storage_count(ecs_storage_of(w, pos)) == 2 && ecs_storage_count(ecs_storage_of(w, tag)) == 1 &&
@@ -163,7 +163,8 @@ static int untouched(void) {
 /* ---- the tests ---------------------------------------------------------------------------- */
 
 static void reads_of(ecs_entity f) {
-    ecs_storage *s = ecs_storage_of(w, pos), *t = ecs_storage_of(w, tag);
+    ecs_storage *s = ecs_storage_of_mut(w, pos);
+    const ecs_storage *t = ecs_storage_of(w, tag);
     EXPECT_QUIET(!ecs_alive(w, f));
     EXPECT_QUIET(!ecs_has(w, f, pos) && !ecs_has(w, f, tag));
     EXPECT_QUIET(ecs_get(w, f, pos) == NULL && ecs_get(w, f, tag) == NULL);
@@ -172,9 +173,9 @@ static void reads_of(ecs_entity f) {
     EXPECT_QUIET(ecs_storage_get(s, f) == NULL && ecs_storage_get_mut(s, f) == NULL && ecs_storage_get(t, f) == NULL);
     EXPECT_QUIET(ECS_STORAGE_GET(s, f, Val) == NULL && ECS_STORAGE_GET_MUT(s, f, Val) == NULL);
     EXPECT_QUIET(!ecs_storage_has(s, f) && !ecs_storage_has(t, f));
-    EXPECT_QUIET(!ecs_was_inserted(w, f, pos, 0) && !ecs_was_inserted(w, f, pos, 1));
-    EXPECT_QUIET(!ecs_was_modified(w, f, pos, 0) && !ecs_was_modified(w, f, pos, 1));
-    EXPECT_QUIET(!ecs_mark_modified(w, f, pos) && !ecs_mark_modified(w, f, tag));
+    EXPECT_QUIET(!ecs_track_inserted(w, f, pos, 0) && !ecs_track_inserted(w, f, pos, 1));
+    EXPECT_QUIET(!ecs_track_modified(w, f, pos, 0) && !ecs_track_modified(w, f, pos, 1));
+    EXPECT_QUIET(!ecs_track_mark_modified(w, f, pos) && !ecs_track_mark_modified(w, f, tag));
 }
 
 static void test_forged_ids_read_as_absent(void) {
@@ -331,7 +332,7 @@ static void test_the_next_entity_differs_from_every_refused_forged_id_and_inheri
         }
     CHECK(e == forged[NEXT_OF_FREE_SLOT]); /* why that one is excepted */
     CHECK(!ecs_has(w, e, pos) && !ecs_has(w, e, tag) && ecs_get(w, e, pos) == NULL);
-    CHECK(!ecs_was_inserted(w, e, pos, 0) && hook_calls == 0);
+    CHECK(!ecs_track_inserted(w, e, pos, 0) && hook_calls == 0);
     CHECK(ECS_GET(w, live, pos, Val)->v == 1 && ECS_GET(w, mate, pos, Val)->v == 2);
     teardown();
 }

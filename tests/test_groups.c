@@ -199,7 +199,7 @@ static void test_tracking_stamps_move_with_their_rows(void) {
     ECS_GET_MUT(w, e[17], pos, Pos)->y = 1; /* modified after t */
     for (i = 19; i >= 0; i--) ECS_ADD(w, e[i], vel, Vel, {(float)i, 0}); /* joins move rows */
     CHECK(ecs_group_count(w, g) == 20 && group_is_exact(g));
-    for (i = 0; i < 20; i++) CHECK(ecs_was_modified(w, e[i], pos, t) == (i == 17));
+    for (i = 0; i < 20; i++) CHECK(ecs_track_modified(w, e[i], pos, t) == (i == 17));
     ecs_world_free(w);
 }
 

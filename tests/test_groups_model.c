@@ -267,8 +267,8 @@ static int world_matches_model(void) {
             count[c]++;
             if (m.size[c]) ENSURE(memcmp(ecs_get(m.w, s->id, m.comp[c]), s->val[c], m.size[c]) == 0);
             if (m.tracked[c]) { /* the stamps moved with their rows */
-                ENSURE(ecs_was_inserted(m.w, s->id, m.comp[c], m.since) == s->ins[c]);
-                ENSURE(ecs_was_modified(m.w, s->id, m.comp[c], m.since) == s->mod[c]);
+                ENSURE(ecs_track_inserted(m.w, s->id, m.comp[c], m.since) == s->ins[c]);
+                ENSURE(ecs_track_modified(m.w, s->id, m.comp[c], m.since) == s->mod[c]);
             }
         }
     }
@@ -792,7 +792,7 @@ static int step_write(void) {
         break;
     }
     case 1:
-        ENSURE(ecs_mark_modified(m.w, e, m.comp[c]) == m.slot[i].has[c]);
+        ENSURE(ecs_track_mark_modified(m.w, e, m.comp[c]) == m.slot[i].has[c]);
         if (m.slot[i].has[c]) m.slot[i].mod[c] = 1;
         break;
     default: { /* the same bytes half the time: no change */
@@ -1173,8 +1173,8 @@ static int view_matches_scan(const m_group *g, int extras) {
         if (!every_wanted_seen_once(want, seen)) return 0;
     }
 
-    m.what = "ecs_each";
-    if (test_rand(4) == 0) ENSURE(ecs_each(m.w, &v.d, count_each, &each) == nwant && each == nwant);
+    m.what = "ecs_visit";
+    if (test_rand(4) == 0) ENSURE(ecs_visit(m.w, &v.d, count_each, &each) == nwant && each == nwant);
     for (k = 0; k < m.nlive; k++)
         if (want[m.live[k]]) m_written(&v, (int)m.live[k]);
     m.view[0] = 0;

@@ -455,7 +455,7 @@ static void test_a_hook_destroying_another_entity_during_destroy_records_both(vo
     ECS_ADD(w, e, a, A, {1});
     victim = ecs_create(w);
     CHECK(ecs_destroy(w, e));
-    l = ecs_destroyed(w, 0, &n);
+    l = ecs_track_destroyed(w, 0, &n);
     CHECK(n == 9 && l[7].entity == victim && l[8].entity == e);
     ecs_world_free(w);
 }

@@ -1,13 +1,13 @@
-/* Memory (section 5, "Memory"): what ecs_stats_storage / ecs_stats_world
+/* Memory (section 5, "Memory"): what ecs_storage_stats_get / ecs_world_stats_get
    report against what a metering allocator holds, ecs_reserve,
    ecs_storage_reserve and ecs_shrink.
 
-     ecs_stats_world.total      every byte the world holds from its
+     ecs_world_stats_get.total      every byte the world holds from its
                                 allocator: slots, free queue, command buffer,
                                 name indexes, entity lists, storages (exact);
                                 with systems, workloads and groups, which the
                                 doc does not list, at most that
-     ecs_stats_storage          rows, capacity; value, dense, sparse and
+     ecs_storage_stats_get          rows, capacity; value, dense, sparse and
                                 tracking bytes as allocated; the storages'
                                 totals add up to storage_bytes
      ecs_reserve(w, n)          the next n creates allocate nothing;
@@ -47,12 +47,12 @@ static ecs_world *metered(meter *m, int with_realloc, bool track_entities, uint3
     return ecs_world_new(&d);
 }
 
-/* ecs_stats_world's total against the meter, saying by how much they differ. */
+/* ecs_world_stats_get's total against the meter, saying by how much they differ. */
 static int total_is_live(const ecs_world *w, const meter *m, int line) {
     ecs_world_stats st;
-    if (!ecs_stats_world(w, &st)) return 0;
+    if (!ecs_world_stats_get(w, &st)) return 0;
     if (st.total == m->live) return 1;
-    printf("  line %d: ecs_stats_world total %lu, the allocator holds %lu (%s %lu)\n", line,
+    printf("  line %d: ecs_world_stats_get total %lu, the allocator holds %lu (%s %lu)\n", line,
            (unsigned long)st.total, (unsigned long)m->live, st.total < m->live ? "missing" : "over by",
            (unsigned long)(st.total < m->live ? m->live - st.total : st.total - m->live));
     return 0;
@@ -61,11 +61,11 @@ static int total_is_live(const ecs_world *w, const meter *m, int line) {
 
 static size_t storage_total(const ecs_world *w, ecs_component c) {
     ecs_storage_stats s;
-    return ecs_stats_storage(w, c, &s) ? s.total : 0;
+    return ecs_storage_stats_get(ecs_storage_of(w, c), &s) ? s.total : 0;
 }
 static uint32_t capacity_of(const ecs_world *w, ecs_component c) {
     ecs_storage_stats s;
-    return ecs_stats_storage(w, c, &s) ? s.capacity : 0;
+    return ecs_storage_stats_get(ecs_storage_of(w, c), &s) ? s.capacity : 0;
 }
 
 /* ==== statistics ============================================================ */
@@ -151,7 +151,7 @@ static void test_stats_world_total_is_a_lower_bound_with_systems_and_groups(void
     ecs_group_desc gd;
     const char *items[2];
     size_t names_before;
-    CHECK(ecs_stats_world(w, &st));
+    CHECK(ecs_world_stats_get(w, &st));
     names_before = st.name_bytes;
     memset(&sd, 0, sizeof sd);
     sd.fn = nothing;
@@ -164,7 +164,7 @@ static void test_stats_world_total_is_a_lower_bound_with_systems_and_groups(void
     memset(&gd, 0, sizeof gd);
     gd.owned[0] = a, gd.owned[1] = b, gd.excluded[0] = tag;
     CHECK(ecs_group_new(w, &gd));
-    CHECK(ecs_stats_world(w, &st));
+    CHECK(ecs_world_stats_get(w, &st));
     CHECK(st.name_bytes > names_before); /* the systems' and workloads' name indexes count */
     CHECK(st.total <= m.live);
     ecs_world_free(w);
@@ -181,10 +181,10 @@ static void test_stats_storage_reports_rows_capacity_and_bytes(void) {
     size_t live, sum;
     uint32_t k;
     for (k = 0; k < 100; k++) e[k] = ecs_create(w);
-    CHECK(ecs_stats_storage(w, a, &s));
+    CHECK(ecs_storage_stats_get(ecs_storage_of(w, a), &s));
     CHECK(s.rows == 0 && s.capacity == 0 && s.value_bytes == 0 && s.dense_bytes == 0 && s.tracking_bytes == 0);
     for (k = 0; k < 20; k++) ECS_ADD(w, e[k], a, A, {(int)k});
-    CHECK(ecs_stats_storage(w, a, &s));
+    CHECK(ecs_storage_stats_get(ecs_storage_of(w, a), &s));
     CHECK(s.rows == 20 && s.rows == ecs_storage_count(ecs_storage_of(w, a)) && s.capacity >= 20);
     CHECK(s.value_bytes == (size_t)s.capacity * sizeof(A));
     CHECK(s.dense_bytes == (size_t)s.capacity * sizeof(ecs_entity));
@@ -192,43 +192,44 @@ static void test_stats_storage_reports_rows_capacity_and_bytes(void) {
     CHECK(s.total >= s.value_bytes + s.dense_bytes + s.sparse_bytes);
     /* growth: what the allocator gave is what the stats gained */
     live = m.live;
-    CHECK(ecs_storage_reserve(w, a, 1000));
-    CHECK(ecs_stats_storage(w, a, &t));
+    CHECK(ecs_storage_reserve(ecs_storage_of_mut(w, a), 1000));
+    CHECK(ecs_storage_stats_get(ecs_storage_of(w, a), &t));
     CHECK(t.capacity >= 1020 && t.rows == 20);
     CHECK(t.total - s.total == m.live - live);
     CHECK(t.value_bytes == (size_t)t.capacity * sizeof(A) && t.dense_bytes == (size_t)t.capacity * sizeof(ecs_entity));
     /* tracking: two tick arrays of capacity entries */
     live = m.live;
     ecs_track_set(w, a, ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION);
-    CHECK(ecs_stats_storage(w, a, &s));
+    CHECK(ecs_storage_stats_get(ecs_storage_of(w, a), &s));
     CHECK(s.tracking_bytes == 2 * (size_t)s.capacity * sizeof(ecs_tick));
     CHECK(s.tracking_bytes == m.live - live && s.total - t.total == m.live - live);
     /* a sparse page of its own on the first entity of a new page */
     ecs_reserve(w, 5000);
     for (k = 0; k < 5000; k++) far = ecs_create(w);
-    CHECK(ecs_stats_storage(w, a, &t));
+    CHECK(ecs_storage_stats_get(ecs_storage_of(w, a), &t));
     live = m.live;
     ECS_ADD(w, far, a, A, {1}); /* index 5099: page 1; rows have room */
-    CHECK(ecs_stats_storage(w, a, &s));
+    CHECK(ecs_storage_stats_get(ecs_storage_of(w, a), &s));
     CHECK(s.sparse_bytes - t.sparse_bytes == ECS__PAGE_SIZE * sizeof(uint64_t));
     CHECK(m.live - live == ECS__PAGE_SIZE * sizeof(uint64_t));
     /* a unique counts with the values */
     live = m.live;
     ECS_UNIQUE_ADD(w, b, B, {1, 2, 3});
-    CHECK(ecs_stats_storage(w, b, &s) && s.value_bytes == sizeof(B) && s.rows == 0);
+    CHECK(ecs_storage_stats_get(ecs_storage_of(w, b), &s) && s.value_bytes == sizeof(B) && s.rows == 0);
     CHECK(m.live - live == sizeof(B));
     ecs_add(w, e[0], tag, NULL);
-    CHECK(ecs_stats_storage(w, tag, &s) && s.value_bytes == 0 && s.rows == 1 && s.capacity >= 1);
+    CHECK(ecs_storage_stats_get(ecs_storage_of(w, tag), &s) && s.value_bytes == 0 && s.rows == 1 && s.capacity >= 1);
     CHECK(s.dense_bytes == (size_t)s.capacity * sizeof(ecs_entity));
     /* the storages' totals make storage_bytes */
-    CHECK(ecs_stats_world(w, &ws));
+    CHECK(ecs_world_stats_get(w, &ws));
     sum = storage_total(w, a) + storage_total(w, b) + storage_total(w, tag);
     CHECK(ws.storage_bytes == sum && ws.alive == ecs_count(w) && ws.slots == 5100);
     CHECK(ws.slot_capacity >= ws.slots && ws.free_slots == 0);
     /* refused */
-    EXPECT_ASSERT(!ecs_stats_storage(w, 99, &s), "ecs_stats_storage");
-    EXPECT_ASSERT(!ecs_stats_storage(w, a, NULL), "ecs_stats_storage");
-    EXPECT_ASSERT(!ecs_stats_world(w, NULL), "ecs_stats_world");
+    EXPECT_ASSERT(ecs_storage_of(w, 99) == NULL, "ecs_storage_of");
+    EXPECT_ASSERT(!ecs_storage_stats_get(NULL, &s), "ecs_storage_stats_get");
+    EXPECT_ASSERT(!ecs_storage_stats_get(ecs_storage_of(w, a), NULL), "ecs_storage_stats_get");
+    EXPECT_ASSERT(!ecs_world_stats_get(w, NULL), "ecs_world_stats_get");
     ecs_world_free(w);
     CHECK(m.live == 0);
 }
@@ -241,7 +242,7 @@ static void test_stats_world_counts_slots_and_the_free_queue(void) {
     uint32_t k;
     for (k = 0; k < 50; k++) e[k] = ecs_create(w);
     for (k = 0; k < 50; k += 5) ecs_destroy(w, e[k]);
-    CHECK(ecs_stats_world(w, &st));
+    CHECK(ecs_world_stats_get(w, &st));
     CHECK(st.alive == 40 && st.slots == 50 && st.free_slots == 10 && st.slot_capacity >= 50);
     CHECK(st.slot_bytes >= (size_t)st.slot_capacity * sizeof(uint32_t) + 10 * sizeof(uint32_t));
     TOTAL_IS_LIVE(w, &m);
@@ -261,7 +262,7 @@ static void test_reserve_makes_the_next_n_creates_allocate_nothing(void) {
         for (k = 0; k < 30; k++) ecs_create(w);
         for (k = 0; k < 30; k += 3) ecs_destroy(w, (ecs_entity)1 << 32 | k); /* 10 queued slots */
         CHECK(ecs_reserve(w, 5000));
-        CHECK(ecs_stats_world(w, &st) && st.slot_capacity >= 30 + 4990);
+        CHECK(ecs_world_stats_get(w, &st) && st.slot_capacity >= 30 + 4990);
         calls = m.calls;
         for (k = 0; k < 5000; k++) CHECK(ecs_create(w) != ECS_NULL);
         CHECK(m.calls == calls); /* not one allocation */
@@ -296,8 +297,8 @@ static void test_storage_reserve_makes_the_next_n_adds_allocate_no_rows(void) {
     for (k = 0; k < 4000; k++) e[k] = ecs_create(w); /* all in sparse page 0 */
     ECS_ADD(w, e[0], a, A, {0});                      /* a's page 0 exists */
     ecs_add(w, e[0], tag, NULL);
-    CHECK(ecs_storage_reserve(w, a, 3999) && capacity_of(w, a) >= 4000);
-    CHECK(ecs_storage_reserve(w, tag, 3999));
+    CHECK(ecs_storage_reserve(ecs_storage_of_mut(w, a), 3999) && capacity_of(w, a) >= 4000);
+    CHECK(ecs_storage_reserve(ecs_storage_of_mut(w, tag), 3999));
     calls = m.calls;
     for (k = 1; k < 4000; k++) {
         ECS_ADD(w, e[k], a, A, {(int)k});
@@ -321,14 +322,15 @@ static void test_storage_reserve_leaves_sparse_pages_to_their_first_entity(void)
     size_t live;
     uint32_t k;
     for (k = 0; k < 3 * ECS__PAGE_SIZE; k++) e[k] = ecs_create(w);
-    CHECK(ecs_storage_reserve(w, a, 3 * ECS__PAGE_SIZE));
+    CHECK(ecs_storage_reserve(ecs_storage_of_mut(w, a), 3 * ECS__PAGE_SIZE));
     calls = m.calls;
     live = m.live;
     for (k = 0; k < 3 * ECS__PAGE_SIZE; k++) ECS_ADD(w, e[k], a, A, {(int)k});
     CHECK(m.calls - calls == 3); /* pages 0, 1 and 2 */
     CHECK(m.live - live == 3 * ECS__PAGE_SIZE * sizeof(uint64_t));
     TOTAL_IS_LIVE(w, &m);
-    EXPECT_ASSERT(!ecs_storage_reserve(w, 42, 10), "ecs_storage_reserve");
+    EXPECT_ASSERT(ecs_storage_of_mut(w, 42) == NULL, "ecs_storage_of_mut");
+    EXPECT_ASSERT(!ecs_storage_reserve(NULL, 10), "ecs_storage_reserve");
     ecs_world_free(w);
 }
 
@@ -343,7 +345,7 @@ static void test_storage_reserve_out_of_memory_changes_nothing(void) {
     cap = capacity_of(w, a);
     live = m.live;
     m.fail_all = 1;
-    CHECK(!ecs_storage_reserve(w, a, 100) && ecs_last_error(w) == ECS_ERR_OUT_OF_MEMORY);
+    CHECK(!ecs_storage_reserve(ecs_storage_of_mut(w, a), 100) && ecs_last_error(w) == ECS_ERR_OUT_OF_MEMORY);
     m.fail_all = 0;
     CHECK(capacity_of(w, a) == cap && m.live == live && ECS_GET(w, e, a, A)->v == 7);
     ecs_world_free(w);
@@ -408,7 +410,7 @@ static void build(big_world *bw) {
     }
     ecs_defer_destroy(w, bw->e[keep[0]]);
     ecs_flush(w);
-    ecs_clear_tracking(w, 0, ECS_TRACK_ALL | ECS_TRACK_ENTITIES);
+    ecs_track_clear(w, 0, ECS_TRACK_ALL | ECS_TRACK_ENTITIES);
 }
 
 static int kept(uint32_t k) {
@@ -458,14 +460,14 @@ static int world_is_right(big_world *bw, int line) {
     }
     for (k = 0; k < 100; k++) {
         WANT(ECS_GET(w, fresh[k], bw->a, A)->v == -(int)k && ECS_GET(w, fresh[k], bw->c, Big)->bytes[0] == k);
-        WANT(ecs_was_inserted(w, fresh[k], bw->a, 0));
+        WANT(ecs_track_inserted(w, fresh[k], bw->a, 0));
     }
     for (k = 0; k < N; k++)
         if (kept(k)) WANT(ECS_GET(w, bw->e[k], bw->a, A)->v == (int)k); /* rows moved by the adds: still right */
     {
         uint32_t nd = 0;
         WANT(ecs_delete(w, bw->e[4095], bw->b)); /* 4095 has b */
-        WANT(ecs_deleted(w, bw->b, 0, &nd) && nd == 1);
+        WANT(ecs_track_deleted(w, bw->b, 0, &nd) && nd == 1);
     }
 #undef WANT
     return 1;
@@ -479,25 +481,25 @@ static void test_shrink_gives_memory_back_and_the_world_still_works(void) {
     ecs_component c;
     build(&bw);
     for (c = 1; c <= 4; c++) {
-        CHECK(ecs_stats_storage(bw.w, c, &s));
+        CHECK(ecs_storage_stats_get(ecs_storage_of(bw.w, c), &s));
         sparse_before[c] = s.sparse_bytes;
     }
-    CHECK(ecs_stats_world(bw.w, &before));
+    CHECK(ecs_world_stats_get(bw.w, &before));
     live = bw.m.live;
     ecs_shrink(bw.w);
     CHECK(bw.m.live < live);
-    CHECK(ecs_stats_world(bw.w, &after));
+    CHECK(ecs_world_stats_get(bw.w, &after));
     CHECK(live - bw.m.live == before.total - after.total);
     TOTAL_IS_LIVE(bw.w, &bw.m);
     for (c = 1; c <= ecs_component_max(bw.w); c++) { /* rows == capacity everywhere */
-        CHECK(ecs_stats_storage(bw.w, c, &s));
+        CHECK(ecs_storage_stats_get(ecs_storage_of(bw.w, c), &s));
         CHECK(s.rows == s.capacity);
         CHECK(s.tracking_bytes == (c == bw.a ? 2 * (size_t)s.capacity * sizeof(ecs_tick) : 0));
     }
-    CHECK(ecs_stats_storage(bw.w, bw.c, &s) && s.rows == 0 && s.value_bytes == 0 && s.dense_bytes == 0);
+    CHECK(ecs_storage_stats_get(ecs_storage_of(bw.w, bw.c), &s) && s.rows == 0 && s.value_bytes == 0 && s.dense_bytes == 0);
     /* sparse pages left with no entity went back, the others stayed */
     for (c = 1; c <= 4; c++) {
-        CHECK(ecs_stats_storage(bw.w, c, &s));
+        CHECK(ecs_storage_stats_get(ecs_storage_of(bw.w, c), &s));
         CHECK(sparse_before[c] - s.sparse_bytes == (size_t)emptied_pages(c) * ECS__PAGE_SIZE * sizeof(uint64_t));
     }
     CHECK(emptied_pages(bw.a) == 1 && emptied_pages(bw.b) == 2 && emptied_pages(bw.c) == 2);
@@ -520,8 +522,8 @@ static void test_shrink_of_an_empty_world_frees_rows_and_slots(void) {
     for (k = 0; k < 100; k++) ECS_ADD(w, ecs_create(w), a, A, {1});
     CHECK(ecs_world_clear(w) == 100);
     ecs_shrink(w);
-    CHECK(ecs_stats_storage(w, a, &s) && s.rows == 0 && s.capacity == 0 && s.value_bytes == 0);
-    CHECK(ecs_stats_world(w, &st) && st.slots == 100 && st.slot_capacity == 100 && st.free_slots == 100);
+    CHECK(ecs_storage_stats_get(ecs_storage_of(w, a), &s) && s.rows == 0 && s.capacity == 0 && s.value_bytes == 0);
+    CHECK(ecs_world_stats_get(w, &st) && st.slots == 100 && st.slot_capacity == 100 && st.free_slots == 100);
     TOTAL_IS_LIVE(w, &m);
     e = ecs_create(w); /* from the free queue */
     CHECK(e == ((ecs_entity)2 << 32 | 0));
@@ -553,17 +555,17 @@ static void test_shrink_empties_tracking_lists_to_their_count(void) {
     for (k = 0; k < 30; k++) ecs_remove(w, e[k], a, NULL);
     t = ecs_tick_advance(w);
     for (k = 30; k < 33; k++) ecs_delete(w, e[k], a);
-    ecs_clear_tracking_older_than(w, a, ECS_TRACK_REMOVAL, t); /* 30 removals dropped */
-    CHECK(ecs_stats_storage(w, a, &s));
+    ecs_track_clear_until(w, a, ECS_TRACK_REMOVAL, t); /* 30 removals dropped */
+    CHECK(ecs_storage_stats_get(ecs_storage_of(w, a), &s));
     CHECK(s.tracking_bytes == 32 * sizeof(ecs_change) + 8 * (sizeof(ecs_change) + sizeof(A)));
     ecs_shrink(w);
-    CHECK(ecs_stats_storage(w, a, &s));
+    CHECK(ecs_storage_stats_get(ecs_storage_of(w, a), &s));
     CHECK(s.tracking_bytes == 3 * (sizeof(ecs_change) + sizeof(A))); /* removed: none left */
     TOTAL_IS_LIVE(w, &m);
-    ch = ecs_deleted(w, a, 0, &n);
-    CHECK(n == 3 && ch[0].entity == e[30] && ((const A *)ecs_deleted_value(w, a, &ch[2]))->v == 32);
+    ch = ecs_track_deleted(w, a, 0, &n);
+    CHECK(n == 3 && ch[0].entity == e[30] && ((const A *)ecs_track_deleted_value(w, a, &ch[2]))->v == 32);
     ecs_remove(w, e[35], a, NULL); /* the lists grow again */
-    CHECK(ecs_removed(w, a, 0, &n) && n == 1);
+    CHECK(ecs_track_removed(w, a, 0, &n) && n == 1);
     ecs_world_free(w);
     CHECK(m.live == 0);
 }
@@ -618,16 +620,16 @@ static void test_shrink_out_of_memory_keeps_the_bigger_arrays(void) {
         ecs_storage_stats s[5], t;
         ecs_component c;
         build(&bw);
-        CHECK(ecs_stats_world(bw.w, &before));
-        for (c = 1; c <= 4; c++) CHECK(ecs_stats_storage(bw.w, c, &s[c]));
+        CHECK(ecs_world_stats_get(bw.w, &before));
+        for (c = 1; c <= 4; c++) CHECK(ecs_storage_stats_get(ecs_storage_of(bw.w, c), &s[c]));
         bw.m.fail_at = bw.m.calls + k;
         ecs_shrink(bw.w); /* nothing to report: the bigger arrays stay */
         reached = bw.m.refused > 0;
         bw.m.fail_at = 0;
-        CHECK(ecs_stats_world(bw.w, &after));
+        CHECK(ecs_world_stats_get(bw.w, &after));
         CHECK(after.slot_capacity == before.slot_capacity || after.slot_capacity == after.slots);
         for (c = 1; c <= 4; c++) {
-            CHECK(ecs_stats_storage(bw.w, c, &t));
+            CHECK(ecs_storage_stats_get(ecs_storage_of(bw.w, c), &t));
             CHECK(t.rows == s[c].rows);
             CHECK(t.capacity == s[c].capacity || t.capacity == t.rows);
         }
@@ -645,16 +647,16 @@ static void test_shrink_out_of_memory_keeps_the_bigger_arrays(void) {
         ecs_component c;
         uint32_t caps[5];
         build(&bw);
-        CHECK(ecs_stats_world(bw.w, &before));
+        CHECK(ecs_world_stats_get(bw.w, &before));
         for (c = 1; c <= 4; c++) caps[c] = capacity_of(bw.w, c);
         bw.m.fail_all = 1;
         ecs_shrink(bw.w);
         bw.m.fail_all = 0;
-        CHECK(ecs_stats_world(bw.w, &after));
+        CHECK(ecs_world_stats_get(bw.w, &after));
         CHECK(after.slot_capacity == before.slot_capacity);
         for (c = 1; c <= 4; c++) { /* an empty storage needs no copy: its arrays just go */
             ecs_storage_stats t;
-            CHECK(ecs_stats_storage(bw.w, c, &t));
+            CHECK(ecs_storage_stats_get(ecs_storage_of(bw.w, c), &t));
             CHECK(t.capacity == (t.rows ? caps[c] : 0));
         }
         TOTAL_IS_LIVE(bw.w, &bw.m);

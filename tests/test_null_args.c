@@ -326,7 +326,7 @@ static void test_null_world_to_the_view_calls_asserts_and_yields_nothing(void) {
     CHECK(yields_nothing(it));
     EXPECT_NO_WORLD((it = ecs_view_of(NULL, 1, &pos), 1), "ecs_view_of");
     CHECK(yields_nothing(it));
-    EXPECT_NO_WORLD(ecs_each(NULL, &d, count_call, NULL) == 0, "ecs_each");
+    EXPECT_NO_WORLD(ecs_visit(NULL, &d, count_call, NULL) == 0, "ecs_visit");
     CHECK(calls == 0 && ecs_last_error(w) == ECS_OK && untouched());
     teardown();
 }
@@ -343,8 +343,8 @@ static void test_null_view_arguments_are_refused_invalid(void) {
     CHECK(yields_nothing(it));
     EXPECT_ARG_REFUSED(w, (it = ecs_view_of(w, 2, NULL), 1), "ecs_view_of", "comps");
     CHECK(yields_nothing(it));
-    EXPECT_ARG_REFUSED(w, ecs_each(w, NULL, count_call, &n) == 0, "ecs_each", "desc");
-    EXPECT_ARG_REFUSED(w, ecs_each(w, &d, NULL, &n) == 0, "ecs_each", "fn");
+    EXPECT_ARG_REFUSED(w, ecs_visit(w, NULL, count_call, &n) == 0, "ecs_visit", "desc");
+    EXPECT_ARG_REFUSED(w, ecs_visit(w, &d, NULL, &n) == 0, "ecs_visit", "fn");
     CHECK(calls == 0 && n == 0);
     EXPECT_ARG_REFUSED(NULL, !ecs_iter_chunk(NULL, 0, 2), "ecs_iter_chunk", "it|iterator");
     CHECK(untouched());
@@ -371,7 +371,7 @@ static void test_each_passes_a_null_ctx_through(void) {
     memset(&d, 0, sizeof d);
     d.terms[0].c = pos;
     calls = 0;
-    EXPECT_QUIET(w, ecs_each(w, &d, count_with_null_ctx, NULL) == 2 && calls == 2);
+    EXPECT_QUIET(w, ecs_visit(w, &d, count_with_null_ctx, NULL) == 2 && calls == 2);
     teardown();
 }
 
@@ -462,18 +462,18 @@ static void test_null_world_to_the_tracking_calls_asserts(void) {
     EXPECT_NO_WORLD(!ecs_track_set(NULL, pos, ECS_TRACK_ALL), "ecs_track_set");
     EXPECT_NO_WORLD(ecs_track_get(NULL, pos) == 0, "ecs_track_get");
     EXPECT_NO_WORLD(ecs_tick_advance(NULL) == 0, "ecs_tick_advance");
-    EXPECT_NO_WORLD(!ecs_mark_modified(NULL, e1, pos), "ecs_mark_modified");
-    EXPECT_NO_WORLD(!ecs_was_inserted(NULL, e1, pos, 0), "ecs_was_inserted");
-    EXPECT_NO_WORLD(!ecs_was_modified(NULL, e1, pos, 0), "ecs_was_modified");
-    EXPECT_NO_WORLD(!ecs_unique_was_inserted(NULL, pos, 0), "ecs_unique_was_inserted");
-    EXPECT_NO_WORLD(!ecs_unique_was_modified(NULL, pos, 0), "ecs_unique_was_modified");
-    EXPECT_NO_WORLD(ecs_removed(NULL, pos, 0, &n) == NULL, "ecs_removed");
-    EXPECT_NO_WORLD(ecs_deleted(NULL, pos, 0, &n) == NULL, "ecs_deleted");
-    EXPECT_NO_WORLD(ecs_deleted_value(NULL, pos, &fake) == NULL, "ecs_deleted_value");
-    EXPECT_NO_WORLD(ecs_created(NULL, 0, &n) == NULL, "ecs_created");
-    EXPECT_NO_WORLD(ecs_destroyed(NULL, 0, &n) == NULL, "ecs_destroyed");
-    EXPECT_NO_WORLD((ecs_clear_tracking(NULL, pos, ECS_TRACK_ALL), 1), "ecs_clear_tracking");
-    EXPECT_NO_WORLD((ecs_clear_tracking_older_than(NULL, pos, ECS_TRACK_ALL, 5), 1), "ecs_clear_tracking_older_than");
+    EXPECT_NO_WORLD(!ecs_track_mark_modified(NULL, e1, pos), "ecs_track_mark_modified");
+    EXPECT_NO_WORLD(!ecs_track_inserted(NULL, e1, pos, 0), "ecs_track_inserted");
+    EXPECT_NO_WORLD(!ecs_track_modified(NULL, e1, pos, 0), "ecs_track_modified");
+    EXPECT_NO_WORLD(!ecs_track_unique_inserted(NULL, pos, 0), "ecs_track_unique_inserted");
+    EXPECT_NO_WORLD(!ecs_track_unique_modified(NULL, pos, 0), "ecs_track_unique_modified");
+    EXPECT_NO_WORLD(ecs_track_removed(NULL, pos, 0, &n) == NULL, "ecs_track_removed");
+    EXPECT_NO_WORLD(ecs_track_deleted(NULL, pos, 0, &n) == NULL, "ecs_track_deleted");
+    EXPECT_NO_WORLD(ecs_track_deleted_value(NULL, pos, &fake) == NULL, "ecs_track_deleted_value");
+    EXPECT_NO_WORLD(ecs_track_created(NULL, 0, &n) == NULL, "ecs_track_created");
+    EXPECT_NO_WORLD(ecs_track_destroyed(NULL, 0, &n) == NULL, "ecs_track_destroyed");
+    EXPECT_NO_WORLD((ecs_track_clear(NULL, pos, ECS_TRACK_ALL), 1), "ecs_track_clear");
+    EXPECT_NO_WORLD((ecs_track_clear_until(NULL, pos, ECS_TRACK_ALL, 5), 1), "ecs_track_clear_until");
     CHECK(ecs_last_error(w) == ECS_OK && untouched() && ecs_track_get(w, pos) == 0);
     teardown();
 }
@@ -481,7 +481,7 @@ static void test_null_world_to_the_tracking_calls_asserts(void) {
 static void test_deleted_value_of_a_null_entry_is_refused_invalid(void) {
     setup();
     CHECK(ecs_track_set(w, pos, ECS_TRACK_DELETION) && ecs_delete(w, e1, pos));
-    EXPECT_ARG_REFUSED(w, ecs_deleted_value(w, pos, NULL) == NULL, "ecs_deleted_value", "entry");
+    EXPECT_ARG_REFUSED(w, ecs_track_deleted_value(w, pos, NULL) == NULL, "ecs_track_deleted_value", "entry");
     teardown();
 }
 
@@ -500,14 +500,14 @@ static void test_tracking_lists_with_a_null_count_still_answer(void) {
     e2 = ecs_create(w);
     ECS_ADD(w, e2, pos, Val, {2});
     CHECK(ecs_remove(w, e1, pos, NULL) && ecs_destroy(w, e2));
-    l = ecs_removed(w, pos, 0, &n);
-    EXPECT_QUIET(w, ecs_removed(w, pos, 0, NULL) == l && n == 1 && l[0].entity == e1);
-    l = ecs_deleted(w, pos, 0, &n);
-    EXPECT_QUIET(w, ecs_deleted(w, pos, 0, NULL) == l && n == 1 && l[0].entity == e2);
-    l = ecs_created(w, 0, &n);
-    EXPECT_QUIET(w, ecs_created(w, 0, NULL) == l && n == 2 && l[1].entity == e2);
-    l = ecs_destroyed(w, 0, &n);
-    EXPECT_QUIET(w, ecs_destroyed(w, 0, NULL) == l && n == 1 && l[0].entity == e2);
+    l = ecs_track_removed(w, pos, 0, &n);
+    EXPECT_QUIET(w, ecs_track_removed(w, pos, 0, NULL) == l && n == 1 && l[0].entity == e1);
+    l = ecs_track_deleted(w, pos, 0, &n);
+    EXPECT_QUIET(w, ecs_track_deleted(w, pos, 0, NULL) == l && n == 1 && l[0].entity == e2);
+    l = ecs_track_created(w, 0, &n);
+    EXPECT_QUIET(w, ecs_track_created(w, 0, NULL) == l && n == 2 && l[1].entity == e2);
+    l = ecs_track_destroyed(w, 0, &n);
+    EXPECT_QUIET(w, ecs_track_destroyed(w, 0, NULL) == l && n == 1 && l[0].entity == e2);
     teardown();
 }
 

@@ -2,7 +2,7 @@
    inside its own calls: hooks (section 12: on_insert and on_remove, fired
    by add, add_n, create_n, create_bulk, remove, delete, strip, destroy and
    flush), sort comparators (section 9: ecs_sort, ecs_group_sort), systems
-   and their run_if (section 14: ecs_workload_run) and the fn of ecs_each
+   and their run_if (section 14: ecs_workload_run) and the fn of ecs_visit
    (section 7). Each may call any function of the world; these tests pin
    what each answers. One test per (callback kind, function group):
 
@@ -41,7 +41,7 @@
      ecs_world_free                                       assert; the world stays
      structural changes (system marked structural)        allowed, and correct
 
-     inside the fn of ecs_each
+     inside the fn of ecs_visit
      ecs_world_free                                       assert; the walk goes on
      the rest                                             the rules of iteration
 
@@ -98,7 +98,7 @@ static const Val seven = {7};
 
 /* Every row of c's storage belongs to a live entity that has c there. */
 static int storage_ok(ecs_component c) {
-    ecs_storage *s = ecs_storage_of(w, c);
+    const ecs_storage *s = ecs_storage_of(w, c);
     const ecs_entity *ents = ecs_storage_entities(s);
     size_t size = ecs_component_size(w, c);
     uint32_t r;
@@ -466,11 +466,11 @@ static void test_hook_changing_its_storages_tracking_is_refused_locked(void) {
     EACH_TRIGGER(t, ON_INSERT | ON_REMOVE) {
         FIRE(t);
         if ((triggers[t].kind & ON_REMOVE) && t != 5 && t != 9) deleted++; /* removals are not deletions */
-        if (triggers[t].kind & ON_INSERT) CHECK(ecs_was_inserted(w, fired, hooked, 0));
+        if (triggers[t].kind & ON_INSERT) CHECK(ecs_track_inserted(w, fired, hooked, 0));
     }
     CHECK(ecs_track_get(w, hooked) == (ECS_TRACK_INSERTION | ECS_TRACK_DELETION));
-    l = ecs_deleted(w, hooked, 0, &n);
-    CHECK(n == deleted && ((const Val *)ecs_deleted_value(w, hooked, &l[n - 1]))->v == 7);
+    l = ecs_track_deleted(w, hooked, 0, &n);
+    CHECK(n == deleted && ((const Val *)ecs_track_deleted_value(w, hooked, &l[n - 1]))->v == 7);
     teardown();
 }
 
@@ -800,7 +800,7 @@ static void count_fn(ecs_iter *it, void *ctx) {
 }
 
 static void try_reads(ecs_world *hw, ecs_entity e, ecs_component c, void *value) {
-    ecs_storage *s = ecs_storage_of(hw, c);
+    const ecs_storage *s = ecs_storage_of(hw, c);
     ecs_view_desc d;
     ecs_iter it;
     uint32_t n = 0, m = 0;
@@ -817,7 +817,7 @@ static void try_reads(ecs_world *hw, ecs_entity e, ecs_component c, void *value)
     memset(&d, 0, sizeof d);
     d.terms[0].c = c;
     d.terms[1].c = extra;
-    CHECK(ecs_each(hw, &d, count_fn, &m) == m && m >= 2); /* bystander and e at least */
+    CHECK(ecs_visit(hw, &d, count_fn, &m) == m && m >= 2); /* bystander and e at least */
     CHECK(strcmp(ecs_component_name(hw, c), "Hooked") == 0 && ecs_lookup(hw, "Hooked") == c);
     CHECK(ecs_component_size(hw, c) == sizeof(Val) && ecs_track_get(hw, c) == 0);
     CHECK(!ecs_unique_has(hw, c) && ecs_defer_pending(hw) <= 1);
@@ -886,7 +886,7 @@ static void sort_setup(void) {
 /* Rows 0..n-1 of c are in ascending order, every row is its entity's, and
    (mate != 0) mate holds 10 times the key at the same rows. */
 static int sorted_ok(ecs_component c, uint32_t n, ecs_component m) {
-    ecs_storage *s = ecs_storage_of(w, c);
+    const ecs_storage *s = ecs_storage_of(w, c);
     const Val *v = (const Val *)ecs_storage_data(s);
     const ecs_entity *ents = ecs_storage_entities(s);
     uint32_t r;
@@ -1255,9 +1255,9 @@ static void test_structural_system_changing_the_world_is_allowed(void) {
     teardown();
 }
 
-/* ---- ecs_each ------------------------------------------------------------------------- */
+/* ---- ecs_visit ------------------------------------------------------------------------- */
 
-/* ecs_world_free inside ecs_each's fn is undefined, as freeing any array
+/* ecs_world_free inside ecs_visit's fn is undefined, as freeing any array
    being walked (section 2): the loop reads the world after fn returns. */
 static ecs_component pos, vel;
 /* Pos.v is each original entity's number 0..19; visits[k] counts its visits.
@@ -1316,7 +1316,7 @@ static void test_each_fn_follows_the_rules_of_iteration(void) {
     d.terms[0].flags = ECS_WRITE;
     d.terms[1].c = vel;
     d.terms[1].flags = ECS_OPTIONAL;
-    CHECK(ecs_each(w, &d, busy_fn, NULL) == NEACH);
+    CHECK(ecs_visit(w, &d, busy_fn, NULL) == NEACH);
     for (k = 0; k < NEACH; k++) CHECK(visits[k] == 1); /* each once, nothing created visited */
     CHECK(nmade == NEACH && nlate == NEACH);
     CHECK(ecs_defer_pending(w) == NEACH / 4);
@@ -1364,7 +1364,7 @@ int main(int argc, char **argv) {
     RUN(test_system_or_run_if_running_a_workload_is_refused_invalid);
     RUN(test_system_or_run_if_freeing_the_world_is_refused_and_the_run_completes);
     RUN(test_structural_system_changing_the_world_is_allowed);
-    /* ecs_each; last: while ecs_world_free is not refused there, the walk
+    /* ecs_visit; last: while ecs_world_free is not refused there, the walk
        reads the freed world (use after free under ASan) */
     RUN(test_each_fn_follows_the_rules_of_iteration);
     teardown();

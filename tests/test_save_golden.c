@@ -119,7 +119,7 @@ static bool golden_build(golden *g) {
     for (k = 0; ok && k < GOLDEN_FIRST; k += 4) ECS_GET_MUT(w, ids[k], g->c[HEALTH], Health)->hp -= 10;
     ok &= ECS_UNIQUE_ADD(w, g->c[HEALTH], Health, {-7}) != NULL;
     ecs_tick_advance(w);
-    ecs_clear_tracking(w, g->c[HEALTH], ECS_TRACK_MODIFICATION); /* a window that starts later */
+    ecs_track_clear(w, g->c[HEALTH], ECS_TRACK_MODIFICATION); /* a window that starts later */
 
     /* tick 3: destroyed slots (the free queue: 3, 10, 17, 20, 26), removals, deletions */
     ok &= ecs_destroy(w, ids[3]) && ecs_destroy(w, ids[10]) && ecs_destroy(w, ids[17]) &&
@@ -216,31 +216,31 @@ static void same_component(const golden *want, const golden *got, int k) {
     for (i = 0; i < want->nids; i++) {
         for (since = 0; since <= SINCE_MAX; since++) {
             if (flags & ECS_TRACK_INSERTION)
-                CHECK(ecs_was_inserted(a, want->ids[i], ca, since) == ecs_was_inserted(b, want->ids[i], cb, since));
+                CHECK(ecs_track_inserted(a, want->ids[i], ca, since) == ecs_track_inserted(b, want->ids[i], cb, since));
             if (flags & ECS_TRACK_MODIFICATION)
-                CHECK(ecs_was_modified(a, want->ids[i], ca, since) == ecs_was_modified(b, want->ids[i], cb, since));
+                CHECK(ecs_track_modified(a, want->ids[i], ca, since) == ecs_track_modified(b, want->ids[i], cb, since));
         }
     }
     if (flags & ECS_TRACK_REMOVAL) {
-        const ecs_change *la = ecs_removed(a, ca, 0, &na), *lb = ecs_removed(b, cb, 0, &nb);
+        const ecs_change *la = ecs_track_removed(a, ca, 0, &na), *lb = ecs_track_removed(b, cb, 0, &nb);
         CHECK(na > 0);
         same_lists(la, na, lb, nb);
         if (test__failed) return;
     }
     if (flags & ECS_TRACK_DELETION) {
-        const ecs_change *la = ecs_deleted(a, ca, 0, &na), *lb = ecs_deleted(b, cb, 0, &nb);
+        const ecs_change *la = ecs_track_deleted(a, ca, 0, &na), *lb = ecs_track_deleted(b, cb, 0, &nb);
         CHECK(na > 0);
         same_lists(la, na, lb, nb);
         if (test__failed) return;
         for (i = 0; i < na; i++)
-            CHECK(!memcmp(ecs_deleted_value(a, ca, &la[i]), ecs_deleted_value(b, cb, &lb[i]), size));
+            CHECK(!memcmp(ecs_track_deleted_value(a, ca, &la[i]), ecs_track_deleted_value(b, cb, &lb[i]), size));
     }
     CHECK(ecs_unique_has(a, ca) == ecs_unique_has(b, cb));
     if (ecs_unique_has(a, ca)) {
         CHECK(!memcmp(ecs_unique_get(a, ca), ecs_unique_get(b, cb), size));
         for (since = 0; since <= SINCE_MAX; since++) {
-            CHECK(ecs_unique_was_inserted(a, ca, since) == ecs_unique_was_inserted(b, cb, since));
-            CHECK(ecs_unique_was_modified(a, ca, since) == ecs_unique_was_modified(b, cb, since));
+            CHECK(ecs_track_unique_inserted(a, ca, since) == ecs_track_unique_inserted(b, cb, since));
+            CHECK(ecs_track_unique_modified(a, ca, since) == ecs_track_unique_modified(b, cb, since));
         }
     }
 }
@@ -263,13 +263,13 @@ static void same_world(const golden *want, const golden *got) {
             return;
         }
     }
-    la = ecs_created(want->w, 0, &na);
-    lb = ecs_created(got->w, 0, &nb);
+    la = ecs_track_created(want->w, 0, &na);
+    lb = ecs_track_created(got->w, 0, &nb);
     CHECK(na == GOLDEN_FIRST + 2);
     same_lists(la, na, lb, nb);
     if (test__failed) return;
-    la = ecs_destroyed(want->w, 0, &na);
-    lb = ecs_destroyed(got->w, 0, &nb);
+    la = ecs_track_destroyed(want->w, 0, &na);
+    lb = ecs_track_destroyed(got->w, 0, &nb);
     CHECK(na == 6);
     same_lists(la, na, lb, nb);
 }

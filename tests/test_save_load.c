@@ -358,19 +358,19 @@ static int same_world(const ecs_world *a, const ecs_world *b, const question *q)
             ecs_tick s = q->since[j];
             for (r = 0; r < rows; r++) {
                 if (flags & ECS_TRACK_INSERTION)
-                    ENSURE(ecs_was_inserted(a, ea[r], ca, s) == ecs_was_inserted(b, eb[r], cb, s));
+                    ENSURE(ecs_track_inserted(a, ea[r], ca, s) == ecs_track_inserted(b, eb[r], cb, s));
                 if (flags & ECS_TRACK_MODIFICATION)
-                    ENSURE(ecs_was_modified(a, ea[r], ca, s) == ecs_was_modified(b, eb[r], cb, s));
+                    ENSURE(ecs_track_modified(a, ea[r], ca, s) == ecs_track_modified(b, eb[r], cb, s));
             }
             if (flags & ECS_TRACK_REMOVAL) {
-                const ecs_change *x = ecs_removed(a, ca, s, &na), *y = ecs_removed(b, cb, s, &nb);
+                const ecs_change *x = ecs_track_removed(a, ca, s, &na), *y = ecs_track_removed(b, cb, s, &nb);
                 if (!same_list(x, na, y, nb)) return fail_at(__LINE__, "removed lists");
             }
             if (flags & ECS_TRACK_DELETION) {
-                const ecs_change *x = ecs_deleted(a, ca, s, &na), *y = ecs_deleted(b, cb, s, &nb);
+                const ecs_change *x = ecs_track_deleted(a, ca, s, &na), *y = ecs_track_deleted(b, cb, s, &nb);
                 if (!same_list(x, na, y, nb)) return fail_at(__LINE__, "deleted lists");
                 for (r = 0; r < na; r++) {
-                    const void *va = ecs_deleted_value(a, ca, &x[r]), *vb = ecs_deleted_value(b, cb, &y[r]);
+                    const void *va = ecs_track_deleted_value(a, ca, &x[r]), *vb = ecs_track_deleted_value(b, cb, &y[r]);
                     ENSURE(va && vb);
                     if (size) ENSURE(memcmp(va, vb, size) == 0);
                 }
@@ -382,18 +382,18 @@ static int same_world(const ecs_world *a, const ecs_world *b, const question *q)
             ENSURE(ua && ub);
             if (size) ENSURE(memcmp(ua, ub, size) == 0);
             for (j = 0; j < q->nsince; j++) {
-                ENSURE(ecs_unique_was_inserted(a, ca, q->since[j]) == ecs_unique_was_inserted(b, cb, q->since[j]));
-                ENSURE(ecs_unique_was_modified(a, ca, q->since[j]) == ecs_unique_was_modified(b, cb, q->since[j]));
+                ENSURE(ecs_track_unique_inserted(a, ca, q->since[j]) == ecs_track_unique_inserted(b, cb, q->since[j]));
+                ENSURE(ecs_track_unique_modified(a, ca, q->since[j]) == ecs_track_unique_modified(b, cb, q->since[j]));
             }
         }
     }
     if (q->track_entities)
         for (j = 0; j < q->nsince; j++) {
             uint32_t na, nb;
-            const ecs_change *x = ecs_created(a, q->since[j], &na), *y = ecs_created(b, q->since[j], &nb);
+            const ecs_change *x = ecs_track_created(a, q->since[j], &na), *y = ecs_track_created(b, q->since[j], &nb);
             if (!same_list(x, na, y, nb)) return fail_at(__LINE__, "created lists");
-            x = ecs_destroyed(a, q->since[j], &na);
-            y = ecs_destroyed(b, q->since[j], &nb);
+            x = ecs_track_destroyed(a, q->since[j], &na);
+            y = ecs_track_destroyed(b, q->since[j], &nb);
             if (!same_list(x, na, y, nb)) return fail_at(__LINE__, "destroyed lists");
         }
     return 1;
@@ -578,7 +578,7 @@ static int random_op(void) {
         unsigned char *p = (unsigned char *)ecs_get_mut(r.w, e, c);
         if (p && csize(k)) p[0] ^= 1;
     } else if (op < 55) {
-        ENSURE(ecs_mark_modified(r.w, e, c) == ecs_has(r.w, e, c));
+        ENSURE(ecs_track_mark_modified(r.w, e, c) == ecs_has(r.w, e, c));
     } else if (op < 60) {
         random_value(k, v);
         ecs_add_if_changed(r.w, e, c, v);
@@ -600,9 +600,9 @@ static int random_op(void) {
     } else if (op < 95) {
         ecs_unique_remove(r.w, c, NULL);
     } else if (op < 96) { /* a new default window (c = 0: every storage, untracked ones too) */
-        ecs_clear_tracking(r.w, test_rand(3) ? c : 0, test_rand(32));
+        ecs_track_clear(r.w, test_rand(3) ? c : 0, test_rand(32));
     } else if (op < 97) {
-        if (r.nticks) ecs_clear_tracking_older_than(r.w, c, ECS_TRACK_ALL | ECS_TRACK_ENTITIES,
+        if (r.nticks) ecs_track_clear_until(r.w, c, ECS_TRACK_ALL | ECS_TRACK_ENTITIES,
                                                     r.ticks[test_rand((unsigned)r.nticks)]);
     } else if (op < 99) { /* a bundle of Vec3 and Char on a few new entities */
         ecs_entity out[8];
@@ -1570,8 +1570,8 @@ static void test_the_target_keeps_what_the_snapshot_lacks(void) {
     CHECK(ecs_load(t, s.p, s.n));
     CHECK(ecs_unique_has(t, xt) && *(const int32_t *)ecs_unique_get(t, xt) == 42);
     CHECK(ecs_track_get(t, xt) == (ECS_TRACK_DELETION | ECS_TRACK_MODIFICATION));
-    l = ecs_deleted(t, xt, 0, &n);
-    CHECK(n == 1 && l[0].entity == g && *(const int32_t *)ecs_deleted_value(t, xt, &l[0]) == 42);
+    l = ecs_track_deleted(t, xt, 0, &n);
+    CHECK(n == 1 && l[0].entity == g && *(const int32_t *)ecs_track_deleted_value(t, xt, &l[0]) == 42);
     CHECK(!ecs_unique_has(t, it));
     CHECK(ecs_track_get(t, it) == 0);
     CHECK(ecs_alive(t, e) && *(const int32_t *)ecs_get(t, e, it) == 3);
@@ -1791,10 +1791,10 @@ static void test_serial_callbacks_rebuild_pointers(void) {
     }
     CHECK(strcmp(((const Name *)ecs_unique_get(b, tn))->s, "the unique") == 0);
     CHECK(((const Name *)ecs_unique_get(b, tn))->s != ((const Name *)ecs_unique_get(a, nm))->s);
-    la = ecs_deleted(a, nm, 0, &na);
-    lb = ecs_deleted(b, tn, 0, &nb);
+    la = ecs_track_deleted(a, nm, 0, &na);
+    lb = ecs_track_deleted(b, tn, 0, &nb);
     CHECK(na == 1 && nb == 1 && la[0].entity == e[5] && lb[0].entity == e[5]);
-    CHECK(memcmp(ecs_deleted_value(a, nm, &la[0]), ecs_deleted_value(b, tn, &lb[0]), sizeof(Name)) == 0);
+    CHECK(memcmp(ecs_track_deleted_value(a, nm, &la[0]), ecs_track_deleted_value(b, tn, &lb[0]), sizeof(Name)) == 0);
     CHECK(nc.live == 2 * 12);
     names_world_free(a, nm);
     names_world_free(b, tn);
@@ -2001,7 +2001,7 @@ static void test_empty_storages_round_trip(void) {
     t = ecs_tick_advance(b);
     CHECK(t == ecs_tick_advance(a));
     CHECK(ecs_add(b, e, pb, &v) && ecs_add(b, e, tb, NULL) && ecs_add(b, e, kb, &big));
-    CHECK(ecs_was_inserted(b, e, kb, t) && ecs_was_inserted(b, e, tb, t));
+    CHECK(ecs_track_inserted(b, e, kb, t) && ecs_track_inserted(b, e, tb, t));
     CHECK(*(const uint64_t *)ecs_get(b, e, kb) == 99);
     CHECK(ecs_create(b) == ecs_create(a));
     CHECK(nc.loads == 0 && nc.live == 0);

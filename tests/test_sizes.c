@@ -135,7 +135,7 @@ static void count_hook(ecs_world *hw, ecs_entity e, ecs_component c, void *value
 
 /* Every row of c's storage belongs to a live entity that has c there. */
 static int storage_ok(ecs_component c) {
-    ecs_storage *s = ecs_storage_of(w, c);
+    const ecs_storage *s = ecs_storage_of(w, c);
     const ecs_entity *ents = ecs_storage_entities(s);
     uint32_t r;
     for (r = 0; r < ecs_storage_count(s); r++)

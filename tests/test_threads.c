@@ -6,7 +6,7 @@
         handles on shuffled live, stale and forged ids;
      2. names: ecs_lookup of a thousand names, ecs_component_name/size;
      3. read-only views (ecs_view, ecs_view_of, ECS_EACH, ecs_iter_next,
-        ecs_iter_next_block, ecs_each, read-only chunks) over storages that
+        ecs_iter_next_block, ecs_visit, read-only chunks) over storages that
         interleave and storages in step: the view engine's in-step memo,
         which walks write (a seqlock, section 7), with more pairs than it
         has entries; and the memo under contention (many short walks),
@@ -612,7 +612,7 @@ static void walk_case(vcheck *ck, ecs_world *w, uint32_t form) {
         }
         break;
     case 3:
-        n = ecs_each(w, &vc->d, each_fn, ck);
+        n = ecs_visit(w, &vc->d, each_fn, ck);
         WCHECK(ck->wk, n == vc->count);
         break;
     default: /* read-only chunks, one after the other: many short walks */
@@ -979,7 +979,7 @@ static bool ch_run(chunks *sh, uint32_t kase, bool tracked) {
         break;
     }
     { /* reset the written values */
-        ecs_storage *s = ecs_storage_of(sh->w, sh->written);
+        const ecs_storage *s = ecs_storage_of(sh->w, sh->written);
         Acc *a = (Acc *)ecs_storage_data(s);
         for (i = 0; i < ecs_storage_count(s); i++) a[i].visits = a[i].acc = 0;
     }
@@ -1000,7 +1000,7 @@ static bool ch_run(chunks *sh, uint32_t kase, bool tracked) {
                        tracked ? " tracked" : "", (unsigned)i, (unsigned)a->visits, (unsigned)a->acc,
                        m ? (unsigned)sh->rounds : 0u, m ? (unsigned)(sh->rounds * ch_add(sh, i)) : 0u);
         }
-        if (tracked && ecs_was_modified(sh->w, e, sh->written, since) != m) {
+        if (tracked && ecs_track_modified(sh->w, e, sh->written, since) != m) {
             if (!bad++)
                 printf("  case %u tracked: entity %u %smarked modified\n", (unsigned)kase, (unsigned)i, m ? "not " : "");
         }
@@ -1104,13 +1104,13 @@ static void age_fn(ecs_iter *it, void *ctx) {
     a->frames++;
     a->sum += (uint32_t)(v->x + v->y);
 }
-static int sys_age(const ecs_system_ctx *ctx) { /* writes Age, reads Vel: ecs_each */
+static int sys_age(const ecs_system_ctx *ctx) { /* writes Age, reads Vel: ecs_visit */
     const game *g = (const game *)ctx->user;
     ecs_view_desc d;
     memset(&d, 0, sizeof d);
     d.terms[0] = (ecs_term){g->age, ECS_WRITE};
     d.terms[1].c = g->vel;
-    return ecs_each(ctx->world, &d, age_fn, NULL) == NENT ? 0 : 1;
+    return ecs_visit(ctx->world, &d, age_fn, NULL) == NENT ? 0 : 1;
 }
 
 static void stats_fn(ecs_iter *it, void *ctx) {
@@ -1133,7 +1133,7 @@ static int sys_stats(const ecs_system_ctx *ctx) { /* writes the Stats unique, re
     memset(&d, 0, sizeof d);
     d.terms[0].c = g->vel;
     d.terms[1] = (ecs_term){g->regen, ECS_OPTIONAL};
-    ecs_each(ctx->world, &d, stats_fn, st);
+    ecs_visit(ctx->world, &d, stats_fn, st);
     st->runs++;
     return 0;
 }
@@ -1312,23 +1312,23 @@ static void *misc_thread(void *arg) {
             bool has = misc_has_m(x);
             wk->at = x;
             WCHECK(wk, ecs_alive(w, e) == misc_alive(x));
-            WCHECK(wk, ecs_was_inserted(w, e, sh->m, sh->s0) == has && !ecs_was_inserted(w, e, sh->m, sh->s1));
-            WCHECK(wk, ecs_was_modified(w, e, sh->m, sh->s1) == (has && x % 2 == 0));
-            WCHECK(wk, !ecs_was_modified(w, e, sh->m, sh->s2));
+            WCHECK(wk, ecs_track_inserted(w, e, sh->m, sh->s0) == has && !ecs_track_inserted(w, e, sh->m, sh->s1));
+            WCHECK(wk, ecs_track_modified(w, e, sh->m, sh->s1) == (has && x % 2 == 0));
+            WCHECK(wk, !ecs_track_modified(w, e, sh->m, sh->s2));
         }
-        ch = ecs_removed(w, sh->m, sh->s2, &n);
+        ch = ecs_track_removed(w, sh->m, sh->s2, &n);
         WCHECK(wk, ch && n == sh->nremoved);
         for (i = 0, sum = 0; ch && i < n; i++) sum += ch[i].entity;
         WCHECK(wk, sum == sh->removed_sum);
-        ch = ecs_deleted(w, sh->m, sh->s2, &n);
+        ch = ecs_track_deleted(w, sh->m, sh->s2, &n);
         WCHECK(wk, ch && n == sh->ndeleted);
         for (i = 0, sum = 0; ch && i < n; i++) {
             sum += ch[i].entity;
-            WCHECK(wk, val_ok((const Val *)ecs_deleted_value(w, sh->m, &ch[i]), ch[i].entity, sh->m));
+            WCHECK(wk, val_ok((const Val *)ecs_track_deleted_value(w, sh->m, &ch[i]), ch[i].entity, sh->m));
         }
         WCHECK(wk, sum == sh->deleted_sum);
-        WCHECK(wk, ecs_created(w, 0, &n) && n == sh->ncreated);
-        WCHECK(wk, ecs_destroyed(w, 0, &n) && n == sh->ndestroyed);
+        WCHECK(wk, ecs_track_created(w, 0, &n) && n == sh->ncreated);
+        WCHECK(wk, ecs_track_destroyed(w, 0, &n) && n == sh->ndestroyed);
         /* the group: counts, arrays, and a view over it (one aligned block) */
         n = ecs_group_count(w, sh->g);
         WCHECK(wk, n == sh->ngroup);

@@ -76,8 +76,8 @@ static void test_insertion_counts_as_inserted_not_modified(void) {
     e[4] = ecs_create(w);
     CHECK(ECS_ADD_IF_CHANGED(w, e[4], pos, Pos, p)); /* absent: inserted */
     for (i = 0; i < 5; i++) {
-        CHECK(ecs_was_inserted(w, e[i], pos, s));
-        CHECK(!ecs_was_modified(w, e[i], pos, s));
+        CHECK(ecs_track_inserted(w, e[i], pos, s));
+        CHECK(!ecs_track_modified(w, e[i], pos, s));
     }
     ecs_world_free(w);
 }
@@ -91,9 +91,9 @@ static void test_add_over_an_existing_value_counts_as_modified_not_inserted(void
     f = spawn(2);
     s = ecs_tick_advance(w);
     ECS_ADD(w, e, pos, Pos, {3, 3});
-    CHECK(ecs_was_modified(w, e, pos, s) && !ecs_was_inserted(w, e, pos, s));
+    CHECK(ecs_track_modified(w, e, pos, s) && !ecs_track_inserted(w, e, pos, s));
     ECS_ADD(w, f, pos, Pos, p);
-    CHECK(ecs_was_modified(w, f, pos, s) && !ecs_was_inserted(w, f, pos, s));
+    CHECK(ecs_track_modified(w, f, pos, s) && !ecs_track_inserted(w, f, pos, s));
     ecs_world_free(w);
 }
 
@@ -104,13 +104,13 @@ static void test_get_mut_marks_modified_get_never_does(void) {
     e = spawn(1);
     s = ecs_tick_advance(w);
     CHECK(ecs_get(w, e, pos) != NULL && ECS_GET(w, e, pos, Pos) != NULL && ecs_has(w, e, pos));
-    CHECK(!ecs_was_modified(w, e, pos, s));
+    CHECK(!ecs_track_modified(w, e, pos, s));
     CHECK(ecs_get_mut(w, e, pos) != NULL);
-    CHECK(ecs_was_modified(w, e, pos, s));
+    CHECK(ecs_track_modified(w, e, pos, s));
     s = ecs_tick_advance(w);
-    CHECK(!ecs_was_modified(w, e, pos, s));
+    CHECK(!ecs_track_modified(w, e, pos, s));
     ECS_GET_MUT(w, e, pos, Pos)->x = 9;
-    CHECK(ecs_was_modified(w, e, pos, s));
+    CHECK(ecs_track_modified(w, e, pos, s));
     ecs_world_free(w);
 }
 
@@ -127,7 +127,7 @@ static void test_read_view_terms_never_mark(void) {
     for (it = ecs_view(w, &d); ecs_iter_next(&it);) n += ECS_FIELD(&it, 0, Pos) != NULL;
     for (it = ecs_view(w, &d); ecs_iter_next_block(&it);) n += (int)it.count;
     CHECK(n == 8);
-    for (i = 0; i < 4; i++) CHECK(!ecs_was_modified(w, e[i], pos, s));
+    for (i = 0; i < 4; i++) CHECK(!ecs_track_modified(w, e[i], pos, s));
     ecs_world_free(w);
 }
 
@@ -137,8 +137,8 @@ static void test_read_view_terms_never_mark(void) {
 static int marked_as_seen(const ecs_entity *e, int count, const ecs_entity *seen, int n, int nterms, ecs_tick s) {
     int j, ok = 1;
     for (j = 0; j < count; j++) {
-        ok &= ecs_was_modified(w, e[j], pos, s) == contains(seen, n, e[j]);
-        if (nterms == 2) ok &= ecs_was_modified(w, e[j], vel, s) == contains(seen, n, e[j]);
+        ok &= ecs_track_modified(w, e[j], pos, s) == contains(seen, n, e[j]);
+        if (nterms == 2) ok &= ecs_track_modified(w, e[j], vel, s) == contains(seen, n, e[j]);
     }
     return ok;
 }
@@ -179,7 +179,7 @@ static void test_write_term_marks_each_entity_when_the_loop_reaches_it(void) {
                 }
             }
             CHECK(n == 3 && marked_as_seen(e, 6, seen, 3, nterms, s));
-            if (nterms == 1) CHECK(!ecs_was_modified(w, e[0], vel, s)); /* a read-only term: never */
+            if (nterms == 1) CHECK(!ecs_track_modified(w, e[0], vel, s)); /* a read-only term: never */
             ecs_world_free(w);
         }
 }
@@ -210,8 +210,8 @@ static void test_write_term_marks_with_the_time_the_entity_is_reached(void) {
                 if (n == 1) s = ecs_tick_advance(w);
             }
         }
-        first = ecs_was_modified(w, seen[0], pos, s);
-        for (i = 1; i < n; i++) later += ecs_was_modified(w, seen[i], pos, s);
+        first = ecs_track_modified(w, seen[0], pos, s);
+        for (i = 1; i < n; i++) later += ecs_track_modified(w, seen[i], pos, s);
         ecs_world_free(w);
         CHECK(n == 4 && !first);
         CHECK(later == 3); /* the three reached after s */
@@ -249,7 +249,7 @@ static void test_turning_tracking_off_in_a_loop_ends_its_marks(void) {
             d.terms[1].c = layout ? vel : 0;
             it = ecs_view(w, &d);
             CHECK(walk(&it, form, tracking_off_then_on, &steps) == (layout ? 20 : 40));
-            for (i = 0; i < 40; i++) modified += ecs_was_modified(w, e[i], pos, s);
+            for (i = 0; i < 40; i++) modified += ecs_track_modified(w, e[i], pos, s);
             if (form == WALK_BLOCKS && !layout) { /* one block, marked whole when handed out: no step after it */
                 CHECK(steps == 1 && modified == 40);
             } else { /* the stamps were made anew, and the walk marks no more */
@@ -301,7 +301,7 @@ static void test_an_empty_tracked_storage_is_still_marked_once_it_has_rows(void)
             it = ecs_view(w, &d);
             walk(&it, form, health_comes_back, &h);
             CHECK(h.reached == 1);
-            CHECK(ecs_was_modified(w, h.e0, hp, s)); /* reached with Health: marked */
+            CHECK(ecs_track_modified(w, h.e0, hp, s)); /* reached with Health: marked */
             ecs_world_free(w);
         }
 }
@@ -319,7 +319,7 @@ static void test_next_block_marks_the_whole_block_when_handed_out(void) {
     it = ecs_view(w, &d);
     CHECK(ecs_iter_next_block(&it));
     CHECK(it.count == 5); /* one storage: one block */
-    for (i = 0; i < 5; i++) CHECK(ecs_was_modified(w, e[i], pos, s));
+    for (i = 0; i < 5; i++) CHECK(ecs_track_modified(w, e[i], pos, s));
     ecs_world_free(w);
 }
 
@@ -339,7 +339,7 @@ static void test_next_block_marks_only_the_blocks_handed_out(void) {
     d.lead = pos;
     it = ecs_view(w, &d);
     CHECK(ecs_iter_next_block(&it) && it.count == 1);
-    for (i = 0; i < 4; i++) CHECK(ecs_was_modified(w, e[i], pos, s) == (e[i] == it.entities[0]));
+    for (i = 0; i < 4; i++) CHECK(ecs_track_modified(w, e[i], pos, s) == (e[i] == it.entities[0]));
     ecs_world_free(w);
 }
 
@@ -357,8 +357,8 @@ static void test_write_term_on_another_storage_marks_only_that_storage(void) {
     d.terms[0] = (ecs_term){pos, 0};
     d.terms[1] = (ecs_term){vel, ECS_WRITE};
     for (it = ecs_view(w, &d); ecs_iter_next(&it);) {}
-    CHECK(ecs_was_modified(w, e, vel, s));
-    CHECK(!ecs_was_modified(w, e, pos, s));
+    CHECK(ecs_track_modified(w, e, vel, s));
+    CHECK(!ecs_track_modified(w, e, pos, s));
     ecs_world_free(w);
 }
 
@@ -369,9 +369,9 @@ static void test_mark_modified_marks_without_writing(void) {
     e = spawn(7);
     bare = ecs_create(w);
     s = ecs_tick_advance(w);
-    CHECK(ecs_mark_modified(w, e, pos));
-    CHECK(ecs_was_modified(w, e, pos, s) && ECS_GET(w, e, pos, Pos)->x == 7);
-    CHECK(!ecs_mark_modified(w, bare, pos)); /* lacks it */
+    CHECK(ecs_track_mark_modified(w, e, pos));
+    CHECK(ecs_track_modified(w, e, pos, s) && ECS_GET(w, e, pos, Pos)->x == 7);
+    CHECK(!ecs_track_mark_modified(w, bare, pos)); /* lacks it */
     ecs_world_free(w);
 }
 
@@ -386,9 +386,9 @@ static void test_set_if_changed_marks_only_when_the_bytes_differ(void) {
     s = ecs_tick_advance(w);
     CHECK(!ECS_ADD_IF_CHANGED(w, e, pos, Pos, same));
     CHECK(!ecs_add_if_changed(w, e, pos, &same));
-    CHECK(!ecs_was_modified(w, e, pos, s));
+    CHECK(!ecs_track_modified(w, e, pos, s));
     CHECK(ecs_add_if_changed(w, e, pos, &other));
-    CHECK(ecs_was_modified(w, e, pos, s) && !ecs_was_inserted(w, e, pos, s));
+    CHECK(ecs_track_modified(w, e, pos, s) && !ecs_track_inserted(w, e, pos, s));
     CHECK(ECS_GET(w, e, pos, Pos)->x == 3 && ECS_GET(w, e, pos, Pos)->y == 4);
     EXPECT_ASSERT(!ECS_ADD_IF_CHANGED(w, e, pos, Health, h), "sizeof(T) is 4");
     CHECK(ecs_last_error(w) == ECS_ERR_SIZE_MISMATCH);
@@ -452,15 +452,15 @@ static void test_default_window_is_since_the_last_clear_of_that_storage(void) {
     CHECK(collect(&mod, got) == 0);
     ecs_get_mut(w, a, pos);
     CHECK(collect(&mod, got) == 1 && got[0] == a);
-    ecs_clear_tracking(w, pos, ECS_TRACK_INSERTION);
+    ecs_track_clear(w, pos, ECS_TRACK_INSERTION);
     CHECK(collect(&ins, got) == 0);
     CHECK(collect(&mod, got) == 1); /* the modified window did not move */
-    CHECK(ecs_was_modified(w, a, pos, 0) && !ecs_was_inserted(w, a, pos, 0));
+    CHECK(ecs_track_modified(w, a, pos, 0) && !ecs_track_inserted(w, a, pos, 0));
     c = spawn(2);
     ecs_get_mut(w, b, pos);
     CHECK(collect(&ins, got) == 1 && got[0] == c);
-    ecs_clear_tracking(w, pos, ECS_TRACK_MODIFICATION);
-    CHECK(collect(&mod, got) == 0 && !ecs_was_modified(w, b, pos, 0));
+    ecs_track_clear(w, pos, ECS_TRACK_MODIFICATION);
+    CHECK(collect(&mod, got) == 0 && !ecs_track_modified(w, b, pos, 0));
     ecs_get_mut(w, c, pos);
     CHECK(collect(&mod, got) == 1 && got[0] == c);
     ecs_world_free(w);
@@ -475,14 +475,14 @@ static void test_rows_that_existed_before_tracking_count_as_neither(void) {
     ecs_get_mut(w, before, vel);
     CHECK(ecs_track_set(w, vel, ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION));
     CHECK(ecs_track_get(w, vel) == (ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION));
-    CHECK(!ecs_was_inserted(w, before, vel, 0) && !ecs_was_modified(w, before, vel, 0));
-    CHECK(!ecs_was_inserted(w, before, vel, 1));
+    CHECK(!ecs_track_inserted(w, before, vel, 0) && !ecs_track_modified(w, before, vel, 0));
+    CHECK(!ecs_track_inserted(w, before, vel, 1));
     after = ecs_create(w);
     ECS_ADD(w, after, vel, Vel, {2, 2});
     d = filter(vel, ECS_INSERTED | ECS_MODIFIED, 0);
     CHECK(collect(&d, got) == 1 && got[0] == after);
     ecs_get_mut(w, before, vel); /* from now on it is tracked */
-    CHECK(ecs_was_modified(w, before, vel, 0));
+    CHECK(ecs_track_modified(w, before, vel, 0));
     ecs_world_free(w);
 }
 
@@ -500,13 +500,13 @@ static void test_untracked_storage_filters_and_queries_assert(void) {
     ecs_track_set(w, vel, ECS_TRACK_INSERTION); /* insertion only */
     d = filter(vel, ECS_MODIFIED, 0);
     EXPECT_ASSERT(collect(&d, got) == 0, "does not track");
-    EXPECT_ASSERT(!ecs_was_modified(w, e, vel, 0), "does not track");
-    EXPECT_ASSERT(!ecs_was_inserted(w, e, hp, 0), "does not track");
-    EXPECT_ASSERT(ecs_removed(w, vel, 0, &n) == NULL && n == 0, "does not track");
+    EXPECT_ASSERT(!ecs_track_modified(w, e, vel, 0), "does not track");
+    EXPECT_ASSERT(!ecs_track_inserted(w, e, hp, 0), "does not track");
+    EXPECT_ASSERT(ecs_track_removed(w, vel, 0, &n) == NULL && n == 0, "does not track");
     n = 99;
-    EXPECT_ASSERT(ecs_deleted(w, hp, 0, &n) == NULL && n == 0, "does not track");
+    EXPECT_ASSERT(ecs_track_deleted(w, hp, 0, &n) == NULL && n == 0, "does not track");
     ecs_track_set(w, hp, ECS_TRACK_REMOVAL);
-    EXPECT_ASSERT(ecs_deleted(w, hp, 0, &n) == NULL, "does not track");
+    EXPECT_ASSERT(ecs_track_deleted(w, hp, 0, &n) == NULL, "does not track");
     ecs_world_free(w);
 }
 
@@ -525,12 +525,12 @@ static void test_removed_list_keeps_ids_of_remove_REMOVE_and_defer_remove(void) 
     CHECK(ecs_remove(w, a, pos, &out) && out.x == 1);
     CHECK(ECS_REMOVE(w, b, pos, Pos, &out) && out.x == 2);
     CHECK(ecs_defer_remove(w, c, pos));
-    CHECK(ecs_removed(w, pos, 0, &n) != NULL && n == 2); /* not applied yet */
+    CHECK(ecs_track_removed(w, pos, 0, &n) != NULL && n == 2); /* not applied yet */
     CHECK(ecs_flush(w) == 1);
-    l = ecs_removed(w, pos, 0, &n);
+    l = ecs_track_removed(w, pos, 0, &n);
     CHECK(n == 3 && l[0].entity == a && l[1].entity == b && l[2].entity == c);
     CHECK(l[0].tick <= l[1].tick && l[1].tick <= l[2].tick); /* oldest first */
-    ecs_deleted(w, pos, 0, &n);
+    ecs_track_deleted(w, pos, 0, &n);
     CHECK(n == 0); /* removals are not deletions */
     CHECK(ecs_has(w, keep, pos) && ecs_storage_count(ecs_storage_of(w, pos)) == 1);
     ecs_world_free(w);
@@ -548,14 +548,14 @@ static void test_deleted_list_keeps_ids_and_copies_of_the_values(void) {
     CHECK(ecs_defer_delete(w, e[3], pos) && ecs_defer_destroy(w, e[4]) && ecs_flush(w) == 2);
     /* overwrite the rows the values came from: the copies stay */
     for (i = 0; i < 8; i++) spawn(-1);
-    l = ecs_deleted(w, pos, 0, &n);
+    l = ecs_track_deleted(w, pos, 0, &n);
     CHECK(n == 5);
     for (i = 0; i < 5; i++) {
-        const Pos *v = (const Pos *)ecs_deleted_value(w, pos, &l[i]);
+        const Pos *v = (const Pos *)ecs_track_deleted_value(w, pos, &l[i]);
         CHECK(l[i].entity == e[i]);
         CHECK(v != NULL && v->x == (float)(10 + i));
     }
-    ecs_removed(w, pos, 0, &n);
+    ecs_track_removed(w, pos, 0, &n);
     CHECK(n == 0); /* deletions are not removals */
     ecs_world_free(w);
 }
@@ -570,10 +570,10 @@ static void test_destroy_records_a_deletion_in_each_tracked_storage(void) {
     ECS_ADD(w, e, vel, Vel, {2, 3});
     ECS_ADD(w, e, hp, Health, {4}); /* untracked: no list */
     CHECK(ecs_destroy(w, e));
-    l = ecs_deleted(w, pos, 0, &n);
-    CHECK(n == 1 && l[0].entity == e && ((const Pos *)ecs_deleted_value(w, pos, l))->x == 1);
-    l = ecs_deleted(w, vel, 0, &n);
-    CHECK(n == 1 && l[0].entity == e && ((const Vel *)ecs_deleted_value(w, vel, l))->y == 3);
+    l = ecs_track_deleted(w, pos, 0, &n);
+    CHECK(n == 1 && l[0].entity == e && ((const Pos *)ecs_track_deleted_value(w, pos, l))->x == 1);
+    l = ecs_track_deleted(w, vel, 0, &n);
+    CHECK(n == 1 && l[0].entity == e && ((const Vel *)ecs_track_deleted_value(w, vel, l))->y == 3);
     ecs_world_free(w);
 }
 
@@ -583,11 +583,11 @@ static void test_deleted_value_rejects_an_entry_not_in_the_list(void) {
     uint32_t n;
     setup();
     ecs_delete(w, spawn(1), pos);
-    l = ecs_deleted(w, pos, 0, &n);
-    CHECK(n == 1 && ecs_deleted_value(w, pos, l) != NULL);
+    l = ecs_track_deleted(w, pos, 0, &n);
+    CHECK(n == 1 && ecs_track_deleted_value(w, pos, l) != NULL);
     fake = l[0];
-    EXPECT_ASSERT(ecs_deleted_value(w, pos, &fake) == NULL, "not in the deleted list");
-    EXPECT_ASSERT(ecs_deleted_value(w, pos, l + 1) == NULL, "not in the deleted list");
+    EXPECT_ASSERT(ecs_track_deleted_value(w, pos, &fake) == NULL, "not in the deleted list");
+    EXPECT_ASSERT(ecs_track_deleted_value(w, pos, l + 1) == NULL, "not in the deleted list");
     ecs_world_free(w);
 }
 
@@ -607,15 +607,15 @@ static void test_lists_filter_by_timestamp(void) {
     s2 = ecs_tick_advance(w);
     ecs_remove(w, e[2], pos, NULL);
     ecs_delete(w, e[5], pos);
-    l = ecs_removed(w, pos, 0, &n);
+    l = ecs_track_removed(w, pos, 0, &n);
     CHECK(n == 3 && l[0].entity == e[0]);
-    l = ecs_removed(w, pos, s1, &n);
+    l = ecs_track_removed(w, pos, s1, &n);
     CHECK(n == 2 && l[0].entity == e[1] && l[1].entity == e[2] && l[0].tick > s1);
-    l = ecs_removed(w, pos, s2, &n);
+    l = ecs_track_removed(w, pos, s2, &n);
     CHECK(n == 1 && l[0].entity == e[2]);
-    l = ecs_deleted(w, pos, s1, &n);
-    CHECK(n == 2 && l[0].entity == e[4] && ((const Pos *)ecs_deleted_value(w, pos, &l[1]))->x == 5);
-    ecs_removed(w, pos, ecs_tick_advance(w), &n);
+    l = ecs_track_deleted(w, pos, s1, &n);
+    CHECK(n == 2 && l[0].entity == e[4] && ((const Pos *)ecs_track_deleted_value(w, pos, &l[1]))->x == 5);
+    ecs_track_removed(w, pos, ecs_tick_advance(w), &n);
     CHECK(n == 0);
     ecs_world_free(w);
 }
@@ -641,12 +641,12 @@ static void churn(void) {
 
 static uint32_t removed_n(ecs_component c) {
     uint32_t n;
-    ecs_removed(w, c, 0, &n);
+    ecs_track_removed(w, c, 0, &n);
     return n;
 }
 static uint32_t deleted_n(ecs_component c) {
     uint32_t n;
-    ecs_deleted(w, c, 0, &n);
+    ecs_track_deleted(w, c, 0, &n);
     return n;
 }
 static int window_n(ecs_component c, uint32_t flag) {
@@ -661,14 +661,14 @@ static void test_clear_tracking_per_flag_and_per_storage(void) {
     churn();
     CHECK(removed_n(pos) == 1 && deleted_n(pos) == 1 && removed_n(vel) == 1 && deleted_n(vel) == 1);
     CHECK(window_n(pos, ECS_INSERTED) == 1 && window_n(pos, ECS_MODIFIED) == 1);
-    ecs_clear_tracking(w, pos, ECS_TRACK_REMOVAL);
+    ecs_track_clear(w, pos, ECS_TRACK_REMOVAL);
     CHECK(removed_n(pos) == 0 && deleted_n(pos) == 1 && removed_n(vel) == 1);
-    ecs_clear_tracking(w, pos, ECS_TRACK_DELETION);
+    ecs_track_clear(w, pos, ECS_TRACK_DELETION);
     CHECK(deleted_n(pos) == 0 && deleted_n(vel) == 1);
-    ecs_clear_tracking(w, pos, ECS_TRACK_INSERTION);
+    ecs_track_clear(w, pos, ECS_TRACK_INSERTION);
     CHECK(window_n(pos, ECS_INSERTED) == 0 && window_n(pos, ECS_MODIFIED) == 1);
     CHECK(window_n(vel, ECS_INSERTED) == 1);
-    ecs_clear_tracking(w, pos, ECS_TRACK_MODIFICATION);
+    ecs_track_clear(w, pos, ECS_TRACK_MODIFICATION);
     CHECK(window_n(pos, ECS_MODIFIED) == 0 && window_n(vel, ECS_MODIFIED) == 1);
     /* what happens after a clear is seen again */
     churn();
@@ -680,18 +680,18 @@ static void test_clear_tracking_of_component_0_clears_every_storage(void) {
     setup();
     ecs_track_set(w, vel, ECS_TRACK_ALL);
     churn();
-    ecs_clear_tracking(w, 0, ECS_TRACK_REMOVAL);
+    ecs_track_clear(w, 0, ECS_TRACK_REMOVAL);
     CHECK(removed_n(pos) == 0 && removed_n(vel) == 0 && deleted_n(pos) == 1 && deleted_n(vel) == 1);
-    ecs_clear_tracking(w, 0, ECS_TRACK_DELETION);
+    ecs_track_clear(w, 0, ECS_TRACK_DELETION);
     CHECK(deleted_n(pos) == 0 && deleted_n(vel) == 0);
     CHECK(window_n(pos, ECS_INSERTED) == 1 && window_n(vel, ECS_MODIFIED) == 1);
-    ecs_clear_tracking(w, 0, ECS_TRACK_INSERTION);
+    ecs_track_clear(w, 0, ECS_TRACK_INSERTION);
     CHECK(window_n(pos, ECS_INSERTED) == 0 && window_n(vel, ECS_INSERTED) == 0);
     CHECK(window_n(pos, ECS_MODIFIED) == 1 && window_n(vel, ECS_MODIFIED) == 1);
-    ecs_clear_tracking(w, 0, ECS_TRACK_MODIFICATION);
+    ecs_track_clear(w, 0, ECS_TRACK_MODIFICATION);
     CHECK(window_n(pos, ECS_MODIFIED) == 0 && window_n(vel, ECS_MODIFIED) == 0);
     churn();
-    ecs_clear_tracking(w, 0, ECS_TRACK_ALL);
+    ecs_track_clear(w, 0, ECS_TRACK_ALL);
     CHECK(removed_n(pos) + deleted_n(pos) + removed_n(vel) + deleted_n(vel) == 0);
     CHECK(window_n(pos, ECS_INSERTED | ECS_MODIFIED) == 0 && window_n(vel, ECS_INSERTED | ECS_MODIFIED) == 0);
     ecs_world_free(w);
@@ -714,15 +714,15 @@ static void test_clear_tracking_older_than_drops_entries_at_or_before_the_stamp(
     t2 = ecs_tick_advance(w);
     ecs_remove(w, e[2], pos, NULL);
     ecs_delete(w, e[5], pos);
-    ecs_clear_tracking_older_than(w, pos, ECS_TRACK_REMOVAL, t1);
-    l = ecs_removed(w, pos, 0, &n);
+    ecs_track_clear_until(w, pos, ECS_TRACK_REMOVAL, t1);
+    l = ecs_track_removed(w, pos, 0, &n);
     CHECK(n == 2 && l[0].entity == e[1] && l[1].entity == e[2]);
     CHECK(deleted_n(pos) == 3); /* only the flags given */
-    ecs_clear_tracking_older_than(w, 0, ECS_TRACK_REMOVAL | ECS_TRACK_DELETION, t2);
-    l = ecs_removed(w, pos, 0, &n);
+    ecs_track_clear_until(w, 0, ECS_TRACK_REMOVAL | ECS_TRACK_DELETION, t2);
+    l = ecs_track_removed(w, pos, 0, &n);
     CHECK(n == 1 && l[0].entity == e[2]);
-    l = ecs_deleted(w, pos, 0, &n);
-    CHECK(n == 1 && l[0].entity == e[5] && ((const Pos *)ecs_deleted_value(w, pos, l))->x == 5);
+    l = ecs_track_deleted(w, pos, 0, &n);
+    CHECK(n == 1 && l[0].entity == e[5] && ((const Pos *)ecs_track_deleted_value(w, pos, l))->x == 5);
     ecs_world_free(w);
 }
 
@@ -730,7 +730,7 @@ static void test_clear_tracking_older_than_leaves_the_windows_alone(void) {
     setup();
     spawn(1);
     ecs_get_mut(w, spawn(2), pos);
-    ecs_clear_tracking_older_than(w, 0, ECS_TRACK_ALL, ecs_tick_advance(w));
+    ecs_track_clear_until(w, 0, ECS_TRACK_ALL, ecs_tick_advance(w));
     CHECK(window_n(pos, ECS_INSERTED) == 2 && window_n(pos, ECS_MODIFIED) == 1);
     ecs_world_free(w);
 }
@@ -787,12 +787,12 @@ static void test_lists_stay_bounded_when_cleared_every_frame(void) {
     ecs_track_set(w, vel, ECS_TRACK_ALL);
     for (f = 0; f < 1000; f++) {
         frame(f);
-        ecs_deleted(w, pos, 0, &n);
+        ecs_track_deleted(w, pos, 0, &n);
         CHECK(n == 3); /* this frame's only: e0, e2, e3 */
-        ecs_destroyed(w, 0, &n);
+        ecs_track_destroyed(w, 0, &n);
         CHECK(n == 4);
-        ecs_clear_tracking(w, 0, ECS_TRACK_ALL | ECS_TRACK_ENTITIES);
-        ecs_created(w, 0, &n);
+        ecs_track_clear(w, 0, ECS_TRACK_ALL | ECS_TRACK_ENTITIES);
+        ecs_track_created(w, 0, &n);
         CHECK(n == 0);
         if (f == 9) after_warmup = outstanding;
         if (f > 9) CHECK(outstanding == after_warmup);
@@ -821,10 +821,10 @@ static void test_lists_stay_bounded_when_clearing_what_is_older_than_a_few_frame
         stamps[f] = ecs_tick_advance(w);
         frame(f);
         /* keep this frame and the two before it */
-        if (f >= 2) ecs_clear_tracking_older_than(w, 0, ECS_TRACK_ALL | ECS_TRACK_ENTITIES, stamps[f - 2]);
-        ecs_removed(w, pos, 0, &n);
+        if (f >= 2) ecs_track_clear_until(w, 0, ECS_TRACK_ALL | ECS_TRACK_ENTITIES, stamps[f - 2]);
+        ecs_track_removed(w, pos, 0, &n);
         CHECK(n == (uint32_t)(f < 3 ? f + 1 : 3)); /* one per frame, three frames kept */
-        ecs_destroyed(w, 0, &n);
+        ecs_track_destroyed(w, 0, &n);
         CHECK(n == (uint32_t)(f < 3 ? 4 * (f + 1) : 12));
         if (f == 19) after_warmup = outstanding;
         if (f > 19) CHECK(outstanding == after_warmup);
@@ -853,20 +853,20 @@ static void test_created_and_destroyed_entities_are_recorded_with_ticks(void) {
     CHECK(ecs_destroy(w, a));
     c = ecs_create_n(w, 1, one, NULL);
     CHECK(ecs_create_bulk(w, 3, 1, one, NULL, bulk));
-    l = ecs_created(w, 0, &n);
+    l = ecs_track_created(w, 0, &n);
     CHECK(n == 6 && l[0].entity == a && l[1].entity == b && l[2].entity == c && l[5].entity == bulk[2]);
     CHECK(l[1].tick <= s && l[2].tick > s);
-    l = ecs_created(w, s, &n);
+    l = ecs_track_created(w, s, &n);
     CHECK(n == 4 && l[0].entity == c);
-    l = ecs_destroyed(w, 0, &n);
+    l = ecs_track_destroyed(w, 0, &n);
     CHECK(n == 1 && l[0].entity == a && l[0].tick > s);
     ecs_destroy(w, b);
-    l = ecs_destroyed(w, s, &n);
+    l = ecs_track_destroyed(w, s, &n);
     CHECK(n == 2 && l[1].entity == b);
-    ecs_clear_tracking(w, 0, ECS_TRACK_ENTITIES);
-    ecs_created(w, 0, &n);
+    ecs_track_clear(w, 0, ECS_TRACK_ENTITIES);
+    ecs_track_created(w, 0, &n);
     CHECK(n == 0);
-    ecs_destroyed(w, 0, &n);
+    ecs_track_destroyed(w, 0, &n);
     CHECK(n == 0);
     ecs_world_free(w);
 }
@@ -885,10 +885,10 @@ static void test_entity_lists_clear_older_than(void) {
     s = ecs_tick_advance(w);
     b = ecs_create(w);
     ecs_destroy(w, b);
-    ecs_clear_tracking_older_than(w, 0, ECS_TRACK_ENTITIES, s);
-    l = ecs_created(w, 0, &n);
+    ecs_track_clear_until(w, 0, ECS_TRACK_ENTITIES, s);
+    l = ecs_track_created(w, 0, &n);
     CHECK(n == 1 && l[0].entity == b);
-    l = ecs_destroyed(w, 0, &n);
+    l = ecs_track_destroyed(w, 0, &n);
     CHECK(n == 1 && l[0].entity == b);
     ecs_world_free(w);
 }
@@ -897,8 +897,8 @@ static void test_entity_lists_need_track_entities(void) {
     uint32_t n = 5;
     w = ecs_world_new(NULL);
     ecs_create(w);
-    EXPECT_ASSERT(ecs_created(w, 0, &n) == NULL && n == 0, "track_entities");
-    EXPECT_ASSERT(ecs_destroyed(w, 0, &n) == NULL, "track_entities");
+    EXPECT_ASSERT(ecs_track_created(w, 0, &n) == NULL && n == 0, "track_entities");
+    EXPECT_ASSERT(ecs_track_destroyed(w, 0, &n) == NULL, "track_entities");
     ecs_world_free(w);
 }
 
@@ -916,8 +916,8 @@ static int stamps_follow_rows(const ecs_entity *e, ecs_tick s) {
     int i;
     for (i = 0; i < 6; i++) {
         if (!ecs_has(w, e[i], pos)) continue;
-        if (ecs_was_modified(w, e[i], pos, s) != (i == 1 || i == 3 || i == 5) ||
-            ecs_was_inserted(w, e[i], pos, s) != (i == 5)) {
+        if (ecs_track_modified(w, e[i], pos, s) != (i == 1 || i == 3 || i == 5) ||
+            ecs_track_inserted(w, e[i], pos, s) != (i == 5)) {
             printf("  the stamps of e%d did not follow its row\n", i);
             return 0;
         }
@@ -969,10 +969,10 @@ static void test_timestamp_separates_before_from_after(void) {
     b = spawn(2);
     t2 = ecs_tick_advance(w);
     CHECK(t2 > t1);
-    CHECK(!ecs_was_inserted(w, a, pos, t1) && ecs_was_inserted(w, b, pos, t1));
-    CHECK(!ecs_was_inserted(w, b, pos, t2));
+    CHECK(!ecs_track_inserted(w, a, pos, t1) && ecs_track_inserted(w, b, pos, t1));
+    CHECK(!ecs_track_inserted(w, b, pos, t2));
     ecs_get_mut(w, a, pos);
-    CHECK(ecs_was_modified(w, a, pos, t2) && ecs_was_modified(w, a, pos, t1));
+    CHECK(ecs_track_modified(w, a, pos, t2) && ecs_track_modified(w, a, pos, t1));
     ecs_world_free(w);
 }
 
@@ -983,7 +983,7 @@ static void test_turning_a_kind_of_tracking_off_drops_its_list(void) {
     CHECK(removed_n(pos) == 1);
     CHECK(ecs_track_set(w, pos, ECS_TRACK_DELETION)); /* replaces the flags */
     CHECK(ecs_track_get(w, pos) == ECS_TRACK_DELETION);
-    EXPECT_ASSERT(ecs_removed(w, pos, 0, &n) == NULL, "does not track");
+    EXPECT_ASSERT(ecs_track_removed(w, pos, 0, &n) == NULL, "does not track");
     ecs_track_set(w, pos, ECS_TRACK_ALL);
     CHECK(removed_n(pos) == 0);
     ecs_world_free(w);
@@ -1005,9 +1005,9 @@ static void test_deleting_a_tracked_tag_records_the_entity(void) {
     ecs_add(w, b, frozen, NULL);
     CHECK(ecs_delete(w, a, frozen));
     CHECK(ecs_destroy(w, b));
-    l = ecs_deleted(w, frozen, 0, &n);
+    l = ecs_track_deleted(w, frozen, 0, &n);
     CHECK(n == 2 && l[0].entity == a && l[1].entity == b);
-    CHECK(ecs_deleted_value(w, frozen, &l[0]) != NULL); /* non-NULL, not to be dereferenced */
+    CHECK(ecs_track_deleted_value(w, frozen, &l[0]) != NULL); /* non-NULL, not to be dereferenced */
     ecs_world_free(w);
 }
 

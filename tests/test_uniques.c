@@ -132,7 +132,7 @@ static void test_typed_unique_macros_check_the_size(void) {
     {
         ecs_tick s = ecs_tick_advance(w);
         EXPECT_ASSERT(ECS_UNIQUE_GET_MUT(w, time_c, Gravity) == NULL, "ECS_UNIQUE_GET_MUT");
-        CHECK(!ecs_unique_was_modified(w, time_c, s)); /* a failed get_mut marks nothing */
+        CHECK(!ecs_track_unique_modified(w, time_c, s)); /* a failed get_mut marks nothing */
     }
     CHECK(ECS_UNIQUE_GET(w, time_c, Time)->dt == 1.0f);
     ecs_world_free(w);
@@ -166,11 +166,11 @@ static void test_unique_insert_counts_as_inserted_not_modified(void) {
     setup();
     CHECK(ecs_track_get(w, time_c) == 0); /* uniques are tracked anyway */
     s = ecs_tick_advance(w);
-    CHECK(!ecs_unique_was_inserted(w, time_c, s)); /* no unique yet */
+    CHECK(!ecs_track_unique_inserted(w, time_c, s)); /* no unique yet */
     ECS_UNIQUE_ADD(w, time_c, Time, {1.0f});
-    CHECK(ecs_unique_was_inserted(w, time_c, s));
-    CHECK(!ecs_unique_was_modified(w, time_c, s));
-    CHECK(!ecs_unique_was_inserted(w, time_c, ecs_tick_advance(w))); /* nothing after a newer stamp */
+    CHECK(ecs_track_unique_inserted(w, time_c, s));
+    CHECK(!ecs_track_unique_modified(w, time_c, s));
+    CHECK(!ecs_track_unique_inserted(w, time_c, ecs_tick_advance(w))); /* nothing after a newer stamp */
     ecs_world_free(w);
 }
 
@@ -182,32 +182,32 @@ static void test_unique_replace_and_get_mut_mark_modified_get_does_not(void) {
     (void)ecs_unique_get(w, time_c);
     (void)ECS_UNIQUE_GET(w, time_c, Time);
     (void)ecs_unique_has(w, time_c);
-    CHECK(!ecs_unique_was_modified(w, time_c, s));
+    CHECK(!ecs_track_unique_modified(w, time_c, s));
     ((Time *)ecs_unique_get_mut(w, time_c))->dt += 1.0f;
-    CHECK(ecs_unique_was_modified(w, time_c, s));
+    CHECK(ecs_track_unique_modified(w, time_c, s));
     s = ecs_tick_advance(w);
     ECS_UNIQUE_GET_MUT(w, time_c, Time)->dt = 2.0f;
-    CHECK(ecs_unique_was_modified(w, time_c, s));
+    CHECK(ecs_track_unique_modified(w, time_c, s));
     s = ecs_tick_advance(w);
     ECS_UNIQUE_ADD(w, time_c, Time, {3.0f}); /* replacing: modified, not inserted */
-    CHECK(ecs_unique_was_modified(w, time_c, s));
-    CHECK(!ecs_unique_was_inserted(w, time_c, s));
+    CHECK(ecs_track_unique_modified(w, time_c, s));
+    CHECK(!ecs_track_unique_inserted(w, time_c, s));
     ecs_world_free(w);
 }
 
 static void test_unique_default_window_is_since_the_last_clear(void) {
     setup();
     ECS_UNIQUE_ADD(w, time_c, Time, {1.0f});
-    CHECK(ecs_unique_was_inserted(w, time_c, 0)); /* since tracking began */
-    ecs_clear_tracking(w, time_c, ECS_TRACK_INSERTION);
-    CHECK(!ecs_unique_was_inserted(w, time_c, 0));
-    CHECK(!ecs_unique_was_modified(w, time_c, 0));
+    CHECK(ecs_track_unique_inserted(w, time_c, 0)); /* since tracking began */
+    ecs_track_clear(w, time_c, ECS_TRACK_INSERTION);
+    CHECK(!ecs_track_unique_inserted(w, time_c, 0));
+    CHECK(!ecs_track_unique_modified(w, time_c, 0));
     ecs_unique_get_mut(w, time_c);
-    CHECK(ecs_unique_was_modified(w, time_c, 0));
-    ecs_clear_tracking(w, time_c, ECS_TRACK_INSERTION); /* the other window stays */
-    CHECK(ecs_unique_was_modified(w, time_c, 0));
-    ecs_clear_tracking(w, 0, ECS_TRACK_MODIFICATION); /* c = 0: every storage */
-    CHECK(!ecs_unique_was_modified(w, time_c, 0));
+    CHECK(ecs_track_unique_modified(w, time_c, 0));
+    ecs_track_clear(w, time_c, ECS_TRACK_INSERTION); /* the other window stays */
+    CHECK(ecs_track_unique_modified(w, time_c, 0));
+    ecs_track_clear(w, 0, ECS_TRACK_MODIFICATION); /* c = 0: every storage */
+    CHECK(!ecs_track_unique_modified(w, time_c, 0));
     ecs_world_free(w);
 }
 
@@ -218,10 +218,10 @@ static void test_unique_removed_then_added_again_is_inserted_again(void) {
     ecs_unique_get_mut(w, time_c);
     ecs_unique_remove(w, time_c, NULL);
     s = ecs_tick_advance(w);
-    CHECK(!ecs_unique_was_inserted(w, time_c, 0) && !ecs_unique_was_modified(w, time_c, 0));
+    CHECK(!ecs_track_unique_inserted(w, time_c, 0) && !ecs_track_unique_modified(w, time_c, 0));
     ECS_UNIQUE_ADD(w, time_c, Time, {2.0f});
-    CHECK(ecs_unique_was_inserted(w, time_c, s));
-    CHECK(!ecs_unique_was_modified(w, time_c, s));
+    CHECK(ecs_track_unique_inserted(w, time_c, s));
+    CHECK(!ecs_track_unique_modified(w, time_c, s));
     ecs_world_free(w);
 }
 

@@ -593,7 +593,32 @@ static void test_each_calls_back_once_per_match(void) {
     memset(&d, 0, sizeof d);
     d.terms[0].c = pos;
     d.terms[1].c = vel;
-    CHECK(ecs_each(w, &d, count_cb, &sum) == 2 && sum == 7);
+    CHECK(ecs_visit(w, &d, count_cb, &sum) == 2 && sum == 7);
+    ecs_world_free(w);
+}
+
+/* ECS_EACH_VIEW declares its iterator: one statement walks a view made for
+   it, with the descriptor written in place (a compound literal), and
+   break leaves it like any loop. */
+static void test_each_view_declares_its_iterator(void) {
+    ecs_entity seen[4];
+    int n = 0, i;
+    float sum = 0;
+    setup();
+    for (i = 1; i <= 4; i++) spawn((float)i, i > 2, 0, 0);
+    ECS_EACH_VIEW(it, w, &(ecs_view_desc){.terms = {{pos, ECS_WRITE}, {vel, 0}}}) {
+        Pos *p = ECS_FIELD(&it, 0, Pos);
+        p->x += ECS_FIELD(&it, 1, Vel)->x;
+        sum += p->x;
+        seen[n++] = ecs_iter_entity(&it);
+    }
+    CHECK(n == 2 && sum == 3 + 1 + 4 + 1);
+    CHECK(ECS_GET(w, seen[0], pos, Pos)->x + ECS_GET(w, seen[1], pos, Pos)->x == 9);
+    n = 0;
+    ECS_EACH_VIEW(it, w, &(ecs_view_desc){.terms = {{pos, 0}}}) {
+        if (++n == 3) break;
+    }
+    CHECK(n == 3);
     ecs_world_free(w);
 }
 
@@ -710,6 +735,7 @@ int main(void) {
     RUN(test_field_size_and_index_are_checked);
     RUN(test_bad_view_descriptions_assert);
     RUN(test_each_calls_back_once_per_match);
+    RUN(test_each_view_declares_its_iterator);
     RUN(test_each_over_interleaved_storages_matches_the_other_loop_forms);
     return test_summary();
 }

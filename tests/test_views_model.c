@@ -579,8 +579,8 @@ static int view_matches_scan(int is_union) {
         if (!every_wanted_seen_once(want, seen)) return 0;
     }
 
-    m.what = "ecs_each";
-    if (test_rand(4) == 0) ENSURE(ecs_each(m.w, &v.d, count_each, &each) == nwant && each == nwant);
+    m.what = "ecs_visit";
+    if (test_rand(4) == 0) ENSURE(ecs_visit(m.w, &v.d, count_each, &each) == nwant && each == nwant);
     ENSURE(test__asserts == asserts);
     m.view[0] = 0;
     return 1;

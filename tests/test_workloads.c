@@ -621,8 +621,8 @@ static void test_each_batch_runs_at_a_new_tick_and_its_changes_carry_it(void) {
     CHECK(ecs_workload_new(w, "frame", 3, items));
     CHECK(ecs_workload_run(w, "frame") == 0);
     CHECK(n[0].now == n[1].now && n[2].now > n[1].now);
-    CHECK(ecs_was_modified(w, n[0].e, pos, n[0].now - 1));
-    CHECK(!ecs_was_modified(w, n[0].e, pos, n[0].now));
+    CHECK(ecs_track_modified(w, n[0].e, pos, n[0].now - 1));
+    CHECK(!ecs_track_modified(w, n[0].e, pos, n[0].now));
     ecs_world_free(w);
 }
 
@@ -824,7 +824,7 @@ static int same_world(ecs_world *x, ecs_world *y, ecs_tick since) {
             return 0;
         if (ecs_track_get(x, k) & ECS_TRACK_MODIFICATION)
             for (r = 0; r < n; r++)
-                if (ecs_was_modified(x, ex[r], k, since) != ecs_was_modified(y, ey[r], k, since)) return 0;
+                if (ecs_track_modified(x, ex[r], k, since) != ecs_track_modified(y, ey[r], k, since)) return 0;
     }
     return memcmp(ecs_unique_get(x, grav), ecs_unique_get(y, grav), sizeof(Gravity)) == 0;
 }

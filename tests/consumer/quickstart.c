@@ -7,7 +7,7 @@
    include path. It contains the implementation unless CONSUMER_LINKS_ECS is
    defined: then a library (libecs.so, the CMake target ecs::ecs_static)
    must. EXPECT_VERSION, if defined, is the version string the build system
-   reports ("0.2.0"), checked against the header's macros. Exit status 0 and
+   reports ("0.3.0"), checked against the header's macros. Exit status 0 and
    one line "consumer: ... ok" if everything matched. */
 #include <stdio.h>
 #include <string.h>

@@ -1198,7 +1198,7 @@ static void probe_stale(ecs_entity e) {
     if (slot_of(e) >= 0) return;
     if (ecs_alive(m.w, e)) fz_fail(__LINE__, "ecs_alive(%llx): true for an id never handed out or destroyed", (unsigned long long)e);
     for (c = 0; c < m.ncomp; c++) {
-        ecs_storage *s = ecs_storage_of(m.w, m.comp[c]);
+        const ecs_storage *s = ecs_storage_of(m.w, m.comp[c]);
         if (ecs_has(m.w, e, m.comp[c]) || ecs_get(m.w, e, m.comp[c]) != NULL || ecs_storage_has(s, e) ||
             ecs_storage_get(s, e) != NULL || ecs_get_mut(m.w, e, m.comp[c]) != NULL)
             fz_fail(__LINE__, "stale id %llx reads %s", (unsigned long long)e, comp_name[c]);
@@ -1243,7 +1243,7 @@ static void check_world(void) {
        and stamps, and every sparse entry points at its row */
     for (c = 0; c < m.ncomp; c++) {
         ecs_component cc = m.comp[c];
-        ecs_storage *s = ecs_storage_of(m.w, cc);
+        const ecs_storage *s = ecs_storage_of(m.w, cc);
         uint32_t n = ecs_storage_count(s), r, track = m.st[c].track;
         const ecs_entity *ents = ecs_storage_entities(s);
         const unsigned char *data = (const unsigned char *)ecs_storage_data(s);
@@ -1272,42 +1272,42 @@ static void check_world(void) {
             }
             ENSURE(ecs_storage_has(s, e));
             if (track & ECS_TRACK_INSERTION) {
-                if (ecs_was_inserted(m.w, e, cc, 0) != (m.slot[i].ins[c] > m.st[c].clear_ins))
+                if (ecs_track_inserted(m.w, e, cc, 0) != (m.slot[i].ins[c] > m.st[c].clear_ins))
                     fz_fail(__LINE__, "%s: was_inserted(%llx, 0) is %d; model stamp %llu, window %llu",
-                            comp_name[c], (unsigned long long)e, !!ecs_was_inserted(m.w, e, cc, 0),
+                            comp_name[c], (unsigned long long)e, !!ecs_track_inserted(m.w, e, cc, 0),
                             (unsigned long long)m.slot[i].ins[c], (unsigned long long)m.st[c].clear_ins);
-                if (since) ENSURE(ecs_was_inserted(m.w, e, cc, since) == (m.slot[i].ins[c] > since));
+                if (since) ENSURE(ecs_track_inserted(m.w, e, cc, since) == (m.slot[i].ins[c] > since));
             }
             if (track & ECS_TRACK_MODIFICATION) {
-                if (ecs_was_modified(m.w, e, cc, 0) != (m.slot[i].mod[c] > m.st[c].clear_mod))
+                if (ecs_track_modified(m.w, e, cc, 0) != (m.slot[i].mod[c] > m.st[c].clear_mod))
                     fz_fail(__LINE__, "%s: was_modified(%llx, 0) is %d; model stamp %llu, window %llu",
-                            comp_name[c], (unsigned long long)e, !!ecs_was_modified(m.w, e, cc, 0),
+                            comp_name[c], (unsigned long long)e, !!ecs_track_modified(m.w, e, cc, 0),
                             (unsigned long long)m.slot[i].mod[c], (unsigned long long)m.st[c].clear_mod);
-                if (since) ENSURE(ecs_was_modified(m.w, e, cc, since) == (m.slot[i].mod[c] > since));
+                if (since) ENSURE(ecs_track_modified(m.w, e, cc, since) == (m.slot[i].mod[c] > since));
             }
         }
         /* lists */
         if (track & ECS_TRACK_REMOVAL) {
             uint32_t nn, ns;
-            const ecs_change *all = ecs_removed(m.w, cc, 0, &nn), *part;
+            const ecs_change *all = ecs_track_removed(m.w, cc, 0, &nn), *part;
             check_list(all, nn, &m.st[c].removed, "removed");
-            part = ecs_removed(m.w, cc, since, &ns);
+            part = ecs_track_removed(m.w, cc, since, &ns);
             check_since(all, part, ns, &m.st[c].removed, since);
         } else {
             ENSURE(m.st[c].removed.n == 0);
         }
         if (track & ECS_TRACK_DELETION) {
             uint32_t nn, ns, j;
-            const ecs_change *all = ecs_deleted(m.w, cc, 0, &nn), *part;
+            const ecs_change *all = ecs_track_deleted(m.w, cc, 0, &nn), *part;
             check_list(all, nn, &m.st[c].deleted, "deleted");
             for (j = 0; j < nn; j++) {
-                const void *v = ecs_deleted_value(m.w, cc, all + j);
+                const void *v = ecs_track_deleted_value(m.w, cc, all + j);
                 ENSURE(v != NULL);
                 if (size && memcmp(v, m.st[c].deleted.values + (size_t)j * VMAX, size) != 0)
                     fz_fail(__LINE__, "%s: deleted value %u of %llx differs", comp_name[c], (unsigned)j,
                             (unsigned long long)all[j].entity);
             }
-            part = ecs_deleted(m.w, cc, since, &ns);
+            part = ecs_track_deleted(m.w, cc, since, &ns);
             check_since(all, part, ns, &m.st[c].deleted, since);
         } else {
             ENSURE(m.st[c].deleted.n == 0);
@@ -1319,11 +1319,11 @@ static void check_world(void) {
             ENSURE(p != NULL);
             if (size && memcmp(p, m.uq[c].val, size) != 0) fz_fail(__LINE__, "unique %s differs", comp_name[c]);
         }
-        ENSURE(ecs_unique_was_inserted(m.w, cc, 0) == (m.uq[c].has && m.uq[c].ins > m.st[c].clear_ins));
-        ENSURE(ecs_unique_was_modified(m.w, cc, 0) == (m.uq[c].has && m.uq[c].mod > m.st[c].clear_mod));
+        ENSURE(ecs_track_unique_inserted(m.w, cc, 0) == (m.uq[c].has && m.uq[c].ins > m.st[c].clear_ins));
+        ENSURE(ecs_track_unique_modified(m.w, cc, 0) == (m.uq[c].has && m.uq[c].mod > m.st[c].clear_mod));
         if (since) {
-            ENSURE(ecs_unique_was_inserted(m.w, cc, since) == (m.uq[c].has && m.uq[c].ins > since));
-            ENSURE(ecs_unique_was_modified(m.w, cc, since) == (m.uq[c].has && m.uq[c].mod > since));
+            ENSURE(ecs_track_unique_inserted(m.w, cc, since) == (m.uq[c].has && m.uq[c].ins > since));
+            ENSURE(ecs_track_unique_modified(m.w, cc, since) == (m.uq[c].has && m.uq[c].mod > since));
         }
     }
     /* every live entity: alive, and lacking what the model says it lacks
@@ -1339,13 +1339,13 @@ static void check_world(void) {
     /* entity lists */
     if (m.track_entities) {
         uint32_t nn, ns;
-        const ecs_change *all = ecs_created(m.w, 0, &nn), *part;
+        const ecs_change *all = ecs_track_created(m.w, 0, &nn), *part;
         check_list(all, nn, &m.created, "created");
-        part = ecs_created(m.w, since, &ns);
+        part = ecs_track_created(m.w, since, &ns);
         check_since(all, part, ns, &m.created, since);
-        all = ecs_destroyed(m.w, 0, &nn);
+        all = ecs_track_destroyed(m.w, 0, &nn);
         check_list(all, nn, &m.destroyed, "destroyed");
-        part = ecs_destroyed(m.w, since, &ns);
+        part = ecs_track_destroyed(m.w, since, &ns);
         check_since(all, part, ns, &m.destroyed, since);
     }
     /* groups: rows 0..len-1 of every owned storage are exactly the
@@ -1913,7 +1913,7 @@ static void op_mark(void) {
     int i, c = pick_comp();
     ecs_entity e = pick_entity(&i);
     int has = i >= 0 && m.slot[i].has[c];
-    ENSURE(ecs_mark_modified(m.w, e, m.comp[c]) == has);
+    ENSURE(ecs_track_mark_modified(m.w, e, m.comp[c]) == has);
     if (has) m.slot[i].mod[c] = m.tick;
 }
 
@@ -2203,7 +2203,7 @@ static void op_view(void) {
         }
     } else if (mode == 6) {
         uint32_t each = 0;
-        ENSURE(ecs_each(m.w, &v.d, count_each, &each) == (uint32_t)nwant && each == (uint32_t)nwant);
+        ENSURE(ecs_visit(m.w, &v.d, count_each, &each) == (uint32_t)nwant && each == (uint32_t)nwant);
         for (k = 0; k < m.nlive; k++)
             if (want[m.live[k]]) yielded(&v, m.slot[m.live[k]].id, want, seen);
     } else { /* field errors: a bad index, a wrong sizeof */
@@ -2637,7 +2637,7 @@ static void m_clear(int c, uint32_t flags, ecs_tick t, int windows) {
 static void op_clear(void) {
     int c = (int)(u8() % (unsigned)(m.ncomp + 1));
     uint32_t flags = u8() & 31;
-    ecs_clear_tracking(m.w, c ? m.comp[c - 1] : 0, flags);
+    ecs_track_clear(m.w, c ? m.comp[c - 1] : 0, flags);
     m_clear(c, flags, ~(ecs_tick)0, 1);
     m.tick++;
 }
@@ -2646,7 +2646,7 @@ static void op_clear_older(void) {
     int c = (int)(u8() % (unsigned)(m.ncomp + 1));
     uint32_t flags = u8() & 31;
     ecs_tick t = m.nts && u8() % 2 ? m.ts[u8() % (unsigned)(m.nts < NTS ? m.nts : NTS)] : m.tick - u8() % 4;
-    ecs_clear_tracking_older_than(m.w, c ? m.comp[c - 1] : 0, flags, t);
+    ecs_track_clear_until(m.w, c ? m.comp[c - 1] : 0, flags, t);
     m_clear(c, flags, t, 0);
 }
 
@@ -2660,32 +2660,32 @@ static void op_query_bad(void) {
     switch (u8() % 6) {
     case 0:
         if (track & ECS_TRACK_INSERTION)
-            ENSURE(ecs_was_inserted(m.w, e, m.comp[c], 0) == (i >= 0 && m.slot[i].has[c] && m.slot[i].ins[c] > m.st[c].clear_ins));
+            ENSURE(ecs_track_inserted(m.w, e, m.comp[c], 0) == (i >= 0 && m.slot[i].has[c] && m.slot[i].ins[c] > m.st[c].clear_ins));
         else
-            EXPECT_ASSERT(!ecs_was_inserted(m.w, e, m.comp[c], 0), ECS_ERR_INVALID);
+            EXPECT_ASSERT(!ecs_track_inserted(m.w, e, m.comp[c], 0), ECS_ERR_INVALID);
         break;
     case 1:
         if (track & ECS_TRACK_MODIFICATION)
-            ENSURE(ecs_was_modified(m.w, e, m.comp[c], 0) == (i >= 0 && m.slot[i].has[c] && m.slot[i].mod[c] > m.st[c].clear_mod));
+            ENSURE(ecs_track_modified(m.w, e, m.comp[c], 0) == (i >= 0 && m.slot[i].has[c] && m.slot[i].mod[c] > m.st[c].clear_mod));
         else
-            EXPECT_ASSERT(!ecs_was_modified(m.w, e, m.comp[c], 0), ECS_ERR_INVALID);
+            EXPECT_ASSERT(!ecs_track_modified(m.w, e, m.comp[c], 0), ECS_ERR_INVALID);
         break;
     case 2:
-        if (!(track & ECS_TRACK_REMOVAL)) EXPECT_ASSERT(ecs_removed(m.w, m.comp[c], 0, &n) == NULL && n == 0, ECS_ERR_INVALID);
+        if (!(track & ECS_TRACK_REMOVAL)) EXPECT_ASSERT(ecs_track_removed(m.w, m.comp[c], 0, &n) == NULL && n == 0, ECS_ERR_INVALID);
         break;
     case 3:
         if (!(track & ECS_TRACK_DELETION)) {
-            EXPECT_ASSERT(ecs_deleted(m.w, m.comp[c], 0, &n) == NULL && n == 0, ECS_ERR_INVALID);
+            EXPECT_ASSERT(ecs_track_deleted(m.w, m.comp[c], 0, &n) == NULL && n == 0, ECS_ERR_INVALID);
         } else {
             fake.entity = e;
             fake.tick = m.tick;
-            EXPECT_ASSERT(ecs_deleted_value(m.w, m.comp[c], &fake) == NULL, ECS_ERR_INVALID);
+            EXPECT_ASSERT(ecs_track_deleted_value(m.w, m.comp[c], &fake) == NULL, ECS_ERR_INVALID);
         }
         break;
     case 4:
         if (!m.track_entities) {
-            EXPECT_ASSERT(ecs_created(m.w, 0, &n) == NULL && n == 0, ECS_ERR_INVALID);
-            EXPECT_ASSERT(ecs_destroyed(m.w, 0, &n) == NULL && n == 0, ECS_ERR_INVALID);
+            EXPECT_ASSERT(ecs_track_created(m.w, 0, &n) == NULL && n == 0, ECS_ERR_INVALID);
+            EXPECT_ASSERT(ecs_track_destroyed(m.w, 0, &n) == NULL && n == 0, ECS_ERR_INVALID);
         }
         break;
     default:
@@ -3135,7 +3135,7 @@ static void op_bad(void) {
             ENSURE(!ecs_destroy(m.w, e) && ecs_strip(m.w, e) == 0 && !ecs_alive(m.w, e));
             ENSURE(!ecs_remove(m.w, e, m.comp[c], v) && !ecs_delete(m.w, e, m.comp[c]));
             ENSURE(!ecs_has(m.w, e, m.comp[c]) && ecs_get(m.w, e, m.comp[c]) == NULL);
-            ENSURE(ecs_get_mut(m.w, e, m.comp[c]) == NULL && !ecs_mark_modified(m.w, e, m.comp[c]));
+            ENSURE(ecs_get_mut(m.w, e, m.comp[c]) == NULL && !ecs_track_mark_modified(m.w, e, m.comp[c]));
             ENSURE(ecs_last_error(m.w) == ECS_OK);
         }
         break;
@@ -3275,7 +3275,7 @@ int fz_run_input(const uint8_t *data, size_t size) {
         m.op++;
         if (lists_long()) {
             m.opname = "clear_tracking (lists full)";
-            ecs_clear_tracking(m.w, 0, ECS_TRACK_ALL | ECS_TRACK_ENTITIES);
+            ecs_track_clear(m.w, 0, ECS_TRACK_ALL | ECS_TRACK_ENTITIES);
             m_clear(0, ECS_TRACK_ALL | ECS_TRACK_ENTITIES, ~(ecs_tick)0, 1);
             m.tick++;
             check_world();
