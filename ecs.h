@@ -17,6 +17,12 @@
       #define ECS_STB_DS_IMPLEMENTATION   // or link -lstb
       #include "ecs.h"
 
+      cc -std=c99 $(pkg-config --cflags stb) game.c -o game
+
+   Without it: "undefined reference to stbds_hash_string" at link time
+   means no file defines the stb_ds implementation (add
+   ECS_STB_DS_IMPLEMENTATION, or link -lstb).
+
    QUICK START
 
       typedef struct { float x, y; } Pos;
@@ -64,8 +70,11 @@
                              failure value when ECS_ASSERT returns.
       ECS_DEBUG              Non-zero enables the cheap debug checks in the
                              inline functions and typed macros (sizeof(T)
-                             against the registered size). Default: on
-                             unless NDEBUG. Never changes any struct layout.
+                             against the registered size, T against the
+                             type ECS_COMPONENT registered) and makes the
+                             typed macros' messages name the caller's file
+                             and line. Default: on unless NDEBUG. Never
+                             changes any struct layout.
       ECS_MALLOC(size, ctx)  Default allocator of every world whose desc has
       ECS_FREE(p, size, ctx) no allocator. Define both or neither.
                              Default: malloc / free (and realloc).
@@ -132,6 +141,8 @@
                                                           release no error is
                                                           recorded: no call)
       ECS_GET, ECS_GET_MUT      wrong sizeof(T)           NULL, assert (ECS_DEBUG)
+      and every typed macro     T not the type that       NULL/false, SIZE_MISMATCH,
+                                ECS_COMPONENT registered  assert (ECS_DEBUG)
       ecs_add, ECS_ADD,         null or stale entity      NULL/false, DEAD_ENTITY, assert
       ecs_add_n, ecs_create_n,  unknown component         NULL/false, assert
       ecs_add_if_changed        wrong sizeof(T)           NULL/false, SIZE_MISMATCH, assert
@@ -188,6 +199,8 @@
       ecs_workload_new          NULL name, items (n > 0)  false, INVALID / NOT_FOUND,
                                 or items[i]               assert
       ecs_entity_str            NULL buf                  NULL, assert
+      ecs_entity_print          NULL buf with cap > 0     0, INVALID, assert
+      ecs_component_print_set   unknown c; a tag          false, INVALID, assert
       ecs_iter_chunk            NULL iterator             false, assert
       ecs_track_deleted_value   entry not in the list     NULL, INVALID, assert
       ecs_save, ecs_save_buffer pending commands; NULL    false/0, INVALID, assert
@@ -317,6 +330,14 @@
       uint32_t ECS_ENTITY_INDEX(e), ECS_ENTITY_VERSION(e)
       const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR])
           Formats e as "index:version" (or "null") for messages.
+      size_t ecs_entity_print(const ecs_world *w, ecs_entity e, char *buf, size_t cap)
+          Writes e for debugging, as snprintf does (buf gets at most cap - 1
+          characters and a '\0'; returns the length the whole text needs,
+          so buf may be NULL with cap 0 to size one): e, then its
+          components in id order, each followed by its value in parentheses
+          where ecs_component_print_set gave it a print function:
+          "3:1 {Pos (1, 2), Vel (0.5, 0), Frozen}"; "3:1 (not alive)" for a
+          stale id, "null (not alive)" for ECS_NULL.
       ecs_entity ecs_create_id(ecs_world *w, ecs_entity e)
           Creates the entity e itself (loaders, networking): its slot
           becomes alive at e's version; slots skipped below it join the
@@ -351,8 +372,15 @@
           (as for any C type); anything else is refused (0, ECS_ERR_INVALID,
           assert).
           There is no compile-time limit on the number of types.
-      ECS_COMPONENT(w, T)   ecs_register(w, "T", sizeof(T), alignof(T))
+      ECS_COMPONENT(w, T)   ecs_register(w, "T", sizeof(T), alignof(T)), and
+                            remembers that "T" names a C type (typed macros)
       ECS_TAG(w, name)      ecs_register(w, name, 0, 0)
+      bool ecs_component_print_set(ecs_world *w, ecs_component c, ecs_print_fn fn)
+          size_t fn(const void *value, char *buf, size_t cap) writes a value
+          of c for ecs_entity_print, as snprintf does (it may get buf NULL
+          and cap 0 once the text is full: write nothing, return the
+          length). NULL: c is printed by name only. fn must not change the
+          world. Not for tags (false, INVALID, assert).
       ecs_component ecs_lookup(const ecs_world *w, const char *name)
           The id registered under name, or 0.
       const char *ecs_component_name(const ecs_world *w, ecs_component c)
@@ -487,6 +515,15 @@
       ECS_DEFER_ADD) always check sizeof(T) against the registered size;
       the ones that only return a pointer (ECS_GET, ECS_GET_MUT, ECS_FIELD)
       check under ECS_DEBUG. A mismatch asserts and fails the call.
+      Under ECS_DEBUG they also check T itself, against a component that
+      ECS_COMPONENT(w, T) registered: ECS_GET(w, e, pos, Vel) asserts even
+      when Pos and Vel have the same size ("the type is Vel but the
+      component was registered as Pos"). Types are compared as spelled,
+      so spell T as you registered it (Pos, not struct Pos for one and the
+      typedef for the other). A component registered by ecs_register (a
+      name of your own) is not checked for its type, only its size. The
+      typed macros' messages end with the caller's place under ECS_DEBUG:
+      "ECS_GET(entity 3:1, Pos): ... (at game.c:42)".
       ECS_ADD(w, e, c, T, init)        -> T *      init: a braced initializer
                                                    ({1, 2}) or any expression
                                                    of type T (v, f(x), 5.0f);
@@ -622,11 +659,18 @@
           storage tracks modification when the view is made; if a step finds
           that tracking turned off (ecs_track_set in the body), the walk marks
           that term no more, even once it is turned on again.
-        - Fields and blocks are pointers into the storages (section 16):
-          take them before a structural change in the body, not after it.
-          The next step fetches every array again, so the loop itself
-          survives such a change (ECS_EACH and ecs_iter_next compare the
-          world's epoch at each step).
+        - Fields, blocks and it.entities are pointers into the storages
+          (section 16): a structural change in the body (an add, a create,
+          a remove or destroy of the current entity) may move the arrays
+          and leave every pointer taken before it dangling. Take the field
+          again after such a change: ECS_FIELD, ECS_BLOCK, ecs_field and
+          ecs_block read the storage's array at each call, so one taken
+          after the change is the current entity's value in the new arrays
+          (none is left after the current entity lost the term or was
+          destroyed). it.entities is not fetched again: read the ids you
+          need before the change. The next step fetches every array again,
+          so the loop itself survives such a change (ECS_EACH and
+          ecs_iter_next compare the world's epoch at each step).
         - Block loops must not change the storages of their terms
           structurally while they use the arrays.
         - The iterator is a value (copying it copies the walk); its fields
@@ -791,12 +835,19 @@
           (not when a value is replaced); hooks->on_remove runs before c
           leaves e (remove, delete, strip, destroy), with the value still
           readable; ecs_remove's out receives the value as it leaves, after
-          the hook. NULL clears both.
-          For bundles (add_n, create_n, create_bulk) on_insert runs once
-          every entity has its whole bundle: entity by entity in creation
-          order, each in bundle order (a component an earlier hook took
-          away gets no on_insert). strip and destroy run on_remove in
-          component-id order. Uniques have no hooks.
+          the hook; hooks->on_replace runs after e's value of c was
+          replaced by an add of c to an entity that has it (ecs_add,
+          ECS_ADD, add_n, a flushed ecs_defer_add) and by ecs_add_if_changed
+          when the bytes differed (EnTT's on_update, flecs' OnSet), with
+          the new value. Writes through pointers (get_mut, view terms) run
+          no hook: they are marked modified (section 11). A replace made
+          while one of c's own hooks runs does not run on_replace again (no
+          hook re-enters itself). NULL clears all three.
+          For bundles (add_n, create_n, create_bulk) on_insert and
+          on_replace run once every entity has its whole bundle: entity by
+          entity in creation order, each in bundle order (a component an
+          earlier hook took away gets no hook). strip and destroy run
+          on_remove in component-id order. Uniques have no hooks.
       What a hook may do: read anything; change values anywhere; add and
       remove components of *other* storages, on any entity, including its
       own; create entities; destroy other entities; record commands.
@@ -1073,6 +1124,11 @@
                          ecs_visit (ECS_EACH is the loop); ecs_storage_of
                          gives a const handle, ecs_storage_of_mut a
                          writable one; ECS_EACH_VIEW, ECS_UNIQUE_REMOVE.
+                         ecs_hooks.on_replace (a new field: zero the
+                         struct before setting it); ecs_entity_print and
+                         ecs_component_print_set. Under ECS_DEBUG the
+                         typed macros check T against the type
+                         ECS_COMPONENT registered and name their caller.
                          One insert path and one remove path per storage
                          (section 5), one table of errors (section 3).
 */
@@ -1262,14 +1318,19 @@ ECS_API ecs_entity ecs_create_id(ecs_world *w, ecs_entity e);
 ECS_API ecs_entity ecs_clone(ecs_world *w, ecs_entity e);
 ECS_API uint32_t ecs_destroy_all(ecs_world *w, ecs_component c);
 ECS_API uint32_t ecs_entity_components(const ecs_world *w, ecs_entity e, ecs_component *out, uint32_t cap);
+ECS_API size_t ecs_entity_print(const ecs_world *w, ecs_entity e, char *buf, size_t cap);
 
 /* --- 5. components and storages --------------------------------------------- */
 ECS_API ecs_component ecs_register(ecs_world *w, const char *name, size_t size, size_t align);
+typedef size_t (*ecs_print_fn)(const void *value, char *buf, size_t cap);
+ECS_API bool ecs_component_print_set(ecs_world *w, ecs_component c, ecs_print_fn fn);
 ECS_API ecs_component ecs_lookup(const ecs_world *w, const char *name);
 ECS_API const char *ecs_component_name(const ecs_world *w, ecs_component c);
 ECS_API size_t ecs_component_size(const ecs_world *w, ecs_component c);
 ECS_API uint32_t ecs_component_max(const ecs_world *w);
-#define ECS_COMPONENT(w, T) ecs_register((w), #T, sizeof(T), ECS_ALIGNOF(T))
+/* (the \1 says "a C type's name" to ecs_register, which keeps the name
+   without it: the typed macros compare T with it under ECS_DEBUG) */
+#define ECS_COMPONENT(w, T) ecs_register((w), "\1" #T, sizeof(T), ECS_ALIGNOF(T))
 #define ECS_TAG(w, name) ecs_register((w), (name), 0, 0)
 /* inline below: ecs_storage_of(_mut), ecs_storage_get, ecs_storage_get_mut,
    ecs_storage_has, ecs_storage_count, ecs_storage_entities, ecs_storage_data */
@@ -1485,6 +1546,7 @@ typedef void (*ecs_hook_fn)(ecs_world *w, ecs_entity e, ecs_component c, void *v
 typedef struct ecs_hooks {
     ecs_hook_fn on_insert;  /* after c was added to e (not when a value is replaced) */
     ecs_hook_fn on_remove;  /* before c leaves e: remove, delete, strip, destroy */
+    ecs_hook_fn on_replace; /* after e's value of c was replaced: add over it, add_if_changed */
     void *user;
 } ecs_hooks;
 ECS_API bool ecs_hooks_set(ecs_world *w, ecs_component c, const ecs_hooks *hooks);
@@ -1576,6 +1638,11 @@ ECS_API void ecs__iter_changed(ecs_iter *it, uint32_t pos);
 ECS_API int ecs__iter_step(ecs_iter *it);
 ECS_API ecs_entity ecs__iter_entity(const ecs_iter *it, uint32_t row);
 ECS_API void ecs__bad_field(const ecs_iter *it, const char *call, uint32_t k, size_t size, bool block);
+ECS_API bool ecs__type_ok(const ecs_storage *s, const char *call);
+/* A typed macro's call under ECS_DEBUG: "\1" name "\0" T "\0" file:line
+   (ECS__AT), which says its type and its caller's place; any other call
+   is a plain name. ECS__TYPE_OK: is T s's type, as far as s knows one? */
+#define ECS__TYPE_OK(s, call) ((call)[0] != '\1' || ecs__type_ok((s), (call)))
 ECS_API bool ecs__defer_add_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
                                   size_t size);
 ECS_API void *ecs__unique_get(const ecs_world *w, const char *call, ecs_component c, size_t size, bool mut);
@@ -1598,7 +1665,7 @@ ECS_API bool ecs__add_if_changed_sized(ecs_world *w, ecs_entity e, ecs_component
 #define ECS__CHANGE_RING 8                          /* row changes a view can check at once */
 #define ECS__MOVED(w) ((w)->epoch += 2u)              /* rows or arrays moved (world->epoch) */
 #define ECS__NAME_IN_MSG 64 /* names in an error message are cut there */
-#define ECS__MSG_MAX 384    /* the longest error message, names cut, and more */
+#define ECS__MSG_MAX 448    /* the longest error message, names cut, the caller's place, and more */
 
 /* A list of changes in tick order; for deletions, with a copy of each value. */
 typedef struct ecs__changes {
@@ -1654,6 +1721,8 @@ struct ecs_storage {
     ecs_component id;
     uint32_t size, align;
     char *name;
+    bool typed;            /* registered by ECS_COMPONENT: name is a C type's */
+    ecs_print_fn print;    /* ecs_component_print_set's, or NULL */
     ecs_world *world;
     char tag_dummy;        /* what get and add return for a tag: non-NULL, not to be read */
     /* what is attached to its insert and remove paths, in rank order;
@@ -1948,7 +2017,7 @@ ECS__INLINE void *ecs__get(const ecs_world *w, const char *call, ecs_entity e, e
     uintptr_t base = (uintptr_t)s->data; /* every load from s first: a loop keeps them in registers */
     uint32_t row = ecs__row(s, e);
 #if ECS_DEBUG /* release: no call, so a loop of gets keeps s in registers (an unknown c has no rows) */
-    if (s == &ecs__none || (size != (size_t)-1 && size != s->size)) {
+    if (s == &ecs__none || (size != (size_t)-1 && (size != s->size || !ECS__TYPE_OK(s, call)))) {
         ecs__bad_access(w, call, e, c, size);
         return NULL;
     }
@@ -1983,7 +2052,7 @@ ECS__INLINE void *ecs__storage_get(const ecs_storage *s, const char *call, ecs_e
     uintptr_t base = (uintptr_t)t->data;
     uint32_t row = ecs__row(t, e);
 #if ECS_DEBUG
-    if (!s || (size != (size_t)-1 && size != s->size)) {
+    if (!s || (size != (size_t)-1 && (size != s->size || !ECS__TYPE_OK(s, call)))) {
         ecs__bad_storage(s, call, e, size);
         return NULL;
     }
@@ -2029,7 +2098,8 @@ ECS__HOT void *ecs__add_fast(ecs_world *w, const char *call, ecs_entity e, ecs_c
     uint64_t *entry;
     if (c - 1u < w->ncomponents && ecs_alive(w, e) && value && !w->guard) {
         s = w->storages[c];
-        if ((size == (size_t)-1 || size == s->size) && !(s->paths & ECS__PATH_INSERT) && s->count < s->cap &&
+        if ((size == (size_t)-1 || (size == s->size && ECS__TYPE_OK(s, call))) && !(s->paths & ECS__PATH_INSERT) &&
+            s->count < s->cap &&
             ECS__PAGE(s, i >> ECS__PAGE_BITS) != w->absent_page && *(entry = ECS__ENTRY_AT(s, i)) == ECS__ABSENT) {
             row = ecs__push_at(w, s, e, entry);
             memcpy(s->data + (size_t)row * s->size, value, size == (size_t)-1 ? s->size : size);
@@ -2066,7 +2136,7 @@ ECS__HOT bool ecs__remove_fast(ecs_world *w, const char *call, ecs_entity e, ecs
     ecs_storage *s = (ecs_storage *)ecs__storage(w, c);
     uint32_t row = ecs__row(s, e);
     if (row != ECS__NO_ROW && !(s->paths & ECS__PATH_REMOVE) && !s->locked && !w->guard &&
-        (size == (size_t)-1 || size == s->size)) {
+        (size == (size_t)-1 || (size == s->size && ECS__TYPE_OK(s, call)))) {
         if (out) memcpy(out, s->data + (size_t)row * s->size, size == (size_t)-1 ? s->size : size);
         ecs__pop(w, s, row, call);
         return true;
@@ -2349,7 +2419,8 @@ ECS__INLINE ecs_entity ecs_iter_entity(const ecs_iter *it) {
    block's first. */
 ECS__INLINE void *ecs__field(const ecs_iter *it, const char *call, uint32_t k, size_t size, bool block) {
 #if ECS_DEBUG
-    if (!it || k >= it->nterms || (size != (size_t)-1 && size != it->st[k]->size) || !it->each != block) {
+    if (!it || k >= it->nterms || !it->each != block ||
+        (size != (size_t)-1 && (size != it->st[k]->size || !ECS__TYPE_OK(it->st[k], call)))) {
         ecs__bad_field(it, call, k, size, block);
         return NULL;
     }
@@ -2364,6 +2435,13 @@ ECS__INLINE void *ecs_field(const ecs_iter *it, uint32_t k) { return ecs__field(
 ECS__INLINE void *ecs_block(const ecs_iter *it, uint32_t k) { return ecs__field(it, "ecs_block", k, (size_t)-1, true); }
 
 /* --- typed macros ------------------------------------------------------ */
+#define ECS__STR2(x) #x
+#define ECS__STR(x) ECS__STR2(x)
+#if ECS_DEBUG
+#define ECS__AT(name, T) ("\1" name "\0" #T "\0" __FILE__ ":" ECS__STR(__LINE__))
+#else
+#define ECS__AT(name, T) name
+#endif
 #if ECS_DEBUG
 #define ECS__SIZE(T) sizeof(T)
 #else
@@ -2372,14 +2450,14 @@ ECS__INLINE void *ecs_block(const ecs_iter *it, uint32_t k) { return ecs__field(
 
 /* The pointer-returning macros pass sizeof(T): rows are found with it, and
    it is checked against the registered size under ECS_DEBUG. */
-#define ECS_GET(w, e, c, T) ((const T *)ecs__get((w), "ECS_GET", (e), (c), sizeof(T), false))
-#define ECS_GET_MUT(w, e, c, T) ((T *)ecs__get((w), "ECS_GET_MUT", (e), (c), sizeof(T), true))
-#define ECS_STORAGE_GET(s, e, T) ((const T *)ecs__storage_get((s), "ECS_STORAGE_GET", (e), sizeof(T), false))
+#define ECS_GET(w, e, c, T) ((const T *)ecs__get((w), ECS__AT("ECS_GET", T), (e), (c), sizeof(T), false))
+#define ECS_GET_MUT(w, e, c, T) ((T *)ecs__get((w), ECS__AT("ECS_GET_MUT", T), (e), (c), sizeof(T), true))
+#define ECS_STORAGE_GET(s, e, T) ((const T *)ecs__storage_get((s), ECS__AT("ECS_STORAGE_GET", T), (e), sizeof(T), false))
 /* (the unevaluated assignment refuses a const handle, as ecs_storage_get_mut does) */
 #define ECS_STORAGE_GET_MUT(s, e, T)                                                                         \
-    ((T *)ecs__storage_get((s), "ECS_STORAGE_GET_MUT", (e), sizeof(T) + 0 * sizeof(*(ecs_storage **)0 = (s)), true))
+    ((T *)ecs__storage_get((s), ECS__AT("ECS_STORAGE_GET_MUT", T), (e), sizeof(T) + 0 * sizeof(*(ecs_storage **)0 = (s)), true))
 /* (1 ? p : (T *)0) type-checks p as a T pointer without casting it away */
-#define ECS_REMOVE(w, e, c, T, out) ecs__remove_fast((w), "ECS_REMOVE", (e), (c), (1 ? (out) : (T *)0), sizeof(T), false)
+#define ECS_REMOVE(w, e, c, T, out) ecs__remove_fast((w), ECS__AT("ECS_REMOVE", T), (e), (c), (1 ? (out) : (T *)0), sizeof(T), false)
 /* ECS__VALUE(T, init): the address of a T made from init, which is a braced
    initializer ({1, 2}) or any expression of type T (a variable, f(x), 5).
    C: a one-element array literal, whose element may be initialized by
@@ -2390,11 +2468,11 @@ ECS__INLINE void *ecs_block(const ecs_iter *it, uint32_t k) { return ecs__field(
 #else
 #define ECS__VALUE(T, ...) ((T[1]){__VA_ARGS__})
 #endif
-#define ECS_ADD(w, e, c, T, ...) ((T *)ecs__add_fast((w), "ECS_ADD", (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T)))
-#define ECS_FIELD(it, k, T) ((T *)ecs__field((it), "ECS_FIELD", (k), sizeof(T), false))
-#define ECS_BLOCK(it, k, T) ((T *)ecs__field((it), "ECS_BLOCK", (k), sizeof(T), true))
-#define ECS_UNIQUE_GET(w, c, T) ((const T *)ecs__unique_get((w), "ECS_UNIQUE_GET", (c), ECS__SIZE(T), false))
-#define ECS_UNIQUE_GET_MUT(w, c, T) ((T *)ecs__unique_get((w), "ECS_UNIQUE_GET_MUT", (c), ECS__SIZE(T), true))
+#define ECS_ADD(w, e, c, T, ...) ((T *)ecs__add_fast((w), ECS__AT("ECS_ADD", T), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T)))
+#define ECS_FIELD(it, k, T) ((T *)ecs__field((it), ECS__AT("ECS_FIELD", T), (k), sizeof(T), false))
+#define ECS_BLOCK(it, k, T) ((T *)ecs__field((it), ECS__AT("ECS_BLOCK", T), (k), sizeof(T), true))
+#define ECS_UNIQUE_GET(w, c, T) ((const T *)ecs__unique_get((w), ECS__AT("ECS_UNIQUE_GET", T), (c), ECS__SIZE(T), false))
+#define ECS_UNIQUE_GET_MUT(w, c, T) ((T *)ecs__unique_get((w), ECS__AT("ECS_UNIQUE_GET_MUT", T), (c), ECS__SIZE(T), true))
 #define ECS_UNIQUE_ADD(w, c, T, ...) ((T *)ecs__unique_add_sized((w), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T)))
 #define ECS_UNIQUE_REMOVE(w, c, T, out) ecs__unique_remove_sized((w), (c), (1 ? (out) : (T *)0), sizeof(T))
 #define ECS_ADD_IF_CHANGED(w, e, c, T, ...) \
@@ -2420,6 +2498,12 @@ template <typename T> static inline const T &ecs__lvalue(const T &v) { return v;
 
 #ifndef ECS_STB_DS_INCLUDE
 #define ECS_STB_DS_INCLUDE "stb_ds.h"
+#endif
+/* Not on the include path: say what to do, where the compiler can tell. */
+#ifdef __has_include
+#if !__has_include(ECS_STB_DS_INCLUDE)
+#error "ecs.h needs stb_ds.h: apt-get install libstb-dev and compile with $(pkg-config --cflags stb) (-I/usr/include/stb), or #define ECS_STB_DS_INCLUDE \"path/to/stb_ds.h\" before ECS_IMPLEMENTATION"
+#endif
 #endif
 /* stb_ds's hash-map macros spell `typeof`, which gcc only accepts as
    __typeof__ in strict -std=c99/c11 (stb issue #1735). */
@@ -2630,8 +2714,9 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
    memory, that a program handles by the return value) and its text, a
    printf format whose arguments the reporting call passes. Messages read
    "call(entity I:V, Component): text", or "call: text" when neither is
-   known; names in them are cut at ECS__NAME_IN_MSG characters, so every
-   message fits in world->err_msg whole (tests/test_messages.c). The
+   known, then " (at file:line)" for a typed macro's call under ECS_DEBUG;
+   names and places in them are cut at ECS__NAME_IN_MSG characters, so
+   that every message fits in world->err_msg whole. The
    catalogue of section 2 lists, per call, the errors of these rows. */
 #define ECS__MESSAGES(X)                                                                                  \
     X(NO_WORLD, INVALID, 1, "the world is NULL")                                                          \
@@ -2641,7 +2726,7 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
     X(DEAD, DEAD_ENTITY, 1, "entity is not alive")                                                        \
     X(UNKNOWN, UNKNOWN_COMPONENT, 1, "unknown component")                                                \
     X(SIZE, SIZE_MISMATCH, 1, "sizeof(T) is %lu but the component was registered with %lu")              \
-    X(TYPE, SIZE_MISMATCH, 1, "the type is %s but the component was registered as %s")                   \
+    X(TYPE, SIZE_MISMATCH, 1, "the type is %.64s but the component was registered as %.64s")             \
     X(OOM, OUT_OF_MEMORY, 0, "out of memory")                                                             \
     X(NOT_RECORDED, OUT_OF_MEMORY, 0, "out of memory: %s was not recorded")                               \
     X(NO_SLOT, EXHAUSTED, 0, "no entity slot left")                                                       \
@@ -2665,6 +2750,7 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
     X(NO_NAME, INVALID, 1, "a component needs a name")                                                   \
     X(BAD_TYPE, INVALID, 1, "%s: size %lu / alignment %lu not supported (max alignment %lu)")            \
     X(REREGISTER, INVALID, 1, "already registered with size %lu, align %lu (now %lu, %lu)")              \
+    X(PRINT_TAG, INVALID, 1, "a tag has no value to print")                                               \
     X(TERM_FLAGS, INVALID, 1, "invalid combination of term flags")                                       \
     X(TERM_UNTRACKED, INVALID, 1,                                                                         \
       "ECS_INSERTED/ECS_MODIFIED on a storage that does not track it (ecs_track_set)")                   \
@@ -2744,6 +2830,14 @@ static const struct ecs__message {
    not 0) in w, whose error it sets; a programmer error also goes through
    ECS_ASSERT with the message. With no world (NULL) there is nowhere to
    record it: only the assert. The message's arguments follow c. */
+/* Part i of a call (ECS__AT): 0 its name, 1 its type, 2 the caller's
+   place ("" for a plain name). */
+static const char *ecs__call_part(const char *call, int i) {
+    if (call[0] != '\1') return i ? "" : call;
+    for (call++; i > 0; i--) call += strlen(call) + 1;
+    return call;
+}
+
 static void ecs__report_v(const ecs_world *cw, int msg, const char *call, ecs_entity e, ecs_component c,
                           const char *text, va_list ap) {
     ecs_world *w = (ecs_world *)cw; /* worlds are never const objects */
@@ -2757,11 +2851,15 @@ static void ecs__report_v(const ecs_world *cw, int msg, const char *call, ecs_en
         snprintf(cb, sizeof cb, "component #%lu", (unsigned long)c);
     else
         cname = "no component";
+    const char *at = ecs__call_part(call, 2);
+    call = ecs__call_part(call, 0);
     if (e != ECS_NULL || c)
         n = snprintf(buf, ECS__MSG_MAX, "%s(entity %s, %.*s): ", call, ecs_entity_str(e, eb), ECS__NAME_IN_MSG, cname);
     else
         n = snprintf(buf, ECS__MSG_MAX, "%s: ", call);
-    vsnprintf(buf + n, ECS__MSG_MAX - (size_t)n, text, ap);
+    n += vsnprintf(buf + n, ECS__MSG_MAX - (size_t)n, text, ap);
+    if (*at && (size_t)n < ECS__MSG_MAX) /* the caller's place: its file's last characters */
+        snprintf(buf + n, ECS__MSG_MAX - (size_t)n, " (at %s)", at + (strlen(at) > ECS__NAME_IN_MSG ? strlen(at) - ECS__NAME_IN_MSG : 0));
     if (w) w->err = m->err;
     if (m->fatal) ECS_ASSERT(0, buf);
     (void)local;
@@ -2809,13 +2907,23 @@ static ecs_iter ecs__no_world_iter(void) {
 ECS__FN void ecs__bad_access(const ecs_world *w, const char *call, ecs_entity e, ecs_component c, size_t size) {
     if (c - 1u >= w->ncomponents)
         ecs__report(w, ECS__M_UNKNOWN, call, e, c);
+    else if (size == w->storages[c]->size) /* (the size is right: the type is not) */
+        ecs__report(w, ECS__M_TYPE, call, e, c, ecs__call_part(call, 1), w->storages[c]->name);
     else
         ecs__report(w, ECS__M_SIZE, call, e, c, (unsigned long)size, (unsigned long)w->storages[c]->size);
 }
 
+/* Typed macros under ECS_DEBUG: T is the type ECS_COMPONENT registered as
+   s's, or s was registered by name (no type to compare). */
+ECS__FN bool ecs__type_ok(const ecs_storage *s, const char *call) {
+    return !s->typed || strcmp(ecs__call_part(call, 1), s->name) == 0;
+}
+
 /* c's storage, or NULL after reporting an unknown c or a size mismatch. */
 ECS__IMPL_HOT ecs_storage *ecs__comp(const ecs_world *w, const char *call, ecs_entity e, ecs_component c, size_t size) {
-    if (c - 1u < w->ncomponents && (size == (size_t)-1 || size == w->storages[c]->size)) return w->storages[c];
+    if (c - 1u < w->ncomponents &&
+        (size == (size_t)-1 || (size == w->storages[c]->size && ECS__TYPE_OK(w->storages[c], call))))
+        return w->storages[c];
     ecs__bad_access(w, call, e, c, size);
     return NULL;
 }
@@ -3150,6 +3258,8 @@ ECS__FN ecs_component ecs_register(ecs_world *w, const char *name, size_t size, 
     ecs_storage *s;
     size_t len;
     uint32_t p;
+    bool typed = name && name[0] == '\1'; /* ECS_COMPONENT's: a C type's name */
+    if (typed) name++;
     if (!name || !*name) {
         ecs__report(w, ECS__M_NO_NAME, "ecs_register", ECS_NULL, 0);
         return 0;
@@ -3169,6 +3279,7 @@ ECS__FN ecs_component ecs_register(ecs_world *w, const char *name, size_t size, 
                         (unsigned long)s->align, (unsigned long)size, (unsigned long)align);
             return 0;
         }
+        s->typed |= typed;
         return c;
     }
     len = strlen(name) + 1;
@@ -3195,6 +3306,7 @@ ECS__FN ecs_component ecs_register(ecs_world *w, const char *name, size_t size, 
     s->size = (uint32_t)size;
     s->align = (uint32_t)align;
     s->world = w;
+    s->typed = typed;
     if (!size) s->data = (unsigned char *)&s->tag_dummy; /* a tag's values: one byte, not to be read */
     c = ++w->ncomponents;
     s->id = c;
@@ -3219,6 +3331,15 @@ ECS__FN size_t ecs_component_size(const ecs_world *w, ecs_component c) {
         return 0;
     }
     return w->storages[c]->size;
+}
+
+ECS__FN bool ecs_component_print_set(ecs_world *w, ecs_component c, ecs_print_fn fn) {
+    ECS__WORLD(w, false);
+    ecs_storage *s = ecs__comp(w, "ecs_component_print_set", ECS_NULL, c, (size_t)-1);
+    if (!s) return false;
+    if (!s->size && fn) return ecs__report(w, ECS__M_PRINT_TAG, "ecs_component_print_set", ECS_NULL, c), false;
+    s->print = fn;
+    return true;
 }
 
 ECS__FN uint32_t ecs_component_max(const ecs_world *w) {
@@ -3390,6 +3511,7 @@ enum {
     ECS__ON_OWNS,        /* inserted: join the group; removing: leave it (13: Groups) */
     ECS__ON_EXCLUDES,    /* inserted: leave the group; removed: join it */
     ECS__ON_RECORDS,     /* reserve: room for the record; removing: record (11: Tracking) */
+    ECS__ON_REPLACE_HOOK, /* settled: on_replace, for a value a bundle replaced */
     ECS__ON_KINDS
 };
 static const unsigned char ecs__on_paths[ECS__ON_KINDS] = {
@@ -3398,6 +3520,7 @@ static const unsigned char ecs__on_paths[ECS__ON_KINDS] = {
     ECS__PATH_INSERT | ECS__PATH_REMOVE | ECS__PATH_REMOVING,
     ECS__PATH_INSERT | ECS__PATH_REMOVE | ECS__PATH_REMOVED,
     ECS__PATH_REMOVE | ECS__PATH_OBSERVED | ECS__PATH_RESERVE,
+    ECS__PATH_SETTLED,
 };
 
 /* Recomputes what a storage's paths carry, and the world's count of
@@ -3506,6 +3629,10 @@ ECS__IMPL_HOT void ecs__inserted(ecs_world *w, ecs_storage *s, ecs_entity e, con
 }
 ECS__IMPL_HOT void ecs__settled(ecs_world *w, ecs_storage *s, ecs_entity e) {
     if (s->hooks.on_insert) ecs__hook(w, s, s->hooks.on_insert, e, (uint32_t)ECS__ENTRY(s, (uint32_t)e));
+}
+/* ...and for a value replaced in place (not from inside s's own hooks). */
+static void ecs__replaced(ecs_world *w, ecs_storage *s, ecs_entity e) {
+    if (s->hooks.on_replace && !s->locked) ecs__hook(w, s, s->hooks.on_replace, e, (uint32_t)ECS__ENTRY(s, (uint32_t)e));
 }
 
 /* The remove path's checks and reservations for e losing s's component
@@ -3704,8 +3831,11 @@ static bool ecs__insert(ecs_world *w, const char *call, ecs_entity *ids, uint32_
         for (i = 0; i < n; i++) {
             ecs_storage *s = st[i];
             ecs_entity e = ents ? ents[k] : one;
-            if ((create || !had[i]) && ecs__row(s, e) != ECS__NO_ROW) /* (unless an earlier hook took it) */
+            if (ecs__row(s, e) == ECS__NO_ROW) continue; /* (an earlier hook took it) */
+            if (create || !had[i])
                 ecs__settled(w, s, e);
+            else
+                ecs__replaced(w, s, e);
         }
 out:
     if (staged) ecs__free(w, staged, staged_size);
@@ -3878,8 +4008,10 @@ static void *ecs__add(ecs_world *w, const char *call, ecs_entity e, ecs_componen
     ecs_storage *s = ecs__check(w, call, e, c, size);
     uint32_t row;
     if (!s) return NULL;
-    if ((row = (uint32_t)ECS__ENTRY(s, (uint32_t)e)) != ECS__NO_ROW) return ecs__replace(s, row, value); /* e's entry */
-    return ecs__insert1(w, call, s, e, value);
+    if ((row = (uint32_t)ECS__ENTRY(s, (uint32_t)e)) == ECS__NO_ROW) return ecs__insert1(w, call, s, e, value);
+    value = ecs__replace(s, row, value);
+    ecs__replaced(w, s, e); /* (s is locked while it runs: the row stays) */
+    return (void *)value;
 }
 ECS__FN void *ecs__add_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c, const void *value,
                              size_t size) {
@@ -4066,6 +4198,43 @@ ECS__FN uint32_t ecs_entity_components(const ecs_world *w, ecs_entity e, ecs_com
             if (n < cap) out[n] = c;
             n++;
         }
+    return n;
+}
+
+/* Appends to buf (cap) at *n as snprintf does, counting what does not fit. */
+static void ecs__print(char *buf, size_t cap, size_t *n, const char *fmt, ...) {
+    va_list ap;
+    int k;
+    va_start(ap, fmt);
+    k = vsnprintf(*n < cap ? buf + *n : NULL, *n < cap ? cap - *n : 0, fmt, ap);
+    va_end(ap);
+    if (k > 0) *n += (size_t)k;
+}
+
+ECS__FN size_t ecs_entity_print(const ecs_world *w, ecs_entity e, char *buf, size_t cap) {
+    char eb[ECS_ENTITY_STR];
+    size_t n = 0;
+    uint32_t c, k = 0;
+    ECS__WORLD(w, 0);
+    if (!buf && cap) return ecs__report(w, ECS__M_NULL_ARG, "ecs_entity_print", ECS_NULL, 0, "buf (with cap > 0)"), 0;
+    if (cap) buf[0] = '\0';
+    ecs__print(buf, cap, &n, "%s", ecs_entity_str(e, eb));
+    if (!ecs_alive(w, e)) {
+        ecs__print(buf, cap, &n, " (not alive)");
+        return n;
+    }
+    ecs__print(buf, cap, &n, " {");
+    for (c = 1; c <= w->ncomponents; c++) {
+        const ecs_storage *s = w->storages[c];
+        uint32_t row = ecs__row(s, e);
+        if (row == ECS__NO_ROW) continue;
+        ecs__print(buf, cap, &n, "%s%s", k++ ? ", " : "", s->name);
+        if (!s->print) continue;
+        ecs__print(buf, cap, &n, " (");
+        n += s->print(s->data + (size_t)row * s->size, n < cap ? buf + n : NULL, n < cap ? cap - n : 0);
+        ecs__print(buf, cap, &n, ")");
+    }
+    ecs__print(buf, cap, &n, "}");
     return n;
 }
 
@@ -4586,7 +4755,7 @@ ECS__FN void ecs__iter_changed(ecs_iter *it, uint32_t pos) {
     ecs_storage *s = it->lead;
     uint64_t n = s->changes - it->changes, k;
     ecs_entity cur = it->cur;
-    const char *by = s->changed_by ? s->changed_by : "a call";
+    const char *by = s->changed_by ? ecs__call_part(s->changed_by, 0) : "a call";
     bool bad = n > ECS__CHANGE_RING;
     for (k = 0; !bad && k < n; k++) bad = s->changed_rows[(s->changes - 1 - k) % ECS__CHANGE_RING] < pos;
     if (!bad && it->mode == ECS__IT_UNION && it->entities && ecs__row(s, cur) == ECS__NO_ROW)
@@ -4727,7 +4896,7 @@ ECS__FN void ecs__bad_field(const ecs_iter *it, const char *call, uint32_t k, si
         ecs__report(NULL, ECS__M_NULL_ARG, call, ECS_NULL, 0, "the iterator");
     else if (k >= it->nterms)
         ecs__report(it->world, ECS__M_FIELD_INDEX, call, it->cur, 0, (unsigned long)k, (unsigned long)it->nterms);
-    else if (size != (size_t)-1 && size != it->st[k]->size)
+    else if (size != (size_t)-1 && (size != it->st[k]->size || !ECS__TYPE_OK(it->st[k], call)))
         ecs__bad_access(it->world, call, it->cur, it->st[k]->id, size);
     else
         ecs__report(it->world, block ? ECS__M_BLOCK_IN_EACH : ECS__M_FIELD_IN_BLOCKS, call, it->cur, it->st[k]->id);
@@ -4999,18 +5168,9 @@ ECS__FN bool ecs_sort_as(ecs_world *w, ecs_component c, ecs_component order) {
 /* A unique is one value per component type, held by its storage, not by an
    entity. s->unique is NULL until added (a 1-byte block for tags). */
 
-static ecs_storage *ecs__unique_storage(const ecs_world *w, const char *call, ecs_component c,
-                                         size_t size) {
-    if (c - 1u >= w->ncomponents || (size != (size_t)-1 && size != w->storages[c]->size)) {
-        ecs__bad_access(w, call, ECS_NULL, c, size);
-        return NULL;
-    }
-    return w->storages[c];
-}
-
 static void *ecs__unique_add(ecs_world *w, const char *call, ecs_component c, const void *value,
                              size_t size) {
-    ecs_storage *s = ecs__unique_storage(w, call, c, size);
+    ecs_storage *s = ecs__comp(w, call, ECS_NULL, c, size);
     if (!s) return NULL;
     if (!s->unique) {
         if (!(s->unique = ecs__alloc(w, s->size ? s->size : 1))) {
@@ -5043,7 +5203,7 @@ ECS__FN void *ecs__unique_add_sized(ecs_world *w, ecs_component c, const void *v
 ECS__FN void *ecs__unique_get(const ecs_world *w, const char *call, ecs_component c, size_t size,
                               bool mut) {
     ECS__WORLD_IN(w, call, NULL);
-    ecs_storage *s = ecs__unique_storage(w, call, c, size);
+    ecs_storage *s = ecs__comp(w, call, ECS_NULL, c, size);
     if (!s) return NULL;
     if (!s->unique) {
         ecs__report(w, ECS__M_NO_UNIQUE, call, ECS_NULL, c);
@@ -5063,12 +5223,12 @@ ECS__FN void *ecs_unique_get_mut(ecs_world *w, ecs_component c) {
 
 ECS__FN bool ecs_unique_has(const ecs_world *w, ecs_component c) {
     ECS__WORLD(w, false);
-    const ecs_storage *s = ecs__unique_storage(w, "ecs_unique_has", c, (size_t)-1);
+    const ecs_storage *s = ecs__comp(w, "ecs_unique_has", ECS_NULL, c, (size_t)-1);
     return s && s->unique;
 }
 
 static bool ecs__unique_remove(ecs_world *w, const char *call, ecs_component c, void *out, size_t size) {
-    ecs_storage *s = ecs__unique_storage(w, call, c, size);
+    ecs_storage *s = ecs__comp(w, call, ECS_NULL, c, size);
     if (!s || !s->unique) return false;
     if (out && s->size) memcpy(out, s->unique, s->size);
     ecs__free(w, s->unique, s->size ? s->size : 1);
@@ -5188,7 +5348,7 @@ ECS__FN bool ecs_track_set(ecs_world *w, ecs_component c, uint32_t flags) {
 
 ECS__FN uint32_t ecs_track_get(const ecs_world *w, ecs_component c) {
     ECS__WORLD(w, 0);
-    const ecs_storage *s = ecs__unique_storage(w, "ecs_track_get", c, (size_t)-1);
+    const ecs_storage *s = ecs__comp(w, "ecs_track_get", ECS_NULL, c, (size_t)-1);
     return s ? s->track : 0;
 }
 
@@ -5241,6 +5401,7 @@ static bool ecs__add_if_changed(ecs_world *w, const char *call, ecs_entity e, ec
         if (k == s->size) return false;
     }
     ecs__replace(s, row, value);
+    ecs__replaced(w, s, e);
     return true;
 }
 ECS__FN bool ecs_add_if_changed(ecs_world *w, ecs_entity e, ecs_component c, const void *value) {
@@ -5267,12 +5428,12 @@ ECS__FN bool ecs_track_modified(const ecs_world *w, ecs_entity e, ecs_component 
 }
 ECS__FN bool ecs_track_unique_inserted(const ecs_world *w, ecs_component c, ecs_tick since) {
     ECS__WORLD(w, false);
-    const ecs_storage *s = ecs__unique_storage(w, "ecs_track_unique_inserted", c, (size_t)-1);
+    const ecs_storage *s = ecs__comp(w, "ecs_track_unique_inserted", ECS_NULL, c, (size_t)-1);
     return s && s->unique && s->unique_inserted > (since ? since : s->clear_inserted);
 }
 ECS__FN bool ecs_track_unique_modified(const ecs_world *w, ecs_component c, ecs_tick since) {
     ECS__WORLD(w, false);
-    const ecs_storage *s = ecs__unique_storage(w, "ecs_track_unique_modified", c, (size_t)-1);
+    const ecs_storage *s = ecs__comp(w, "ecs_track_unique_modified", ECS_NULL, c, (size_t)-1);
     return s && s->unique && s->unique_modified > (since ? since : s->clear_modified);
 }
 
@@ -5471,9 +5632,9 @@ static void ecs__free_entities(ecs_world *w) {
 
 ECS__FN bool ecs_hooks_set(ecs_world *w, ecs_component c, const ecs_hooks *hooks) {
     ECS__WORLD(w, false);
-    ecs_storage *s = ecs__unique_storage(w, "ecs_hooks_set", c, (size_t)-1);
+    ecs_storage *s = ecs__comp(w, "ecs_hooks_set", ECS_NULL, c, (size_t)-1);
     if (!s || ecs__locked(w, "ecs_hooks_set", ECS_NULL, s)) return false;
-    if (!ecs__grow(w, (void **)&s->listen, &s->listen_cap, s->nlisten + 2, s->nlisten, sizeof *s->listen))
+    if (!ecs__grow(w, (void **)&s->listen, &s->listen_cap, s->nlisten + 3, s->nlisten, sizeof *s->listen))
         return ecs__report(w, ECS__M_OOM, "ecs_hooks_set", ECS_NULL, c), false;
     if (hooks)
         s->hooks = *hooks;
@@ -5481,8 +5642,10 @@ ECS__FN bool ecs_hooks_set(ecs_world *w, ecs_component c, const ecs_hooks *hooks
         memset(&s->hooks, 0, sizeof s->hooks);
     ecs__unlisten(w, s, ECS__ON_INSERT_HOOK); /* then attached again, into the room made above */
     ecs__unlisten(w, s, ECS__ON_REMOVE_HOOK);
+    ecs__unlisten(w, s, ECS__ON_REPLACE_HOOK);
     if (s->hooks.on_insert) ecs__listen(w, s, ECS__ON_INSERT_HOOK, 0);
     if (s->hooks.on_remove) ecs__listen(w, s, ECS__ON_REMOVE_HOOK, 0);
+    if (s->hooks.on_replace) ecs__listen(w, s, ECS__ON_REPLACE_HOOK, 0);
     return true;
 }
 

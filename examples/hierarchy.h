@@ -214,8 +214,8 @@ static inline void hierarchy__on_remove_parent(ecs_world *w, ecs_entity e, ecs_c
 /* Registers Parent and Child and installs their hooks. False if the world
    is out of memory. */
 static inline bool hierarchy_init(hierarchy *h, ecs_world *w) {
-    ecs_hooks parent_hooks = {NULL, hierarchy__on_remove_parent, NULL};
-    ecs_hooks child_hooks = {NULL, hierarchy__on_remove_child, NULL};
+    ecs_hooks parent_hooks = {NULL, hierarchy__on_remove_parent, NULL, NULL};
+    ecs_hooks child_hooks = {NULL, hierarchy__on_remove_child, NULL, NULL};
     h->w = w;
     h->parent = ECS_COMPONENT(w, Parent);
     h->child = ECS_COMPONENT(w, Child);
@@ -849,7 +849,7 @@ static inline bool hierarchy__plan_ready(hierarchy *h) {
    False when local or world is a tag or already owned by a group, or
    memory ran out. Calling it again with the same pair does nothing. */
 static inline bool hierarchy_transforms_init(hierarchy *h, ecs_component local, ecs_component world) {
-    ecs_hooks hooks = {hierarchy__on_insert_placed, hierarchy__on_remove_placed, NULL};
+    ecs_hooks hooks = {hierarchy__on_insert_placed, hierarchy__on_remove_placed, NULL, NULL};
     ecs_group_desc d;
     if (h->plan.local) return h->plan.local == local && h->plan.world == world;
     if (!local || !world || local == world || !ecs_component_size(h->w, local) ||

@@ -906,7 +906,7 @@ static void call(const cmd *x, result *r) {
         r->ok = ecs_group_sort(w, m->groups[x->a].id, c, cmp_key, &sort_comp);
         break;
     case HOOKS: {
-        ecs_hooks hk;
+        ecs_hooks hk = {0};
         hk.on_insert = log_insert;
         hk.on_remove = log_remove;
         hk.user = NULL;
@@ -1695,7 +1695,7 @@ static void test_destroy_whose_hook_used_up_the_reserved_deletion_entry_loses_no
         ecs_desc d = ctl_desc(0, k);
         ecs_world *w = ecs_world_new(&d);
         ecs_component a = ECS_COMPONENT(w, Pos);
-        ecs_hooks hk;
+        ecs_hooks hk = {0};
         ecs_entity e, others[7];
         const ecs_change *l;
         uint32_t n, i;
@@ -1758,7 +1758,7 @@ static void test_destroy_whose_hook_destroyed_another_entity_loses_no_destroyed_
         ecs_desc d = ctl_desc(0, k);
         ecs_world *w;
         ecs_component a;
-        ecs_hooks hk;
+        ecs_hooks hk = {0};
         ecs_entity e;
         const ecs_change *l;
         uint32_t n, i;

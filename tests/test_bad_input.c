@@ -201,7 +201,7 @@ static void destroy_own_entity(ecs_world *hw, ecs_entity e, ecs_component c, voi
 }
 
 static void test_destroy_or_strip_from_its_own_hook_asserts_locked(void) {
-    ecs_hooks h;
+    ecs_hooks h = {0};
     ecs_entity e;
     setup();
     memset(&h, 0, sizeof h);
@@ -364,7 +364,7 @@ static void add_to_stripped_entity(ecs_world *hw, ecs_entity e, ecs_component c,
 }
 
 static void test_add_under_a_hook_lock_or_to_an_entity_being_stripped_asserts_locked(void) {
-    ecs_hooks h;
+    ecs_hooks h = {0};
     ecs_entity e, f;
     setup();
     memset(&h, 0, sizeof h);
@@ -447,7 +447,7 @@ static void remove_from_own_storage(ecs_world *hw, ecs_entity e, ecs_component c
 }
 
 static void test_remove_or_delete_under_a_hook_lock_asserts_locked(void) {
-    ecs_hooks h;
+    ecs_hooks h = {0};
     ecs_entity e;
     setup();
     other = alive;
@@ -849,7 +849,7 @@ static void test_tracking_queries_on_a_storage_not_tracking_them_assert_invalid(
 /* ---- hooks --------------------------------------------------------------------------- */
 
 static void set_own_hooks(ecs_world *hw, ecs_entity e, ecs_component c, void *value, void *user) {
-    ecs_hooks h;
+    ecs_hooks h = {0};
     (void)e, (void)value, (void)user;
     memset(&h, 0, sizeof h);
     EXPECT_REFUSED(hw, !ecs_hooks_set(hw, c, &h), ECS_ERR_LOCKED, "ecs_hooks_set", NULL, "Frozen");
@@ -857,7 +857,7 @@ static void set_own_hooks(ecs_world *hw, ecs_entity e, ecs_component c, void *va
 }
 
 static void test_set_hooks_while_its_hook_runs_asserts_locked(void) {
-    ecs_hooks h;
+    ecs_hooks h = {0};
     setup();
     memset(&h, 0, sizeof h);
     h.on_insert = set_own_hooks;

@@ -616,6 +616,44 @@ static void test_clear_error_resets_code_and_message(void) {
     ecs_world_free(f.w);
 }
 
+/* ---- printing an entity ----------------------------------------------- */
+
+static size_t print_pos(const void *value, char *buf, size_t cap) {
+    const Pos *p = (const Pos *)value;
+    return (size_t)snprintf(buf, cap, "%g, %g", p->x, p->y);
+}
+
+/* ecs_entity_print: the id, then the components in id order, with a value
+   where a print function was set; snprintf's contract for the buffer. */
+static void test_entity_print_names_the_id_components_and_printed_values(void) {
+    fixture f = fixture_new();
+    ecs_entity e = ecs_create(f.w), d;
+    char buf[128], small[10];
+    size_t n;
+    ECS_ADD(f.w, e, f.pos, Pos, {1.5f, -2});
+    ECS_ADD(f.w, e, f.health, Health, {3});
+    ecs_add(f.w, e, f.frozen, NULL);
+    n = ecs_entity_print(f.w, e, buf, sizeof buf);
+    CHECK(strcmp(buf, "0:1 {Pos, Health, Frozen}") == 0 && n == strlen(buf));
+    CHECK(ecs_component_print_set(f.w, f.pos, print_pos));
+    n = ecs_entity_print(f.w, e, buf, sizeof buf);
+    CHECK(strcmp(buf, "0:1 {Pos (1.5, -2), Health, Frozen}") == 0 && n == strlen(buf));
+    CHECK(ecs_entity_print(f.w, e, NULL, 0) == n);         /* sizing a buffer */
+    CHECK(ecs_entity_print(f.w, e, small, sizeof small) == n);
+    CHECK(strcmp(small, "0:1 {Pos ") == 0);               /* cut, terminated */
+    d = ecs_create(f.w);
+    CHECK(ecs_entity_print(f.w, d, buf, sizeof buf) && strcmp(buf, "1:1 {}") == 0);
+    ecs_destroy(f.w, d);
+    CHECK(ecs_entity_print(f.w, d, buf, sizeof buf) && strcmp(buf, "1:1 (not alive)") == 0);
+    CHECK(ecs_entity_print(f.w, ECS_NULL, buf, sizeof buf) && strcmp(buf, "null (not alive)") == 0);
+    EXPECT_ASSERT(ecs_entity_print(f.w, e, NULL, 5) == 0, "ecs_entity_print");
+    EXPECT_ASSERT(!ecs_component_print_set(f.w, f.frozen, print_pos), "a tag has no value to print");
+    EXPECT_ASSERT(!ecs_component_print_set(f.w, 99, print_pos), "ecs_component_print_set");
+    CHECK(ecs_component_print_set(f.w, f.pos, NULL));
+    CHECK(ecs_entity_print(f.w, e, buf, sizeof buf) && strcmp(buf, "0:1 {Pos, Health, Frozen}") == 0);
+    ecs_world_free(f.w);
+}
+
 int main(void) {
     RUN(test_register_gives_ids_from_one_in_order);
     RUN(test_register_same_name_and_layout_returns_the_same_id);
@@ -650,5 +688,6 @@ int main(void) {
     RUN(test_errors_are_set_by_failures_and_kept_through_successes);
     RUN(test_quiet_misses_set_no_error);
     RUN(test_clear_error_resets_code_and_message);
+    RUN(test_entity_print_names_the_id_components_and_printed_values);
     return test_summary();
 }

@@ -72,7 +72,7 @@ typedef struct { unsigned char bytes[100]; } Big;
 static ecs_entity id_of(uint32_t index, uint32_t version) { return (ecs_entity)version << 32 | index; }
 
 static void set_hooks(ecs_world *w, ecs_component c, ecs_hook_fn ins, ecs_hook_fn rem, void *user) {
-    ecs_hooks h;
+    ecs_hooks h = {0};
     h.on_insert = ins;
     h.on_remove = rem;
     h.user = user;

@@ -102,7 +102,7 @@ static void teardown(void) {
 /* Pos (tracked, with hooks that count) and Tag; live has Pos {1} and Tag,
    mate has Pos {2}; slot 0 was destroyed once and is the only free slot. */
 static void setup(void) {
-    ecs_hooks h;
+    ecs_hooks h = {0};
     teardown();
     w = ecs_world_new(NULL);
     pos = ecs_register(w, "Pos", sizeof(Val), ECS_ALIGNOF(Val));

@@ -271,7 +271,7 @@ static void on_insert(ecs_world *ww, ecs_entity e, ecs_component c, void *v, voi
 }
 
 static void test_hooks_and_commands_work_on_grouped_storages(void) {
-    ecs_hooks h;
+    ecs_hooks h = {0};
     ecs_group g;
     ecs_entity e;
     setup();

@@ -1409,7 +1409,7 @@ static int new_world(void) {
         m.tracked[c] = !m.plain && test_rand(2);
         if (m.tracked[c]) ENSURE(ecs_track_set(m.w, m.comp[c], ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION));
         if (m.hooks && test_rand(3) == 0) {
-            ecs_hooks h;
+            ecs_hooks h = {0};
             memset(&h, 0, sizeof h);
             h.on_insert = on_insert;
             h.on_remove = on_remove;
@@ -1495,7 +1495,7 @@ static void test_a_hook_of_an_owned_storage_defers_changes_to_its_group(void) {
     ecs_component b = ecs_register(w, "B", sizeof(I32), ECS_ALIGNOF(I32));
     ecs_component x = ECS_TAG(w, "X");
     ecs_group_desc d;
-    ecs_hooks h;
+    ecs_hooks h = {0};
     ecs_group g;
     ecs_entity e;
     uint32_t n, flushed;

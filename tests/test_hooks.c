@@ -1,6 +1,7 @@
 /* Hooks: on_insert after a component arrives (not on replace), on_remove
-   before it leaves with its value readable; bundle and destroy order; what
-   a running hook may and may not do (section 12). */
+   before it leaves with its value readable, on_replace after a value was
+   replaced; bundle and destroy order; what a running hook may and may not
+   do (section 12). */
 #include "test.h"
 #define ECS_IMPLEMENTATION
 #define ECS_STB_DS_IMPLEMENTATION
@@ -15,7 +16,7 @@ static ecs_component a, b, c;
 
 /* What a logging hook saw. */
 typedef struct {
-    char kind;            /* 'i' on_insert, 'r' on_remove */
+    char kind;            /* 'i' on_insert, 'r' on_remove, 'u' on_replace */
     ecs_entity e;
     ecs_component c;
     const void *value;    /* the pointer it got */
@@ -45,8 +46,12 @@ static void log_remove(ecs_world *hw, ecs_entity e, ecs_component hc, void *valu
     record(hw, e, hc, value, user, 'r');
 }
 
+static void log_replace(ecs_world *hw, ecs_entity e, ecs_component hc, void *value, void *user) {
+    record(hw, e, hc, value, user, 'u');
+}
+
 static void set_hooks(ecs_component hc, ecs_hook_fn ins, ecs_hook_fn rem, void *user) {
-    ecs_hooks h;
+    ecs_hooks h = {0};
     h.on_insert = ins;
     h.on_remove = rem;
     h.user = user;
@@ -62,6 +67,98 @@ static void setup(void) {
 }
 
 /* --- when hooks run ------------------------------------------------------ */
+
+static void set_replace_hook(ecs_component hc, ecs_hook_fn fn) {
+    ecs_hooks h = {0};
+    h.on_insert = log_insert;
+    h.on_replace = fn;
+    ecs_hooks_set(w, hc, &h);
+}
+
+/* on_replace: after an add over a value e has, with the new value in
+   place; not on the first add, not for writes through pointers. */
+static void test_on_replace_runs_after_an_add_replaced_the_value(void) {
+    ecs_entity e;
+    A *p;
+    setup();
+    set_replace_hook(a, log_replace);
+    e = ecs_create(w);
+    p = ECS_ADD(w, e, a, A, {1});
+    CHECK(nev == 1 && ev[0].kind == 'i');
+    CHECK(ECS_ADD(w, e, a, A, {2}) == p);
+    CHECK(nev == 2 && ev[1].kind == 'u' && ev[1].e == e && ev[1].c == a && ev[1].v == 2 && ev[1].value == p);
+    ECS_GET_MUT(w, e, a, A)->v = 3; /* a write through a pointer: no hook */
+    CHECK(nev == 2);
+    CHECK(ecs_add(w, e, a, NULL) == p && nev == 3 && ev[2].kind == 'u' && ev[2].v == 0); /* NULL: zeroed */
+    ecs_world_free(w);
+}
+
+/* ecs_add_if_changed runs it only when the bytes differ. */
+static void test_on_replace_runs_for_add_if_changed_only_on_a_change(void) {
+    ecs_entity e;
+    A v = {5};
+    setup();
+    set_replace_hook(a, log_replace);
+    e = ecs_create(w);
+    CHECK(ecs_add_if_changed(w, e, a, &v) && nev == 1 && ev[0].kind == 'i');
+    CHECK(!ecs_add_if_changed(w, e, a, &v) && nev == 1);
+    v.v = 6;
+    CHECK(ecs_add_if_changed(w, e, a, &v) && nev == 2 && ev[1].kind == 'u' && ev[1].v == 6);
+    ecs_world_free(w);
+}
+
+/* A bundle over an entity runs on_insert for what it inserted and
+   on_replace for what it replaced, once the whole bundle is in place, in
+   bundle order; so does a flushed deferred add. */
+static void test_on_replace_in_a_bundle_runs_once_the_bundle_is_in(void) {
+    ecs_entity e;
+    A va = {10};
+    B vb = {20};
+    ecs_component comps[2];
+    const void *vals[2];
+    setup();
+    set_replace_hook(a, log_replace);
+    set_replace_hook(b, log_replace);
+    e = ecs_create(w);
+    ECS_ADD(w, e, a, A, {1});
+    nev = 0;
+    comps[0] = a, comps[1] = b, vals[0] = &va, vals[1] = &vb;
+    CHECK(ecs_add_n(w, e, 2, comps, vals));
+    CHECK(nev == 2 && ev[0].kind == 'u' && ev[0].c == a && ev[0].v == 10 && ev[0].has[2]);
+    CHECK(ev[1].kind == 'i' && ev[1].c == b && ev[1].v == 20);
+    nev = 0;
+    CHECK(ECS_DEFER_ADD(w, e, b, B, {21}) && nev == 0);
+    CHECK(ecs_flush(w) && nev == 1 && ev[0].kind == 'u' && ev[0].c == b && ev[0].v == 21);
+    ecs_world_free(w);
+}
+
+/* A replace of its own storage from inside on_replace does not run it
+   again (no hook re-enters itself); other storages' hooks do run. */
+static int replaced_again;
+static void replace_own_value(ecs_world *hw, ecs_entity e, ecs_component hc, void *value, void *user) {
+    (void)value, (void)user;
+    replaced_again++;
+    ECS_ADD(hw, e, hc, A, {99});
+    ECS_ADD(hw, e, b, B, {98});
+}
+static void test_on_replace_does_not_re_enter_itself(void) {
+    ecs_entity e;
+    setup();
+    set_replace_hook(a, replace_own_value);
+    set_replace_hook(b, log_replace);
+    e = ecs_create(w);
+    ECS_ADD(w, e, a, A, {1});
+    ECS_ADD(w, e, b, B, {1});
+    nev = 0;
+    replaced_again = 0;
+    ECS_ADD(w, e, a, A, {2});
+    CHECK(replaced_again == 1 && ECS_GET(w, e, a, A)->v == 99);
+    CHECK(nev == 1 && ev[0].kind == 'u' && ev[0].c == b && ev[0].v == 98);
+    set_hooks(a, NULL, NULL, NULL); /* clears on_replace too */
+    ECS_ADD(w, e, a, A, {3});
+    CHECK(replaced_again == 1);
+    ecs_world_free(w);
+}
 
 static void test_on_insert_runs_after_the_add_with_the_value_and_user_pointer(void) {
     int marker;
@@ -462,6 +559,10 @@ static void test_a_hook_destroying_another_entity_during_destroy_records_both(vo
 
 int main(void) {
     RUN(test_on_insert_runs_after_the_add_with_the_value_and_user_pointer);
+    RUN(test_on_replace_runs_after_an_add_replaced_the_value);
+    RUN(test_on_replace_runs_for_add_if_changed_only_on_a_change);
+    RUN(test_on_replace_in_a_bundle_runs_once_the_bundle_is_in);
+    RUN(test_on_replace_does_not_re_enter_itself);
     RUN(test_on_insert_may_change_the_new_value);
     RUN(test_on_insert_does_not_run_when_a_value_is_replaced);
     RUN(test_on_remove_runs_before_the_component_leaves_with_its_value);

@@ -81,7 +81,7 @@ static void stats_match_the_allocator(int with_realloc) {
     ecs_world *w = metered(&m, with_realloc, true, 0);
     ecs_component a, b, big, tag;
     static ecs_entity e[6000];
-    ecs_hooks h;
+    ecs_hooks h = {0};
     int removed = 0;
     uint32_t k;
     TOTAL_IS_LIVE(w, &m); /* a new world */
@@ -584,7 +584,7 @@ static void test_shrink_is_refused_in_a_hook(void) {
     meter m;
     ecs_world *w = metered(&m, 0, false, 0);
     ecs_component a = ECS_COMPONENT(w, A), b = ECS_COMPONENT(w, B);
-    ecs_hooks h;
+    ecs_hooks h = {0};
     ecs_entity e[100];
     uint32_t k, cap;
     size_t live;

@@ -520,7 +520,7 @@ static void count_hook(ecs_world *hw, ecs_entity e, ecs_component c, void *value
 }
 
 static void test_null_world_to_hooks_set_asserts(void) {
-    ecs_hooks h;
+    ecs_hooks h = {0};
     setup();
     memset(&h, 0, sizeof h);
     h.on_insert = count_hook;
@@ -531,7 +531,7 @@ static void test_null_world_to_hooks_set_asserts(void) {
 }
 
 static void test_hooks_set_with_null_hooks_clears_them(void) {
-    ecs_hooks h;
+    ecs_hooks h = {0};
     setup();
     memset(&h, 0, sizeof h);
     h.on_insert = count_hook; /* on_remove NULL: none */

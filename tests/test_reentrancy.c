@@ -145,7 +145,7 @@ static int group_kind;
    in it); GROUP_EXTRA: a group owns Hooked and Extra. Hooked's hooks are `hook`. */
 static ecs_entity bystander, loner;
 static void setup(int kind) {
-    ecs_hooks h;
+    ecs_hooks h = {0};
     ecs_group_desc gd;
     w = ecs_world_new(NULL);
     hooked = ecs_register(w, "Hooked", sizeof(Val), ECS_ALIGNOF(Val));
@@ -396,7 +396,7 @@ static void test_hook_adding_to_its_entity_while_it_is_stripped_or_destroyed_is_
 static int by_v(ecs_entity a, const void *va, ecs_entity b, const void *vb, void *ctx);
 
 static void try_reorder_own_storage(ecs_world *hw, ecs_entity e, ecs_component c, void *value) {
-    ecs_hooks h;
+    ecs_hooks h = {0};
     ecs_group_desc gd;
     memset(&h, 0, sizeof h);
     memset(&gd, 0, sizeof gd);

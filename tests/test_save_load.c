@@ -1714,7 +1714,7 @@ static ecs_serial name_serial(void) {
 static ecs_component name_component(ecs_world *w) {
     ecs_component c = ECS_COMPONENT(w, Name);
     ecs_serial s = name_serial();
-    ecs_hooks h;
+    ecs_hooks h = {0};
     memset(&h, 0, sizeof h);
     h.on_remove = name_on_remove;
     ecs_hooks_set(w, c, &h);
@@ -2336,7 +2336,7 @@ static void count_remove(ecs_world *w, ecs_entity e, ecs_component c, void *valu
 static void test_hooks_do_not_run_on_load(void) {
     ecs_component c[NC], it;
     ecs_world *a = small_world(c), *b = ecs_world_new(NULL);
-    ecs_hooks h;
+    ecs_hooks h = {0};
     ecs_entity e;
     snap s = take(a);
     CHECK(s.p != NULL);

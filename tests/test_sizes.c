@@ -166,7 +166,7 @@ static void test_create_bulk_of_nearly_uint32_max_entities_fails_cleanly_without
             vals[1] = NULL;
             first = ecs_create_n(w, 2, both, vals);
             if (cfg == 2) {
-                ecs_hooks h;
+                ecs_hooks h = {0};
                 memset(&h, 0, sizeof h);
                 h.on_insert = count_hook;
                 ecs_hooks_set(w, tag, &h);

@@ -597,6 +597,40 @@ static void test_each_calls_back_once_per_match(void) {
     ecs_world_free(w);
 }
 
+/* A field taken after the body grew the walked storage (its arrays moved)
+   is the current entity's value in the new arrays: ECS_FIELD and
+   ECS_BLOCK read the storage's array at each call. Under ASan a field
+   read from the old arrays would be a heap-use-after-free. */
+static void test_fields_taken_after_a_change_that_moved_the_arrays_are_right(void) {
+    ecs_iter it;
+    int i, n = 0;
+    setup();
+    for (i = 1; i <= 3; i++) spawn((float)i, 1, 0, 0);
+    it = ecs_view_of(w, 1, &pos);
+    ECS_EACH(&it) {
+        ecs_entity cur = ecs_iter_entity(&it);
+        float x = ECS_FIELD(&it, 0, Pos)->x;
+        const void *old = ecs_storage_data(ecs_storage_of(w, pos));
+        for (i = 0; i < 200; i++) spawn(1000, 0, 0, 0); /* grows pos: its arrays move */
+        CHECK(ecs_storage_data(ecs_storage_of(w, pos)) != old);
+        CHECK(ECS_FIELD(&it, 0, Pos) == ECS_GET_MUT(w, cur, pos, Pos));
+        CHECK(ECS_FIELD(&it, 0, Pos)->x == x);
+        n++;
+    }
+    CHECK(n == 3);
+    n = 0;
+    for (it = ecs_view_of(w, 1, &vel); ecs_iter_next_block(&it);) {
+        ecs_entity first = it.entities[0];
+        const void *old = ecs_storage_data(ecs_storage_of(w, vel));
+        for (i = 0; i < 200; i++) ECS_ADD(w, ecs_create(w), vel, Vel, {5, 5});
+        CHECK(ecs_storage_data(ecs_storage_of(w, vel)) != old);
+        CHECK(ECS_BLOCK(&it, 0, Vel) == ECS_GET_MUT(w, first, vel, Vel));
+        n += (int)it.count;
+    }
+    CHECK(n == 3);
+    ecs_world_free(w);
+}
+
 /* ECS_EACH_VIEW declares its iterator: one statement walks a view made for
    it, with the descriptor written in place (a compound literal), and
    break leaves it like any loop. */
@@ -736,6 +770,7 @@ int main(void) {
     RUN(test_bad_view_descriptions_assert);
     RUN(test_each_calls_back_once_per_match);
     RUN(test_each_view_declares_its_iterator);
+    RUN(test_fields_taken_after_a_change_that_moved_the_arrays_are_right);
     RUN(test_each_over_interleaved_storages_matches_the_other_loop_forms);
     return test_summary();
 }

@@ -1100,10 +1100,10 @@ static void hook_remove(ecs_world *w, ecs_entity e, ecs_component c, void *value
     (void)user;
     hook_cb(0, w, e, c, value);
 }
-static const ecs_hooks hook_sets[4] = {{NULL, NULL, NULL},
-                                       {hook_insert, NULL, NULL},
-                                       {NULL, hook_remove, NULL},
-                                       {hook_insert, hook_remove, NULL}};
+static const ecs_hooks hook_sets[4] = {{NULL, NULL, NULL, NULL},
+                                       {hook_insert, NULL, NULL, NULL},
+                                       {NULL, hook_remove, NULL, NULL},
+                                       {hook_insert, hook_remove, NULL, NULL}};
 
 /* Few distinct keys, so stability shows: a value's first byte mod 4, a
    tag's entity index mod 5. */

@@ -1,0 +1,184 @@
+/* Typed macros in debug builds (ECS_DEBUG, on unless NDEBUG; section 6):
+   T is checked against the type ECS_COMPONENT registered, not only its
+   size, and a failing typed macro's message ends with the caller's place.
+
+     ECS_GET(w, e, pos, Vel)          Pos and Vel have the same size: NULL,
+                                      SIZE_MISMATCH, an assert that says
+                                      "the type is Vel but the component was
+                                      registered as Pos (at file:line)"
+     every typed macro                the same: ECS_GET_MUT, ECS_STORAGE_GET,
+                                      ECS_STORAGE_GET_MUT, ECS_ADD (nothing
+                                      added), ECS_REMOVE (nothing removed),
+                                      ECS_FIELD, ECS_BLOCK, ECS_UNIQUE_GET
+     ecs_register(w, "name", ...)     a name of your own: no type to compare,
+                                      any T of the right size is accepted
+     ECS_COMPONENT(w, T)              the name is "T" (ecs_component_name,
+                                      ecs_lookup), the same id as
+                                      ecs_register(w, "T", ...) */
+#include "test.h"
+#define ECS_IMPLEMENTATION
+#define ECS_STB_DS_IMPLEMENTATION
+#include "../ecs.h"
+
+typedef struct { float x, y; } Pos;
+typedef struct { float x, y; } Vel; /* the same size as Pos */
+
+static ecs_world *w;
+static ecs_component pos, vel, named;
+static ecs_entity e;
+
+static void setup(void) {
+    w = ecs_world_new(NULL);
+    pos = ECS_COMPONENT(w, Pos);
+    vel = ECS_COMPONENT(w, Vel);
+    named = ecs_register(w, "velocity", sizeof(Vel), ECS_ALIGNOF(Vel));
+    e = ecs_create(w);
+    ECS_ADD(w, e, pos, Pos, {1, 2});
+}
+
+/* The last assert names the wrong type, the registered one and, at its
+   end, this file and the line of the call. */
+static int says_type_and_place(const char *wrong, const char *registered, int line) {
+    char want[128], at[64];
+    snprintf(want, sizeof want, "the type is %s but the component was registered as %s", wrong, registered);
+    snprintf(at, sizeof at, "test_typed_macros.c:%d)", line);
+    if (strstr(test__assert_msg, want) && strstr(test__assert_msg, at)) return 1;
+    printf("  the assert \"%s\" does not say \"%s\" and \"%s\"\n", test__assert_msg, want, at);
+    return 0;
+}
+
+static void test_component_registered_by_type_is_named_by_it(void) {
+    setup();
+    CHECK(strcmp(ecs_component_name(w, pos), "Pos") == 0);
+    CHECK(ecs_lookup(w, "Pos") == pos);
+    CHECK(ecs_register(w, "Pos", sizeof(Pos), ECS_ALIGNOF(Pos)) == pos);
+    CHECK(ECS_COMPONENT(w, Pos) == pos);
+    ecs_world_free(w);
+}
+
+static void test_get_with_another_type_of_the_same_size_asserts(void) {
+    int line;
+    setup();
+    CHECK(ECS_GET(w, e, pos, Pos)->y == 2);
+    line = __LINE__ + 1;
+    EXPECT_ASSERT(ECS_GET(w, e, pos, Vel) == NULL, "ECS_GET(entity ");
+    CHECK(says_type_and_place("Vel", "Pos", line));
+    CHECK(ecs_last_error(w) == ECS_ERR_SIZE_MISMATCH);
+    line = __LINE__ + 1;
+    EXPECT_ASSERT(ECS_GET_MUT(w, e, pos, Vel) == NULL, "ECS_GET_MUT");
+    CHECK(says_type_and_place("Vel", "Pos", line));
+    ecs_world_free(w);
+}
+
+static void test_storage_gets_check_the_type(void) {
+    ecs_storage *s;
+    int line;
+    setup();
+    s = ecs_storage_of_mut(w, pos);
+    CHECK(ECS_STORAGE_GET(s, e, Pos) != NULL && ECS_STORAGE_GET_MUT(s, e, Pos) != NULL);
+    line = __LINE__ + 1;
+    EXPECT_ASSERT(ECS_STORAGE_GET(s, e, Vel) == NULL, "ECS_STORAGE_GET");
+    CHECK(says_type_and_place("Vel", "Pos", line));
+    line = __LINE__ + 1;
+    EXPECT_ASSERT(ECS_STORAGE_GET_MUT(s, e, Vel) == NULL, "ECS_STORAGE_GET_MUT");
+    CHECK(says_type_and_place("Vel", "Pos", line));
+    ecs_world_free(w);
+}
+
+/* Add and remove fail whole: the entity neither gains nor loses a value,
+   on the inline path (room in the storage) as on the first add of a
+   storage (its out-of-line path). */
+static void test_add_and_remove_with_another_type_change_nothing(void) {
+    ecs_entity f;
+    Vel out = {0, 0};
+    int line;
+    setup();
+    f = ecs_create(w);
+    line = __LINE__ + 1;
+    EXPECT_ASSERT(ECS_ADD(w, f, pos, Vel, {3, 4}) == NULL, "ECS_ADD");
+    CHECK(says_type_and_place("Vel", "Pos", line));
+    CHECK(!ecs_has(w, f, pos) && ecs_storage_count(ecs_storage_of(w, pos)) == 1);
+    CHECK(ECS_ADD(w, f, vel, Vel, {3, 4}) != NULL); /* vel's first add, with its own type */
+    line = __LINE__ + 1;
+    EXPECT_ASSERT(ECS_ADD(w, e, vel, Pos, {5, 6}) == NULL, "ECS_ADD");
+    CHECK(says_type_and_place("Pos", "Vel", line));
+    CHECK(!ecs_has(w, e, vel));
+    line = __LINE__ + 1;
+    EXPECT_ASSERT(!ECS_REMOVE(w, e, pos, Vel, &out), "ECS_REMOVE");
+    CHECK(says_type_and_place("Vel", "Pos", line));
+    CHECK(ecs_has(w, e, pos) && out.x == 0 && ECS_GET(w, e, pos, Pos)->x == 1);
+    CHECK(ECS_REMOVE(w, e, pos, Pos, NULL) && !ecs_has(w, e, pos));
+    ecs_world_free(w);
+}
+
+static void test_fields_check_the_type_in_both_loop_forms(void) {
+    ecs_iter it;
+    int line, n = 0;
+    setup();
+    it = ecs_view_of(w, 1, &pos);
+    ECS_EACH(&it) {
+        CHECK(ECS_FIELD(&it, 0, Pos)->x == 1);
+        line = __LINE__ + 1;
+        EXPECT_ASSERT(ECS_FIELD(&it, 0, Vel) == NULL, "ECS_FIELD");
+        CHECK(says_type_and_place("Vel", "Pos", line));
+        n++;
+    }
+    CHECK(n == 1);
+    for (it = ecs_view_of(w, 1, &pos); ecs_iter_next_block(&it);) {
+        CHECK(ECS_BLOCK(&it, 0, Pos) != NULL);
+        line = __LINE__ + 1;
+        EXPECT_ASSERT(ECS_BLOCK(&it, 0, Vel) == NULL, "ECS_BLOCK");
+        CHECK(says_type_and_place("Vel", "Pos", line));
+    }
+    ecs_world_free(w);
+}
+
+static void test_unique_get_checks_the_type(void) {
+    int line;
+    setup();
+    CHECK(ECS_UNIQUE_ADD(w, pos, Pos, {7, 8}) != NULL);
+    CHECK(ECS_UNIQUE_GET(w, pos, Pos)->x == 7);
+    line = __LINE__ + 1;
+    EXPECT_ASSERT(ECS_UNIQUE_GET(w, pos, Vel) == NULL, "ECS_UNIQUE_GET");
+    CHECK(says_type_and_place("Vel", "Pos", line));
+    ecs_world_free(w);
+}
+
+/* A component registered under a name of its own has no C type to
+   compare: any T of its size reads it, as before. */
+static void test_component_registered_by_name_checks_only_the_size(void) {
+    setup();
+    CHECK(ECS_ADD(w, e, named, Vel, {1, 1}) != NULL);
+    CHECK(ECS_GET(w, e, named, Pos) != NULL && ECS_GET(w, e, named, Vel) != NULL);
+    EXPECT_ASSERT(ECS_GET(w, e, named, int) == NULL, "sizeof(T) is");
+    ecs_world_free(w);
+}
+
+/* A size mismatch says so (the type check comes after it), also with the
+   caller's place. */
+static void test_a_wrong_size_is_still_reported_as_a_size(void) {
+    int line;
+    setup();
+    line = __LINE__ + 1;
+    EXPECT_ASSERT(ECS_GET(w, e, pos, int) == NULL, "ECS_GET");
+    CHECK(strstr(test__assert_msg, "the type is") == NULL);
+    {
+        char at[64];
+        snprintf(at, sizeof at, "test_typed_macros.c:%d)", line);
+        CHECK(strstr(test__assert_msg, at) != NULL);
+    }
+    ecs_world_free(w);
+}
+
+int main(int argc, char **argv) {
+    test_only(argc, argv);
+    RUN(test_component_registered_by_type_is_named_by_it);
+    RUN(test_get_with_another_type_of_the_same_size_asserts);
+    RUN(test_storage_gets_check_the_type);
+    RUN(test_add_and_remove_with_another_type_change_nothing);
+    RUN(test_fields_check_the_type_in_both_loop_forms);
+    RUN(test_unique_get_checks_the_type);
+    RUN(test_component_registered_by_name_checks_only_the_size);
+    RUN(test_a_wrong_size_is_still_reported_as_a_size);
+    return test_summary();
+}
