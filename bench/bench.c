@@ -1344,7 +1344,7 @@ static bench_sum bench_frame_sum(const movement *m) {
 
 static pool *bench_pool; /* the first parallel run makes it; it lives until exit */
 
-static bench_sum bench_frame(bench_run *r, int parallel) {
+static bench_sum bench_frame(bench_run *r, int parallel, int grouped) {
     movement m;
     ecs_desc desc;
     ecs_world *w;
@@ -1357,8 +1357,16 @@ static bench_sum bench_frame(bench_run *r, int parallel) {
         desc.parallel_user = bench_pool;
     }
     w = ecs_world_new(&desc);
-    if (!w || !movement_init(&m, w, BENCH_FRAME_W, BENCH_FRAME_H) || !movement_spawn(&m, r->n, BENCH_FRAME_SEED))
-        bench_die("movement: out of memory");
+    if (!w || !movement_init(&m, w, BENCH_FRAME_W, BENCH_FRAME_H)) bench_die("movement: out of memory");
+    if (grouped) { /* what a group buys: integrate's and bounce's view walk its rows with no probe */
+        ecs_group_desc g;
+        memset(&g, 0, sizeof g);
+        g.owned[0] = m.position;
+        g.owned[1] = m.velocity;
+        g.excluded[0] = m.frozen;
+        if (!ecs_group_new(w, &g)) bench_die(ecs_last_error_msg(w));
+    }
+    if (!movement_spawn(&m, r->n, BENCH_FRAME_SEED)) bench_die("movement: out of memory");
     if (parallel) {
         m.parallel_for = pool_for;
         m.parallel_user = bench_pool;
@@ -1373,8 +1381,9 @@ static bench_sum bench_frame(bench_run *r, int parallel) {
     ecs_world_free(w);
     return s;
 }
-static bench_sum ecs_frame_serial(bench_run *r) { return bench_frame(r, 0); }
-static bench_sum ecs_frame_parallel(bench_run *r) { return bench_frame(r, 1); }
+static bench_sum ecs_frame_serial(bench_run *r) { return bench_frame(r, 0, 0); }
+static bench_sum ecs_frame_grouped(bench_run *r) { return bench_frame(r, 0, 1); }
+static bench_sum ecs_frame_parallel(bench_run *r) { return bench_frame(r, 1, 0); }
 
 /* The raw twin of the frame: what a C program without a library keeps for
    the same game. Struct of arrays indexed 0..count-1, one entity per
@@ -1733,6 +1742,7 @@ static const bench_row ROWS[] = {
     {"hierarchy reparent 100+, pass", ecs_tree_reparent, RAW_TREE, ECS_TREE, 2.0},
     {"hierarchy spawn under a parent", ecs_tree_spawn, ECS_PLACED, ECS_PLACED, 2.0},
     {"movement frame, 1 core", ecs_frame_serial, RAW_FRAME, RAW_FRAME, 1.5},
+    {"movement frame, 1 core, grouped", ecs_frame_grouped, RAW_FRAME, NO_TARGET, 0},
     {"movement frame, all cores", ecs_frame_parallel, ECS_FRAME, NO_TARGET, 0},
     {"save snapshot, 2 components", ecs_save_snapshot, RAW_SNAPSHOT, RAW_SNAPSHOT, 3.0},
     {"load snapshot, 2 components", ecs_load_snapshot, RAW_SNAPSHOT, RAW_SNAPSHOT, 3.0},
