@@ -1271,27 +1271,84 @@ static bench_sum ecs_tree_spawn(bench_run *r) { return bench_spawn(r, 1); }
 static bench_sum ecs_create_placed(bench_run *r) { return bench_spawn(r, 0); }
 
 /* ------------------------------------------------------------------------- */
-/* Many cores: the movement workload on a thread pool                        */
+/* The movement frame: on one core against a raw twin, and on all cores      */
 /* ------------------------------------------------------------------------- */
 
 /* j) One frame of examples/movement.h's workload (integrate, bounce,
    expire, report) over N entities, spawned untimed and moved one untimed
    frame first, so the timed frame is one of a running game, not the first.
+   1 core: the serial frame, against a raw twin (below) that computes the
+   same world and the same Stats with plain arrays.
    parallel: as in examples/parallel.c, a pool with one thread per core is
    the world's parallel_for and runs integrate, bounce and report in 4
    slices per thread. Its baseline is the same frame run serially (ratio =
    parallel / serial: the speedup is 1 / ratio), and its checksum must be
-   the serial one: the worlds are the same to the bit. The checksum is the
-   entities alive and the sum of every Position and Velocity in 1/64
-   units, plus the frame's Stats. */
+   the serial one: the worlds are the same to the bit.
+   The checksum (bench_frame_entity, both sides): the entities alive, and
+   the sum over them of a hash of each one's whole state (its Position,
+   its Velocity or none, Frozen or not, its Lifetime or none), plus a hash
+   of the frame's Stats. A sum, so the order of the rows does not matter
+   (the twin's swap-remove and the storages' keep different orders), but
+   an entity with a wrong value, a missing or extra entity or a wrong
+   count changes it. */
+#define BENCH_FRAME_W 64.0f  /* the box and the seed of movement_spawn, for both sides */
+#define BENCH_FRAME_H 16.0f
+#define BENCH_FRAME_SEED 2026u
+
+/* splitmix64's finalizer: every bit of x moves about half of the result */
+static uint64_t bench_mix(uint64_t x) {
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
+    return x ^ (x >> 31);
+}
+static uint64_t bench_float_bits(float a, float b) {
+    uint32_t x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    return (uint64_t)x | (uint64_t)y << 32;
+}
+/* One entity's hash: vel NULL for none, life 0 for none (a live Lifetime
+   is at least 1: it is destroyed at 0). */
+static uint64_t bench_frame_entity(float px, float py, const float *vel, int frozen, uint32_t life) {
+    uint64_t h = bench_mix(bench_float_bits(px, py) + 0x9e3779b97f4a7c15u);
+    h = bench_mix(h + (vel ? bench_float_bits(vel[0], vel[1]) : 0x5555555555555555u));
+    return bench_mix(h + ((uint64_t)life << 1 | (uint64_t)(frozen != 0)));
+}
+static uint64_t bench_frame_stats(uint32_t moved, uint32_t bounced, uint32_t expired) {
+    return bench_mix(bench_mix((uint64_t)moved << 32 | bounced) + expired);
+}
+
+/* Untimed: the checksum of a movement world after its frame. */
+static bench_sum bench_frame_sum(const movement *m) {
+    ecs_world *w = m->w;
+    const ecs_storage *ps = ecs_storage_of(w, m->position);
+    const movement_Position *p = (const movement_Position *)ecs_storage_data(ps);
+    const ecs_entity *ents = ecs_storage_entities(ps);
+    const Stats *st = ECS_UNIQUE_GET(w, m->stats, Stats);
+    bench_sum s = {0, 0};
+    uint32_t i, n = ecs_storage_count(ps);
+    if (n != ecs_count(w)) bench_die("movement: an entity without Position");
+    for (i = 0; i < n; i++) {
+        const movement_Velocity *v =
+            ecs_has(w, ents[i], m->velocity) ? ECS_GET(w, ents[i], m->velocity, movement_Velocity) : NULL;
+        const Lifetime *l = ecs_has(w, ents[i], m->lifetime) ? ECS_GET(w, ents[i], m->lifetime, Lifetime) : NULL;
+        float vel[2];
+        if (v) vel[0] = v->x, vel[1] = v->y;
+        s.sum += bench_frame_entity(p[i].x, p[i].y, v ? vel : NULL, ecs_has(w, ents[i], m->frozen),
+                                    l ? l->frames : 0);
+    }
+    s.count = n;
+    s.sum += bench_frame_stats(st->moved, st->bounced, st->expired);
+    return s;
+}
+
 static pool *bench_pool; /* the first parallel run makes it; it lives until exit */
 
-static bench_sum bench_frame(bench_run *r, int parallel) {
+static bench_sum bench_frame(bench_run *r, int parallel, int grouped) {
     movement m;
     ecs_desc desc;
     ecs_world *w;
-    bench_sum s = {0, 0};
-    uint32_t i, n;
+    bench_sum s;
     int rc;
     memset(&desc, 0, sizeof desc);
     if (parallel) {
@@ -1300,7 +1357,16 @@ static bench_sum bench_frame(bench_run *r, int parallel) {
         desc.parallel_user = bench_pool;
     }
     w = ecs_world_new(&desc);
-    if (!w || !movement_init(&m, w, 64, 16) || !movement_spawn(&m, r->n, 2026)) bench_die("movement: out of memory");
+    if (!w || !movement_init(&m, w, BENCH_FRAME_W, BENCH_FRAME_H)) bench_die("movement: out of memory");
+    if (grouped) { /* what a group buys: integrate's and bounce's view walk its rows with no probe */
+        ecs_group_desc g;
+        memset(&g, 0, sizeof g);
+        g.owned[0] = m.position;
+        g.owned[1] = m.velocity;
+        g.excluded[0] = m.frozen;
+        if (!ecs_group_new(w, &g)) bench_die(ecs_last_error_msg(w));
+    }
+    if (!movement_spawn(&m, r->n, BENCH_FRAME_SEED)) bench_die("movement: out of memory");
     if (parallel) {
         m.parallel_for = pool_for;
         m.parallel_user = bench_pool;
@@ -1311,22 +1377,166 @@ static bench_sum bench_frame(bench_run *r, int parallel) {
     rc = movement_frame(&m);
     bench_stop(r);
     if (rc != 0) bench_die(ecs_last_error_msg(w));
-    {
-        const movement_Position *p = (const movement_Position *)ecs_storage_data(ecs_storage_of(w, m.position));
-        const movement_Velocity *v = (const movement_Velocity *)ecs_storage_data(ecs_storage_of(w, m.velocity));
-        const Stats *st = ECS_UNIQUE_GET(w, m.stats, Stats);
-        s.count = ecs_count(w);
-        for (i = 0, n = ecs_storage_count(ecs_storage_of(w, m.position)); i < n; i++)
-            s.sum += (uint64_t)(int64_t)(p[i].x * 64) + (uint64_t)(int64_t)(p[i].y * 64);
-        for (i = 0, n = ecs_storage_count(ecs_storage_of(w, m.velocity)); i < n; i++)
-            s.sum += (uint64_t)(int64_t)(v[i].x * 64) + (uint64_t)(int64_t)(v[i].y * 64);
-        s.sum += (uint64_t)st->moved + st->bounced + st->expired;
-    }
+    s = bench_frame_sum(&m);
     ecs_world_free(w);
     return s;
 }
-static bench_sum ecs_frame_serial(bench_run *r) { return bench_frame(r, 0); }
-static bench_sum ecs_frame_parallel(bench_run *r) { return bench_frame(r, 1); }
+static bench_sum ecs_frame_serial(bench_run *r) { return bench_frame(r, 0, 0); }
+static bench_sum ecs_frame_grouped(bench_run *r) { return bench_frame(r, 0, 1); }
+static bench_sum ecs_frame_parallel(bench_run *r) { return bench_frame(r, 1, 0); }
+
+/* The raw twin of the frame: what a C program without a library keeps for
+   the same game. Struct of arrays indexed 0..count-1, one entity per
+   index; a flags byte per entity says what it has (Velocity, Frozen,
+   Lifetime) and what the frame changed (Position, Velocity), which is the
+   twin's modification tracking; an expired entity is removed at once by
+   moving the last one into its place (swap-remove), which is the twin's
+   deferred destroy. The four passes are movement.h's four systems, one
+   loop each, in the same order:
+       integrate  p += v * dt where the entity has Velocity and is not
+                  Frozen; flags it Position-modified (ECS_WRITE marks every
+                  Position the view hands out)
+       bounce     the same entities; one that left the box is reflected and
+                  flagged Position- and Velocity-modified (ECS_GET_MUT)
+       expire     Lifetime counted down; at 0 swap-removed and counted
+       report     counts the two modified flags and clears them: clearing
+                  makes the next frame's counts those of "since my last
+                  run", the window ecs_system_view gives report
+   The same floats in the same operations, so positions match to the bit. */
+enum {
+    RAW_FRAME_VEL = 1,      /* has a Velocity */
+    RAW_FRAME_FROZEN = 2,   /* Frozen (has a Velocity, does not move) */
+    RAW_FRAME_LIFE = 4,     /* has a Lifetime */
+    RAW_FRAME_POS_MOD = 8,  /* Position changed since the last report */
+    RAW_FRAME_VEL_MOD = 16  /* Velocity changed since the last report */
+};
+
+typedef struct raw_frame {
+    float *px, *py, *vx, *vy;
+    uint32_t *life;
+    unsigned char *flags;
+    uint32_t count;
+    float dt, w, h;                   /* the uniques Time and Bounds */
+    uint32_t moved, bounced, expired; /* the unique Stats */
+} raw_frame;
+
+/* movement.h's generator (movement__rand), so the twin spawns the same
+   entities from the same seed */
+static uint32_t raw_frame_rand(uint32_t *state, uint32_t n) {
+    *state ^= *state << 13;
+    *state ^= *state >> 17;
+    *state ^= *state << 5;
+    return *state % n;
+}
+
+/* Untimed: movement_spawn's n entities, drawn in the same order. */
+static void raw_frame_spawn(raw_frame *f, uint32_t n, uint32_t seed) {
+    uint32_t rng = seed ? seed : 1, gw = (uint32_t)(BENCH_FRAME_W * 16), gh = (uint32_t)(BENCH_FRAME_H * 16), i;
+    memset(f, 0, sizeof *f);
+    f->px = (float *)bench_alloc((size_t)n * sizeof *f->px);
+    f->py = (float *)bench_alloc((size_t)n * sizeof *f->py);
+    f->vx = (float *)bench_alloc((size_t)n * sizeof *f->vx);
+    f->vy = (float *)bench_alloc((size_t)n * sizeof *f->vy);
+    f->life = (uint32_t *)bench_alloc((size_t)n * sizeof *f->life);
+    f->flags = (unsigned char *)bench_alloc(n);
+    f->dt = 0.25f; /* movement_init's Time */
+    f->w = BENCH_FRAME_W;
+    f->h = BENCH_FRAME_H;
+    for (i = 0; i < n; i++) {
+        uint32_t kind = raw_frame_rand(&rng, 8), life;
+        unsigned char flags = 0;
+        float vx, vy;
+        f->px[i] = (float)raw_frame_rand(&rng, gw + 1) / 16;
+        f->py[i] = (float)raw_frame_rand(&rng, gh + 1) / 16;
+        vx = (float)(1 + raw_frame_rand(&rng, 128)) / 16 * (raw_frame_rand(&rng, 2) ? 1 : -1);
+        vy = (float)(1 + raw_frame_rand(&rng, 128)) / 16 * (raw_frame_rand(&rng, 2) ? 1 : -1);
+        life = 1 + raw_frame_rand(&rng, 12);
+        if (kind != 0) flags |= RAW_FRAME_VEL;
+        if (kind == 1) flags |= RAW_FRAME_FROZEN;
+        if (raw_frame_rand(&rng, 4) == 0) flags |= RAW_FRAME_LIFE;
+        f->vx[i] = kind != 0 ? vx : 0;
+        f->vy[i] = kind != 0 ? vy : 0;
+        f->life[i] = flags & RAW_FRAME_LIFE ? life : 0;
+        f->flags[i] = flags;
+    }
+    f->count = n;
+}
+
+static void raw_frame_free(raw_frame *f) {
+    free(f->px);
+    free(f->py);
+    free(f->vx);
+    free(f->vy);
+    free(f->life);
+    free(f->flags);
+}
+
+/* movement__reflect: mirrors *x into [0, max], turns *v around */
+static int raw_frame_reflect(float *x, float *v, float max) {
+    if (*x >= 0 && *x <= max) return 0;
+    *x = *x < 0 ? -*x : 2 * max - *x;
+    *v = -*v;
+    return 1;
+}
+
+/* One frame: the four passes. */
+static void raw_frame_run(raw_frame *f) {
+    float *px = f->px, *py = f->py, *vx = f->vx, *vy = f->vy, dt = f->dt, w = f->w, h = f->h;
+    uint32_t *life = f->life;
+    unsigned char *flags = f->flags;
+    uint32_t i, n = f->count, expired = 0, moved = 0, bounced = 0;
+    for (i = 0; i < n; i++) /* integrate */
+        if ((flags[i] & (RAW_FRAME_VEL | RAW_FRAME_FROZEN)) == RAW_FRAME_VEL) {
+            px[i] += vx[i] * dt;
+            py[i] += vy[i] * dt;
+            flags[i] |= RAW_FRAME_POS_MOD;
+        }
+    for (i = 0; i < n; i++) /* bounce */
+        if ((flags[i] & (RAW_FRAME_VEL | RAW_FRAME_FROZEN)) == RAW_FRAME_VEL) {
+            int hit_x = raw_frame_reflect(&px[i], &vx[i], w);
+            int hit_y = raw_frame_reflect(&py[i], &vy[i], h);
+            if (hit_x || hit_y) flags[i] |= RAW_FRAME_POS_MOD | RAW_FRAME_VEL_MOD;
+        }
+    for (i = n; i-- > 0;) /* expire: backwards, so the entity moved into i was already counted down */
+        if ((flags[i] & RAW_FRAME_LIFE) && --life[i] == 0) {
+            n--;
+            px[i] = px[n], py[i] = py[n], vx[i] = vx[n], vy[i] = vy[n];
+            life[i] = life[n], flags[i] = flags[n];
+            expired++;
+        }
+    for (i = 0; i < n; i++) { /* report */
+        moved += (flags[i] & RAW_FRAME_POS_MOD) != 0;
+        bounced += (flags[i] & RAW_FRAME_VEL_MOD) != 0;
+        flags[i] &= (unsigned char)~(RAW_FRAME_POS_MOD | RAW_FRAME_VEL_MOD);
+    }
+    f->count = n;
+    f->moved = moved;
+    f->bounced = bounced;
+    f->expired = expired;
+}
+
+/* Baseline of the 1-core frame: the twin spawned alike, one untimed frame,
+   the timed frame, and the checksum of bench_frame_sum. */
+static bench_sum raw_frame_movement(bench_run *r) {
+    raw_frame f;
+    bench_sum s = {0, 0};
+    uint32_t i;
+    raw_frame_spawn(&f, r->n, BENCH_FRAME_SEED);
+    raw_frame_run(&f);
+    bench_start(r);
+    raw_frame_run(&f);
+    bench_stop(r);
+    for (i = 0; i < f.count; i++) {
+        float vel[2];
+        vel[0] = f.vx[i], vel[1] = f.vy[i];
+        s.sum += bench_frame_entity(f.px[i], f.py[i], f.flags[i] & RAW_FRAME_VEL ? vel : NULL,
+                                    f.flags[i] & RAW_FRAME_FROZEN, f.flags[i] & RAW_FRAME_LIFE ? f.life[i] : 0);
+    }
+    s.count = f.count;
+    s.sum += bench_frame_stats(f.moved, f.bounced, f.expired);
+    raw_frame_free(&f);
+    return s;
+}
 
 /* ------------------------------------------------------------------------- */
 /* Save and load: a snapshot against memcpy                                  */
@@ -1458,7 +1668,7 @@ typedef struct bench_baseline {
 
 enum {
     RAW_CREATE, RAW_GET, RAW_ADD_REMOVE, RAW_ITER1, RAW_ITER2, RAW_HALF, RAW_FROZEN, RAW_ITER3, RAW_TREE,
-    RAW_TREE_MOVED, RAW_SNAPSHOT,
+    RAW_TREE_MOVED, RAW_SNAPSHOT, RAW_FRAME,
     ECS_ITER2_EACH, ECS_ITER2_BLOCK, ECS_ADD_REMOVE, ECS_CREATE, ECS_DESTROY, ECS_FRAME, ECS_TREE, ECS_PLACED,
     NBASELINES, NO_TARGET = -1
 };
@@ -1475,6 +1685,7 @@ static const bench_baseline BASELINES[NBASELINES] = {
     {"raw tree", raw_tree_transforms},
     {"raw 1% tree", raw_tree_moved_leaves}, /* the moved leaves only */
     {"memcpy snap", raw_memcpy_snapshot}, /* the snapshot's bytes, for save and load */
+    {"raw frame", raw_frame_movement}, /* the movement frame's twin */
     {"ecs iter2/e", ecs_iter2_each},  /* the untracked rows, for the tracked ones */
     {"ecs iter2/b", ecs_iter2_block},
     {"ecs add+rm", ecs_add_remove},
@@ -1530,6 +1741,8 @@ static const bench_row ROWS[] = {
     {"hierarchy 1% moved, ECS_MODIFIED", ecs_tree_moved_tracked, RAW_TREE_MOVED, NO_TARGET, 0},
     {"hierarchy reparent 100+, pass", ecs_tree_reparent, RAW_TREE, ECS_TREE, 2.0},
     {"hierarchy spawn under a parent", ecs_tree_spawn, ECS_PLACED, ECS_PLACED, 2.0},
+    {"movement frame, 1 core", ecs_frame_serial, RAW_FRAME, RAW_FRAME, 1.5},
+    {"movement frame, 1 core, grouped", ecs_frame_grouped, RAW_FRAME, NO_TARGET, 0},
     {"movement frame, all cores", ecs_frame_parallel, ECS_FRAME, NO_TARGET, 0},
     {"save snapshot, 2 components", ecs_save_snapshot, RAW_SNAPSHOT, RAW_SNAPSHOT, 3.0},
     {"load snapshot, 2 components", ecs_load_snapshot, RAW_SNAPSHOT, RAW_SNAPSHOT, 3.0},

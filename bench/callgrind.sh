@@ -22,8 +22,9 @@ for f in "$dir"/cg.*; do
     printf '%s\t%s\t%s\n' "${f##*.}" "$name" "$(awk -v t="$total" -v r="$runs" -v k="$num" \
         'BEGIN { printf "%.1f", t / r / k }')"
 done | sort -n | cut -f2- > "$dir/rows"
-# The instruction targets of issue 12 (and the hierarchy's of issue 25,
-# whose time targets they mirror): "<= X" per entity, or "<= Fx ROW"
+# The instruction targets of issue 12 (and the hierarchy's of issue 25 and
+# the movement frame's of issue 22, whose time targets they mirror): "<= X"
+# per entity, or "<= Fx ROW"
 # (F times another row's count), or "< ROW". Checked only when both rows
 # were measured; they never change the exit status.
 cat > "$dir/targets" <<'EOT'
@@ -48,6 +49,7 @@ hierarchy transforms, 4-ary	<= 3x raw tree
 hierarchy 1% moved, leaves	<= 0.1x hierarchy transforms, 4-ary
 hierarchy reparent 100+, pass	<= 2x hierarchy transforms, 4-ary
 hierarchy spawn under a parent	<= 2x ecs placed
+movement frame, 1 core	<= 1.5x raw frame
 EOT
 printf '%-36s %12s   %s\n' "measurement (callgrind, N=$n)" "instr/entity" "target"
 awk -F'\t' '
