@@ -1643,6 +1643,15 @@ ECS_API bool ecs__type_ok(const ecs_storage *s, const char *call);
    (ECS__AT), which says its type and its caller's place; any other call
    is a plain name. ECS__TYPE_OK: is T s's type, as far as s knows one? */
 #define ECS__TYPE_OK(s, call) ((call)[0] != '\1' || ecs__type_ok((s), (call)))
+/* ...checked before a typed add or remove leaves the header, which is
+   where it is known whether the caller's build checks (then reported) */
+#if ECS_DEBUG
+#define ECS__TYPE_WRONG(w, call, e, c, size)                                                                 \
+    ((size) != (size_t)-1 && (w) && !ECS__TYPE_OK(ecs__storage((w), (c)), (call)) &&                         \
+     (ecs__bad_access((w), (call), (e), (c), (size)), 1))
+#else
+#define ECS__TYPE_WRONG(w, call, e, c, size) 0
+#endif
 ECS_API bool ecs__defer_add_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
                                   size_t size);
 ECS_API void *ecs__unique_get(const ecs_world *w, const char *call, ecs_component c, size_t size, bool mut);
@@ -1665,7 +1674,7 @@ ECS_API bool ecs__add_if_changed_sized(ecs_world *w, ecs_entity e, ecs_component
 #define ECS__CHANGE_RING 8                          /* row changes a view can check at once */
 #define ECS__MOVED(w) ((w)->epoch += 2u)              /* rows or arrays moved (world->epoch) */
 #define ECS__NAME_IN_MSG 64 /* names in an error message are cut there */
-#define ECS__MSG_MAX 448    /* the longest error message, names cut, the caller's place, and more */
+#define ECS__MSG_MAX 576    /* the longest error message, names cut, the caller's place, and more */
 
 /* A list of changes in tick order; for deletions, with a copy of each value. */
 typedef struct ecs__changes {
@@ -2096,10 +2105,10 @@ ECS__HOT void *ecs__add_fast(ecs_world *w, const char *call, ecs_entity e, ecs_c
     uint32_t i = (uint32_t)e, row;
     ecs_storage *s;
     uint64_t *entry;
+    if (ECS__TYPE_WRONG(w, call, e, c, size)) return NULL;
     if (c - 1u < w->ncomponents && ecs_alive(w, e) && value && !w->guard) {
         s = w->storages[c];
-        if ((size == (size_t)-1 || (size == s->size && ECS__TYPE_OK(s, call))) && !(s->paths & ECS__PATH_INSERT) &&
-            s->count < s->cap &&
+        if ((size == (size_t)-1 || size == s->size) && !(s->paths & ECS__PATH_INSERT) && s->count < s->cap &&
             ECS__PAGE(s, i >> ECS__PAGE_BITS) != w->absent_page && *(entry = ECS__ENTRY_AT(s, i)) == ECS__ABSENT) {
             row = ecs__push_at(w, s, e, entry);
             memcpy(s->data + (size_t)row * s->size, value, size == (size_t)-1 ? s->size : size);
@@ -2135,8 +2144,9 @@ ECS__HOT bool ecs__remove_fast(ecs_world *w, const char *call, ecs_entity e, ecs
                                size_t size, bool deletion) {
     ecs_storage *s = (ecs_storage *)ecs__storage(w, c);
     uint32_t row = ecs__row(s, e);
+    if (ECS__TYPE_WRONG(w, call, e, c, size)) return false;
     if (row != ECS__NO_ROW && !(s->paths & ECS__PATH_REMOVE) && !s->locked && !w->guard &&
-        (size == (size_t)-1 || (size == s->size && ECS__TYPE_OK(s, call)))) {
+        (size == (size_t)-1 || size == s->size)) {
         if (out) memcpy(out, s->data + (size_t)row * s->size, size == (size_t)-1 ? s->size : size);
         ecs__pop(w, s, row, call);
         return true;
@@ -2431,7 +2441,9 @@ ECS__INLINE void *ecs__field(const ecs_iter *it, const char *call, uint32_t k, s
     if (size == (size_t)-1) size = it->fst[k]->size; /* untyped: a term with no value stays NULL */
     return (void *)((uintptr_t)it->fst[k]->data + it->bias[k] * size + (uintptr_t)(block ? it->first : it->i) * size);
 }
-ECS__INLINE void *ecs_field(const ecs_iter *it, uint32_t k) { return ecs__field(it, "ecs_field", k, (size_t)-1, false); }
+ECS__INLINE void *ecs_field(const ecs_iter *it, uint32_t k) {
+    return ecs__field(it, "ecs_field", k, (size_t)-1, false);
+}
 ECS__INLINE void *ecs_block(const ecs_iter *it, uint32_t k) { return ecs__field(it, "ecs_block", k, (size_t)-1, true); }
 
 /* --- typed macros ------------------------------------------------------ */
@@ -2452,12 +2464,15 @@ ECS__INLINE void *ecs_block(const ecs_iter *it, uint32_t k) { return ecs__field(
    it is checked against the registered size under ECS_DEBUG. */
 #define ECS_GET(w, e, c, T) ((const T *)ecs__get((w), ECS__AT("ECS_GET", T), (e), (c), sizeof(T), false))
 #define ECS_GET_MUT(w, e, c, T) ((T *)ecs__get((w), ECS__AT("ECS_GET_MUT", T), (e), (c), sizeof(T), true))
-#define ECS_STORAGE_GET(s, e, T) ((const T *)ecs__storage_get((s), ECS__AT("ECS_STORAGE_GET", T), (e), sizeof(T), false))
+#define ECS_STORAGE_GET(s, e, T)                                                                             \
+    ((const T *)ecs__storage_get((s), ECS__AT("ECS_STORAGE_GET", T), (e), sizeof(T), false))
 /* (the unevaluated assignment refuses a const handle, as ecs_storage_get_mut does) */
 #define ECS_STORAGE_GET_MUT(s, e, T)                                                                         \
-    ((T *)ecs__storage_get((s), ECS__AT("ECS_STORAGE_GET_MUT", T), (e), sizeof(T) + 0 * sizeof(*(ecs_storage **)0 = (s)), true))
+    ((T *)ecs__storage_get((s), ECS__AT("ECS_STORAGE_GET_MUT", T), (e),                                     \
+                           sizeof(T) + 0 * sizeof(*(ecs_storage **)0 = (s)), true))
 /* (1 ? p : (T *)0) type-checks p as a T pointer without casting it away */
-#define ECS_REMOVE(w, e, c, T, out) ecs__remove_fast((w), ECS__AT("ECS_REMOVE", T), (e), (c), (1 ? (out) : (T *)0), sizeof(T), false)
+#define ECS_REMOVE(w, e, c, T, out)                                                                          \
+    ecs__remove_fast((w), ECS__AT("ECS_REMOVE", T), (e), (c), (1 ? (out) : (T *)0), sizeof(T), false)
 /* ECS__VALUE(T, init): the address of a T made from init, which is a braced
    initializer ({1, 2}) or any expression of type T (a variable, f(x), 5).
    C: a one-element array literal, whose element may be initialized by
@@ -2468,11 +2483,14 @@ ECS__INLINE void *ecs_block(const ecs_iter *it, uint32_t k) { return ecs__field(
 #else
 #define ECS__VALUE(T, ...) ((T[1]){__VA_ARGS__})
 #endif
-#define ECS_ADD(w, e, c, T, ...) ((T *)ecs__add_fast((w), ECS__AT("ECS_ADD", T), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T)))
+#define ECS_ADD(w, e, c, T, ...)                                                                             \
+    ((T *)ecs__add_fast((w), ECS__AT("ECS_ADD", T), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T)))
 #define ECS_FIELD(it, k, T) ((T *)ecs__field((it), ECS__AT("ECS_FIELD", T), (k), sizeof(T), false))
 #define ECS_BLOCK(it, k, T) ((T *)ecs__field((it), ECS__AT("ECS_BLOCK", T), (k), sizeof(T), true))
-#define ECS_UNIQUE_GET(w, c, T) ((const T *)ecs__unique_get((w), ECS__AT("ECS_UNIQUE_GET", T), (c), ECS__SIZE(T), false))
-#define ECS_UNIQUE_GET_MUT(w, c, T) ((T *)ecs__unique_get((w), ECS__AT("ECS_UNIQUE_GET_MUT", T), (c), ECS__SIZE(T), true))
+#define ECS_UNIQUE_GET(w, c, T)                                                                              \
+    ((const T *)ecs__unique_get((w), ECS__AT("ECS_UNIQUE_GET", T), (c), ECS__SIZE(T), false))
+#define ECS_UNIQUE_GET_MUT(w, c, T)                                                                          \
+    ((T *)ecs__unique_get((w), ECS__AT("ECS_UNIQUE_GET_MUT", T), (c), ECS__SIZE(T), true))
 #define ECS_UNIQUE_ADD(w, c, T, ...) ((T *)ecs__unique_add_sized((w), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T)))
 #define ECS_UNIQUE_REMOVE(w, c, T, out) ecs__unique_remove_sized((w), (c), (1 ? (out) : (T *)0), sizeof(T))
 #define ECS_ADD_IF_CHANGED(w, e, c, T, ...) \
@@ -2502,7 +2520,7 @@ template <typename T> static inline const T &ecs__lvalue(const T &v) { return v;
 /* Not on the include path: say what to do, where the compiler can tell. */
 #ifdef __has_include
 #if !__has_include(ECS_STB_DS_INCLUDE)
-#error "ecs.h needs stb_ds.h: apt-get install libstb-dev and compile with $(pkg-config --cflags stb) (-I/usr/include/stb), or #define ECS_STB_DS_INCLUDE \"path/to/stb_ds.h\" before ECS_IMPLEMENTATION"
+#error "ecs.h needs stb_ds.h: apt-get install libstb-dev, compile with $(pkg-config --cflags stb) (-I/usr/include/stb), or #define ECS_STB_DS_INCLUDE \"path/stb_ds.h\""
 #endif
 #endif
 /* stb_ds's hash-map macros spell `typeof`, which gcc only accepts as
@@ -2719,57 +2737,57 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
    that every message fits in world->err_msg whole. The
    catalogue of section 2 lists, per call, the errors of these rows. */
 #define ECS__MESSAGES(X)                                                                                  \
-    X(NO_WORLD, INVALID, 1, "the world is NULL")                                                          \
-    X(NULL_ARG, INVALID, 1, "%s is NULL")                                                                 \
+    X(NO_WORLD, INVALID, 1, "the world is NULL")                                                         \
+    X(NULL_ARG, INVALID, 1, "%s is NULL")                                                                \
     X(NULL_STORAGE, INVALID, 1, "the storage is NULL (ecs_storage_of failed?)")                          \
     X(BAD_ALLOCATOR, INVALID, 1, "desc.allocator needs both alloc and free, or neither")                 \
-    X(DEAD, DEAD_ENTITY, 1, "entity is not alive")                                                        \
+    X(DEAD, DEAD_ENTITY, 1, "entity is not alive")                                                       \
     X(UNKNOWN, UNKNOWN_COMPONENT, 1, "unknown component")                                                \
     X(SIZE, SIZE_MISMATCH, 1, "sizeof(T) is %lu but the component was registered with %lu")              \
     X(TYPE, SIZE_MISMATCH, 1, "the type is %.64s but the component was registered as %.64s")             \
-    X(OOM, OUT_OF_MEMORY, 0, "out of memory")                                                             \
-    X(NOT_RECORDED, OUT_OF_MEMORY, 0, "out of memory: %s was not recorded")                               \
-    X(NO_SLOT, EXHAUSTED, 0, "no entity slot left")                                                       \
-    X(REFUSED, LOCKED, 1, "not allowed while %s runs")                                                    \
-    X(LOCKED, LOCKED, 1,                                                                                  \
+    X(OOM, OUT_OF_MEMORY, 0, "out of memory")                                                            \
+    X(NOT_RECORDED, OUT_OF_MEMORY, 0, "out of memory: %s was not recorded")                              \
+    X(NO_SLOT, EXHAUSTED, 0, "no entity slot left")                                                      \
+    X(REFUSED, LOCKED, 1, "not allowed while %s runs")                                                   \
+    X(LOCKED, LOCKED, 1,                                                                                 \
       "a hook of this storage is running (or a sort of it): insertions and removals here must be "       \
-      "deferred (ecs_defer_*)")                                                                           \
-    X(LOCKED_GROUP, LOCKED, 1,                                                                            \
+      "deferred (ecs_defer_*)")                                                                          \
+    X(LOCKED_GROUP, LOCKED, 1,                                                                           \
       "a hook or sort of a storage of this component's group is running: changes that join or leave "    \
-      "the group must be deferred (ecs_defer_*)")                                                         \
+      "the group must be deferred (ecs_defer_*)")                                                        \
     X(STRIPPED, LOCKED, 1, "the entity is being stripped or destroyed")                                  \
     X(BUSY, LOCKED, 1, "the entity is inside a hook or already being stripped; defer it (ecs_defer_*)")  \
-    X(TWICE, INVALID, 1, "component listed twice")                                                        \
-    X(TOO_MANY, INVALID, 1, "more than ECS_MAX_TERMS components")                                         \
+    X(TWICE, INVALID, 1, "component listed twice")                                                       \
+    X(TOO_MANY, INVALID, 1, "more than ECS_MAX_TERMS components")                                        \
     X(BUNDLE_N, INVALID, 1, "n is more than the registered components (each at most once)")              \
     X(ID_VERSION, INVALID, 1, "the version must be 1..ECS_VERSION_MAX")                                  \
-    X(ID_ALIVE, INVALID, 1, "its slot is alive")                                                          \
+    X(ID_ALIVE, INVALID, 1, "its slot is alive")                                                         \
     X(ID_USED, INVALID, 1, "the slot's next version is newer: that id was used already")                 \
     X(ID_RETIRED, INVALID, 1, "the slot is retired: its last version was used")                          \
     X(ID_BEYOND, EXHAUSTED, 0, "beyond desc.max_entities")                                               \
     X(NO_NAME, INVALID, 1, "a component needs a name")                                                   \
-    X(BAD_TYPE, INVALID, 1, "%s: size %lu / alignment %lu not supported (max alignment %lu)")            \
+    X(BAD_TYPE, INVALID, 1, "%.64s: size %lu / alignment %lu not supported (max alignment %lu)")         \
     X(REREGISTER, INVALID, 1, "already registered with size %lu, align %lu (now %lu, %lu)")              \
-    X(PRINT_TAG, INVALID, 1, "a tag has no value to print")                                               \
+    X(PRINT_TAG, INVALID, 1, "a tag has no value to print")                                              \
     X(TERM_FLAGS, INVALID, 1, "invalid combination of term flags")                                       \
-    X(TERM_UNTRACKED, INVALID, 1,                                                                         \
+    X(TERM_UNTRACKED, INVALID, 1,                                                                        \
       "ECS_INSERTED/ECS_MODIFIED on a storage that does not track it (ecs_track_set)")                   \
     X(LEAD, INVALID, 1, "desc.lead is not a required term")                                              \
     X(NO_LEAD, INVALID, 1, "a view needs a required or ECS_ANY term")                                    \
     X(TOO_MANY_TERMS, INVALID, 1, "more than ECS_MAX_TERMS terms")                                       \
     X(CHUNK_UNION, INVALID, 1, "a union view (no required term) cannot be split")                        \
     X(CHUNK_LATE, INVALID, 1, "needs k < nchunks, before the first step of the walk")                    \
-    X(WALK_UNION, INVALID, 1,                                                                             \
-      "%s took %s from the current entity of a union view, which still has %s: the walk over it would "  \
-      "visit the entity again; defer the removal")                                                        \
-    X(WALK_MANY, INVALID, 1,                                                                              \
-      "%s and more made too many changes to storage %s under a live view to check (only the current "    \
+    X(WALK_UNION, INVALID, 1,                                                                            \
+      "%s took %.64s from the current entity of a union view, which still has %.64s: the walk over it "  \
+      "would visit the entity again; defer the removal")                                                 \
+    X(WALK_MANY, INVALID, 1,                                                                             \
+      "%s and more made too many changes to storage %.64s under a live view to check (only the current " \
       "entity may be removed); defer them with ecs_defer_* and ecs_flush after the loop")                \
-    X(WALK_CHANGED, INVALID, 1,                                                                           \
-      "%s changed storage %s under a live view (only the current entity may be removed); defer the "     \
+    X(WALK_CHANGED, INVALID, 1,                                                                          \
+      "%s changed storage %.64s under a live view (only the current entity may be removed); defer the "  \
       "change with ecs_defer_* and ecs_flush after the loop")                                            \
     X(FIELD_INDEX, INVALID, 1, "field %lu of a view with %lu terms")                                     \
-    X(FIELD_IN_BLOCKS, INVALID, 1,                                                                        \
+    X(FIELD_IN_BLOCKS, INVALID, 1,                                                                       \
       "a field outside a per-entity loop: in an ecs_iter_next_block loop take ECS_BLOCK")                \
     X(BLOCK_IN_EACH, INVALID, 1, "a block in a per-entity loop: in ECS_EACH or ecs_iter_next take ECS_FIELD") \
     X(OWNED, INVALID, 1, "owned by a group: sort the group (ecs_group_sort)")                            \
@@ -2781,17 +2799,17 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
     X(NO_ENTITY_TRACKING, INVALID, 1, "entity tracking is off (ecs_desc.track_entities)")                \
     X(GROUP_EMPTY, INVALID, 1, "a group owns at least one storage")                                      \
     X(GROUP_OWNED, INVALID, 1, "already owned by another group")                                         \
-    X(NO_GROUP, INVALID, 1, "no such group")                                                              \
+    X(NO_GROUP, INVALID, 1, "no such group")                                                             \
     X(NOT_OWNED, INVALID, 1, "not a storage this group owns")                                            \
     X(SYSTEM_DESC, INVALID, 1, "a system needs a name and fn (desc->name, desc->fn)")                    \
     X(NAME_TAKEN, INVALID, 1, "the name is already taken")                                               \
     X(WORKLOAD_NAME, INVALID, 1, "a workload needs a name not taken by another workload or system")      \
-    X(NO_ITEM, NOT_FOUND, 1, "no system or workload named '%s'")                                         \
+    X(NO_ITEM, NOT_FOUND, 1, "no system or workload named '%.64s'")                                      \
     X(TOO_MANY_STEPS, INVALID, 1, "more than 2^24 steps once nested workloads are expanded")             \
-    X(NO_WORKLOAD, NOT_FOUND, 1, "no workload named '%s'")                                               \
-    X(NO_SYSTEM, NOT_FOUND, 1, "no system named '%s'")                                                   \
+    X(NO_WORKLOAD, NOT_FOUND, 1, "no workload named '%.64s'")                                            \
+    X(NO_SYSTEM, NOT_FOUND, 1, "no system named '%.64s'")                                                \
     X(RUNNING, INVALID, 1, "a workload is already running")                                              \
-    X(SYSTEM_FAILED, SYSTEM, 0, "system '%s' returned %d")                                               \
+    X(SYSTEM_FAILED, SYSTEM, 0, "system '%.64s' returned %d")                                            \
     X(PENDING, INVALID, 1, "commands are pending (the command buffer is not saved): ecs_flush first")    \
     X(SAVE_FAILED, INVALID, 0, "%s (at byte %llu)")                                                      \
     X(SAVE_OOM, OUT_OF_MEMORY, 0, "%s (at byte %llu)")                                                   \
@@ -2803,7 +2821,7 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
     X(SNAP_VERSION, FORMAT, 0, "format %lu with values in %s byte order; this ecs.h reads format %u, %s") \
     X(SNAP_SUM, FORMAT, 0, "damaged snapshot: the checksum of its %lu bytes differs (cut short or changed)") \
     X(SNAP_BAD, FORMAT, 0, "damaged snapshot: %s (%s, at byte %lu)")                                     \
-    X(SNAP_UNKNOWN, NOT_FOUND, 0, "the snapshot's component \"%.64s\" is not registered")                   \
+    X(SNAP_UNKNOWN, NOT_FOUND, 0, "the snapshot's component \"%.64s\" is not registered")                \
     X(SNAP_SIZE, SIZE_MISMATCH, 0, "saved with size %llu and alignment %lu, registered with %lu and %lu") \
     X(SNAP_SLOTS, EXHAUSTED, 0, "the snapshot has %lu slots, desc.max_entities allows %lu")              \
     X(SNAP_CALLBACK, INVALID, 0, "its load callback failed")                                             \
@@ -2859,7 +2877,8 @@ static void ecs__report_v(const ecs_world *cw, int msg, const char *call, ecs_en
         n = snprintf(buf, ECS__MSG_MAX, "%s: ", call);
     n += vsnprintf(buf + n, ECS__MSG_MAX - (size_t)n, text, ap);
     if (*at && (size_t)n < ECS__MSG_MAX) /* the caller's place: its file's last characters */
-        snprintf(buf + n, ECS__MSG_MAX - (size_t)n, " (at %s)", at + (strlen(at) > ECS__NAME_IN_MSG ? strlen(at) - ECS__NAME_IN_MSG : 0));
+        snprintf(buf + n, ECS__MSG_MAX - (size_t)n, " (at %s)",
+                 at + (strlen(at) > ECS__NAME_IN_MSG ? strlen(at) - ECS__NAME_IN_MSG : 0));
     if (w) w->err = m->err;
     if (m->fatal) ECS_ASSERT(0, buf);
     (void)local;
@@ -2921,9 +2940,7 @@ ECS__FN bool ecs__type_ok(const ecs_storage *s, const char *call) {
 
 /* c's storage, or NULL after reporting an unknown c or a size mismatch. */
 ECS__IMPL_HOT ecs_storage *ecs__comp(const ecs_world *w, const char *call, ecs_entity e, ecs_component c, size_t size) {
-    if (c - 1u < w->ncomponents &&
-        (size == (size_t)-1 || (size == w->storages[c]->size && ECS__TYPE_OK(w->storages[c], call))))
-        return w->storages[c];
+    if (c - 1u < w->ncomponents && (size == (size_t)-1 || size == w->storages[c]->size)) return w->storages[c];
     ecs__bad_access(w, call, e, c, size);
     return NULL;
 }
@@ -5205,6 +5222,10 @@ ECS__FN void *ecs__unique_get(const ecs_world *w, const char *call, ecs_componen
     ECS__WORLD_IN(w, call, NULL);
     ecs_storage *s = ecs__comp(w, call, ECS_NULL, c, size);
     if (!s) return NULL;
+    if (size != (size_t)-1 && !ECS__TYPE_OK(s, call)) {
+        ecs__bad_access(w, call, ECS_NULL, c, size);
+        return NULL;
+    }
     if (!s->unique) {
         ecs__report(w, ECS__M_NO_UNIQUE, call, ECS_NULL, c);
         return NULL;
