@@ -2295,7 +2295,7 @@ ECS__HOT bool ecs_iter_next_block(ecs_iter *it) {
 
 /* The next matching entity (ecs_iter_entity), false when the view is done:
    the function form of ECS_EACH. */
-ECS__INLINE bool ecs_iter_next(ecs_iter *it) {
+ECS__HOT bool ecs_iter_next(ecs_iter *it) {
     for (;;) {
         if (it->i > it->first) {
             it->i--;
