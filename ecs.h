@@ -1063,6 +1063,31 @@
                   byte before it (64-bit multiply-rotate rounds on 4 lanes:
                   any one changed bit, and any cut, is caught)
 
+      What a loaded world relies on, each checked before anything is
+      installed (a snapshot that breaks one is refused with ECS_ERR_FORMAT,
+      "damaged snapshot: <what> (<part>, at byte N)", even with a right
+      checksum; tests/test_save_load.c writes one per invariant):
+        slots     at most desc.max_entities (EXHAUSTED); every version 1..
+                  ECS_VERSION_MAX, or a free slot's next one, or a retired
+                  slot's (one past the maximum)
+        free      at most as many as the free slots; each a free, not
+                  retired slot of the snapshot, queued once
+        clock     2 (a new world's) up to below 2^62: a tick that counts on
+                  for centuries before it could wrap
+        lists     created, destroyed, removed and deleted: in tick order,
+                  no tick after the clock, each entity a slot the snapshot
+                  has with a version 1..ECS_VERSION_MAX; removed and deleted
+                  only on a storage that tracks them
+        storages  no more than the bytes left can hold; each named, known
+                  to the loading world (NOT_FOUND), listed once, its size and
+                  alignment the registered ones (SIZE_MISMATCH), known flag
+                  bits, a save-callback bit only with a load callback and a
+                  size, at most as many rows as live entities, each row's
+                  entity alive (its slot's version) and in one row only
+        stamps    every insertion and modification stamp, window start and
+                  unique stamp at most the clock
+        the end   nothing after the last storage but the trailer
+
    ---------------------------------------------------------------------------
    16. POINTER VALIDITY
 
@@ -3087,34 +3112,61 @@ ECS__FN uint32_t ecs_count(const ecs_world *w) {
 
 /* Makes every storage's page table cover slots 0..slots-1, new pages
    pointing at the absent page. All storages grow, or none. */
-static bool ecs__cover(ecs_world *w, uint64_t slots) {
-    uint32_t need = (uint32_t)((slots + ECS__PAGE_SIZE - 1) >> ECS__PAGE_BITS), np, c, p;
-    uintptr_t **fresh = NULL;
+/* Every storage's page table grown to cover `slots` slots, in two steps
+   so that a load can make them before it knows it will commit: make
+   allocates (a table of np entries per storage, and the absent page when
+   the world has none yet), install swaps them in and cannot fail, free
+   gives back what was not installed. */
+typedef struct ecs__tables {
+    uintptr_t **fresh; /* [n + 1] */
+    uint64_t *absent;
+    uint32_t np, n;
+} ecs__tables;
+static void ecs__tables_free(ecs_world *w, ecs__tables *t) {
+    uint32_t c;
+    for (c = 1; t->fresh && c <= t->n; c++) ecs__free(w, t->fresh[c], (size_t)t->np * sizeof **t->fresh);
+    ecs__free(w, t->fresh, (size_t)(t->n + 1) * sizeof *t->fresh);
+    ecs__free(w, t->absent, ECS__PAGE_SIZE * sizeof *t->absent);
+    memset(t, 0, sizeof *t);
+}
+static bool ecs__tables_make(ecs_world *w, uint64_t slots, ecs__tables *t) {
+    uint32_t need = (uint32_t)((slots + ECS__PAGE_SIZE - 1) >> ECS__PAGE_BITS), c;
+    memset(t, 0, sizeof *t);
     if (need <= w->npages) return true;
-    np = ecs__next_cap(w->npages, need);
+    t->np = ecs__next_cap(w->npages, need), t->n = w->ncomponents;
     if (!w->absent_page) {
-        if (!(w->absent_page = (uint64_t *)ecs__alloc_n(w, ECS__PAGE_SIZE, sizeof *w->absent_page))) return false;
-        memset(w->absent_page, 0xff, ECS__PAGE_SIZE * sizeof *w->absent_page); /* all ECS__ABSENT */
+        if (!(t->absent = (uint64_t *)ecs__alloc_n(w, ECS__PAGE_SIZE, sizeof *t->absent))) return false;
+        memset(t->absent, 0xff, ECS__PAGE_SIZE * sizeof *t->absent); /* all ECS__ABSENT */
     }
-    if (w->ncomponents && !(fresh = (uintptr_t **)ecs__alloc_n(w, w->ncomponents + 1, sizeof *fresh)))
-        return false;
-    for (c = 1; c <= w->ncomponents; c++)
-        if (!(fresh[c] = (uintptr_t *)ecs__alloc_n(w, np, sizeof **fresh))) {
-            while (--c) ecs__free(w, fresh[c], (size_t)np * sizeof **fresh);
-            ecs__free(w, fresh, (size_t)(w->ncomponents + 1) * sizeof *fresh);
-            return false;
-        }
-    for (c = 1; c <= w->ncomponents; c++) {
+    if (t->n && !(t->fresh = (uintptr_t **)ecs__alloc_n(w, t->n + 1, sizeof *t->fresh)))
+        return ecs__tables_free(w, t), false;
+    if (t->n) memset(t->fresh, 0, (size_t)(t->n + 1) * sizeof *t->fresh);
+    for (c = 1; c <= t->n; c++)
+        if (!(t->fresh[c] = (uintptr_t *)ecs__alloc_n(w, t->np, sizeof **t->fresh)))
+            return ecs__tables_free(w, t), false;
+    return true;
+}
+static void ecs__tables_install(ecs_world *w, ecs__tables *t) {
+    uint32_t c, p;
+    if (!t->np) return;
+    if (t->absent) w->absent_page = t->absent, t->absent = NULL;
+    for (c = 1; c <= t->n; c++) {
         ecs_storage *s = w->storages[c];
-        for (p = 0; p < np; p++)
-            fresh[c][p] = p < w->npages ? s->pages[p] : (uintptr_t)w->absent_page - ECS__PAGE_BIAS(p);
+        for (p = 0; p < t->np; p++)
+            t->fresh[c][p] = p < w->npages ? s->pages[p] : (uintptr_t)w->absent_page - ECS__PAGE_BIAS(p);
         ecs__free(w, s->pages, (size_t)w->npages * sizeof *s->pages);
-        s->pages = fresh[c];
-        s->npages = np;
+        s->pages = t->fresh[c];
+        s->npages = t->np;
+        t->fresh[c] = NULL;
     }
-    if (fresh) ecs__free(w, fresh, (size_t)(w->ncomponents + 1) * sizeof *fresh);
-    w->npages = np;
+    w->npages = t->np;
+    ecs__tables_free(w, t);
     ECS__MOVED(w); /* a loop may hold a page table (ECS_EACH's probe state) */
+}
+static bool ecs__cover(ecs_world *w, uint64_t slots) {
+    ecs__tables t;
+    if (!ecs__tables_make(w, slots, &t)) return false;
+    ecs__tables_install(w, &t);
     return true;
 }
 
@@ -6697,14 +6749,17 @@ typedef struct ecs__staged {
     ecs__changes removed, deleted;
     void *unique;
     bool unique_built;
-    uint64_t **pages;  /* [w->npages]: fresh sparse pages, NULL where none is needed */
+    ecs__listener *listen; /* room for one more listener (its records), when s has none */
+    uint32_t listen_cap;
+    uint64_t **pages;  /* [L->npages]: fresh sparse pages, NULL where none is needed */
 } ecs__staged;
 
 typedef struct ecs__loading {
     ecs_world *w;
     ecs__in in;
-    uint32_t nslots, cap, alive, nfree, fq_cap, n;
+    uint32_t nslots, cap, alive, nfree, fq_cap, n, npages;
     uint32_t *versions, *freeq;
+    ecs__tables tables; /* the page tables for cap slots, installed by the commit */
     ecs_tick tick;
     ecs__changes created, destroyed;
     ecs__staged *st;
@@ -6808,10 +6863,11 @@ static bool ecs__load_storage(ecs__loading *L, ecs__staged *t) {
                     ((t->track & ECS_TRACK_INSERTION) && !(t->inserted = (ecs_tick *)ecs__alloc_n(w, t->cap, sizeof(ecs_tick)))) ||
                     ((t->track & ECS_TRACK_MODIFICATION) && !(t->modified = (ecs_tick *)ecs__alloc_n(w, t->cap, sizeof(ecs_tick))))))
         return ecs__load_oom(L, c);
-    if (!ecs__grow(w, (void **)&s->listen, &s->listen_cap, s->nlisten + 1, s->nlisten, sizeof *s->listen))
-        return ecs__load_oom(L, c); /* room for its records on the remove path: the commit cannot fail */
-    if (t->rows && !(t->pages = (uint64_t **)ecs__alloc_n(w, w->npages, sizeof *t->pages))) return ecs__load_oom(L, c);
-    if (t->rows) memset(t->pages, 0, (size_t)w->npages * sizeof *t->pages);
+    if (s->listen_cap < s->nlisten + 1 && /* room for its records on the remove path: the commit cannot fail */
+        !(t->listen = (ecs__listener *)ecs__alloc_n(w, t->listen_cap = s->nlisten + 1, sizeof *t->listen)))
+        return ecs__load_oom(L, c);
+    if (t->rows && !(t->pages = (uint64_t **)ecs__alloc_n(w, L->npages, sizeof *t->pages))) return ecs__load_oom(L, c);
+    if (t->rows) memset(t->pages, 0, (size_t)L->npages * sizeof *t->pages);
     {
         ecs_entity *ids = t->dense;
         const uint32_t *versions = L->versions, nslots = L->nslots, rows = t->rows;
@@ -6884,15 +6940,58 @@ static void ecs__load_free(ecs__loading *L, bool undo) {
         ecs__changes_free(w, &t->deleted, s->size);
         ecs__free(w, t->unique, s->size ? s->size : 1);
         if (t->pages) {
-            for (p = 0; p < w->npages; p++) ecs__free(w, t->pages[p], ECS__PAGE_SIZE * sizeof(uint64_t));
-            ecs__free(w, t->pages, (size_t)w->npages * sizeof *t->pages);
+            for (p = 0; p < L->npages; p++) ecs__free(w, t->pages[p], ECS__PAGE_SIZE * sizeof(uint64_t));
+            ecs__free(w, t->pages, (size_t)L->npages * sizeof *t->pages);
         }
+        ecs__free(w, t->listen, (size_t)t->listen_cap * sizeof *t->listen);
     }
+    ecs__tables_free(w, &L->tables);
     ecs__free(w, L->st, (size_t)L->n * sizeof *L->st);
     ecs__free(w, L->versions, (size_t)L->cap * sizeof *L->versions);
     ecs__free(w, L->freeq, (size_t)L->fq_cap * sizeof *L->freeq);
     ecs__changes_free(w, &L->created, 0);
     ecs__changes_free(w, &L->destroyed, 0);
+}
+
+/* The invariants of section 15 that reading did not check as it went:
+   one pass over what was read, before the commit. */
+#define ECS__TICK_LIMIT ((ecs_tick)1 << 62) /* a clock a world cannot reach */
+static bool ecs__list_ok(const ecs__loading *L, const ecs__changes *l) {
+    uint32_t k;
+    ecs_tick last = 0;
+    for (k = 0; k < l->count; k++) {
+        const ecs_change *x = &l->items[k];
+        uint32_t v = ECS_ENTITY_VERSION(x->entity);
+        if (x->tick < last || x->tick > L->tick || ECS_ENTITY_INDEX(x->entity) >= L->nslots || v < 1 ||
+            v > ECS_VERSION_MAX)
+            return false;
+        last = x->tick;
+    }
+    return true;
+}
+static bool ecs__stamps_ok(const ecs_tick *t, uint32_t n, ecs_tick clock) {
+    ecs_tick most = 0;
+    uint32_t k;
+    for (k = 0; t && k < n; k++) most = t[k] > most ? t[k] : most;
+    return most <= clock;
+}
+static bool ecs__load_check(ecs__loading *L) {
+    uint32_t i;
+    L->in.part = "the entity lists";
+    if (L->tick >= ECS__TICK_LIMIT) return ecs__load_bad(L, 0, "a clock at or beyond 2^62");
+    if (!ecs__list_ok(L, &L->created) || !ecs__list_ok(L, &L->destroyed))
+        return ecs__load_bad(L, 0, "a list entry out of order, after the clock, or of no slot");
+    for (i = 0; i < L->n; i++) {
+        const ecs__staged *t = &L->st[i];
+        L->in.part = t->s->name;
+        if (!ecs__stamps_ok(t->inserted, t->rows, L->tick) || !ecs__stamps_ok(t->modified, t->rows, L->tick) ||
+            t->clear_inserted > L->tick || t->clear_modified > L->tick || t->unique_inserted > L->tick ||
+            t->unique_modified > L->tick)
+            return ecs__load_bad(L, t->s->id, "a stamp or tracking window after the clock");
+        if (!ecs__list_ok(L, &t->removed) || !ecs__list_ok(L, &t->deleted))
+            return ecs__load_bad(L, t->s->id, "a list entry out of order, after the clock, or of no slot");
+    }
+    return true;
 }
 
 /* Reads the whole snapshot into L; false (L->err) at the first problem. */
@@ -6910,8 +7009,10 @@ static bool ecs__load_read(ecs__loading *L) {
     if (!ecs__in_has(in, (uint64_t)L->nslots * 4)) return ecs__load_bad(L, 0, "cut short");
     /* slots below the world's capacity stay covered by every storage's pages */
     L->cap = L->nslots > w->slots_cap ? ecs__next_cap(w->slots_cap, L->nslots) : w->slots_cap;
-    if (!ecs__cover(w, L->cap) || (L->cap && !(L->versions = (uint32_t *)ecs__alloc_n(w, L->cap, sizeof *L->versions))))
+    if (!ecs__tables_make(w, L->cap, &L->tables) ||
+        (L->cap && !(L->versions = (uint32_t *)ecs__alloc_n(w, L->cap, sizeof *L->versions))))
         return ecs__load_oom(L, 0);
+    L->npages = L->tables.np ? L->tables.np : w->npages;
     for (i = 0; i < L->nslots; ) { /* a chunk at a time */
         uint32_t end = L->nslots - i < ECS__IN_CHUNK / 4 ? L->nslots : i + ECS__IN_CHUNK / 4, alive = 0;
         uint32_t *versions = L->versions + i;
@@ -6950,7 +7051,8 @@ static bool ecs__load_read(ecs__loading *L) {
     for (i = 0; i < L->n; i++)
         if (!ecs__load_storage(L, &L->st[i])) return false;
     in->part = "the end";
-    return in->pos == in->n || ecs__load_bad(L, 0, "bytes after the last storage");
+    if (in->pos != in->n) return ecs__load_bad(L, 0, "bytes after the last storage");
+    return ecs__load_check(L);
 }
 
 /* Swaps the staged state into the world: nothing here can fail. */
@@ -6959,9 +7061,16 @@ static void ecs__load_commit(ecs__loading *L) {
     void **arr[ECS__ROW_ARRAYS];
     size_t size[ECS__ROW_ARRAYS];
     uint32_t k, i, p;
+    ecs__tables_install(w, &L->tables);
     for (k = 0; k < L->n; k++) {
         ecs__staged *t = &L->st[k];
         ecs_storage *s = t->s;
+        if (t->listen) { /* the room for its records */
+            if (s->nlisten) memcpy(t->listen, s->listen, (size_t)s->nlisten * sizeof *s->listen);
+            ecs__free(w, s->listen, (size_t)s->listen_cap * sizeof *s->listen);
+            s->listen = t->listen, s->listen_cap = t->listen_cap;
+            t->listen = NULL;
+        }
         ecs__row_arrays(s, arr, size);
         for (i = 0; i < ECS__ROW_ARRAYS; i++)
             if (size[i]) ecs__free(w, *arr[i], (size_t)s->cap * size[i]);

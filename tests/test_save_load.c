@@ -922,6 +922,11 @@ static int unchanged(const ecs_world *target, const ecs_world *control, bool tra
     ENSURE(same_world(control, target, &q));
     ENSURE(same_group(control, 1, target, 1));
     ENSURE(*(const int32_t *)ecs_unique_get(target, ecs_lookup(target, "Int")) == 77);
+    { /* its memory too, as the statistics count it */
+        ecs_world_stats a, b;
+        ENSURE(ecs_world_stats_get(control, &a) && ecs_world_stats_get(target, &b));
+        ENSURE(a.total == b.total && a.storage_bytes == b.storage_bytes);
+    }
     return 1;
 }
 
@@ -1057,6 +1062,9 @@ static ecs_world *crafted_world(void) {
     v = 20, ecs_add(w, crafted_ids[0], b, &v);
     v = 22, ecs_add(w, crafted_ids[2], b, &v);
     ecs_remove(w, crafted_ids[3], a, NULL);
+    ecs_tick_advance(w); /* a second removal, later: the list has an order */
+    v = 14, ecs_add(w, crafted_ids[3], a, &v);
+    ecs_remove(w, crafted_ids[3], a, NULL);
     ecs_destroy(w, crafted_ids[1]);
     ecs_destroy(w, crafted_ids[4]);
     return w;
@@ -1104,8 +1112,12 @@ static int refused_as_inconsistent(const unsigned char *p, size_t n, const char 
    there are, one listed twice or without a name, unknown flag bits, more
    rows than live entities, a unique that is not there, a removal list a
    storage does not keep, a count that runs past the end, a byte after
-   the last storage. Each is refused, changes nothing, and reads nothing
-   outside the snapshot (ASan, valgrind). */
+   the last storage; and the invariants section 15 lists beside the
+   format: a clock at or beyond 2^62 (2^64-1 would wrap), an insertion or
+   modification stamp or a tracking window after the clock, a removal
+   after the clock, out of tick order, or of a slot the snapshot does not
+   have. Each is refused, changes nothing, and reads nothing outside the
+   snapshot (ASan, valgrind). */
 static void test_inconsistent_snapshots_are_refused(void) {
     ecs_world *w = crafted_world();
     snap s = take(w);
@@ -1162,6 +1174,32 @@ static void test_inconsistent_snapshots_are_refused(void) {
     CRAFT("a row count past the end", wr32(p + L.rows_at[1], 0x10000000u));
     CRAFT("a slot count past the end", wr32(p + L.nslots_at, 0x10000000u));
     CRAFT("a name length past the end", wr32(p + L.name_at[0] - 4, 0xfffffff0u));
+    {   /* Aaa (4 bytes, 2 rows, tracked): values, inserted[2], modified[2],
+           window starts, then its removals {entity, tick} x 2 */
+        uint64_t clock = rd64(s.p + L.clock_at);
+        size_t ins = L.values_at[0] + 2 * 4, mod = ins + 16, win = L.removed_at[0] - 16, rem = L.removed_at[0] + 4;
+        CHECK(rd32(s.p + L.removed_at[0]) == 2 && rd64(s.p + rem + 8) < rd64(s.p + rem + 24));
+        CHECK(rd64(s.p + ins) <= clock && rd64(s.p + mod + 8) <= clock);
+        CRAFT("a clock of 2^64-1", wr64(p + L.clock_at, ~(uint64_t)0));
+        CRAFT("a clock of 2^62", wr64(p + L.clock_at, (uint64_t)1 << 62));
+        CRAFT("an insertion stamp after the clock", wr64(p + ins, clock + 1));
+        CRAFT("a modification stamp after the clock", wr64(p + mod + 8, clock + 1));
+        CRAFT("an insertion window after the clock", wr64(p + win, clock + 1));
+        CRAFT("a modification window after the clock", wr64(p + win + 8, clock + 1));
+        CRAFT("a removal after the clock", wr64(p + rem + 24, clock + 1));
+        CRAFT("removals out of tick order", wr64(p + rem + 24, rd64(s.p + rem + 8) - 1));
+        CRAFT("a removal of a slot past the end", wr64(p + rem, (uint64_t)1 << 32 | 5));
+        CRAFT("a removal of version 0", wr64(p + rem, 3));
+        /* and the largest clock allowed loads */
+        memcpy(p, s.p, n);
+        wr64(p + L.clock_at, ((uint64_t)1 << 62) - 1);
+        reseal(p, n);
+        {
+            ecs_world *t = crafted_target();
+            CHECK(ecs_load(t, p, n) && ecs_tick_advance(t) == ((uint64_t)1 << 62) - 1);
+            ecs_world_free(t);
+        }
+    }
 #undef CRAFT
     /* a byte too many before the trailer */
     memcpy(p, s.p, L.end);
@@ -1248,6 +1286,36 @@ static void test_a_wrong_magic_version_or_byte_order_is_named(void) {
     CHECK(refused_patched(s, s.n / 2, (unsigned char)(s.p[s.n / 2] ^ 0x10), ECS_ERR_FORMAT, "checksum"));
     free(s.p);
     ecs_world_free(w);
+}
+
+/* A load refused late - after the slots and a first storage were read,
+   at a component the target lacks - leaves the target's memory as it was:
+   the page tables for the snapshot's slots and the room for a storage's
+   records are made aside and installed only by a load that commits. */
+static void test_a_load_refused_late_leaves_memory_as_it_was(void) {
+    ecs_world *src = ecs_world_new(NULL), *t = ecs_world_new(NULL);
+    ecs_component a = ecs_register(src, "Aaa", 4, 4), z = ecs_register(src, "Zzz", 4, 4);
+    ecs_world_stats before, after;
+    ecs_entity e = ECS_NULL;
+    snap s;
+    int32_t i;
+    ecs_track_set(src, a, ECS_TRACK_ALL);
+    for (i = 0; i < 3 * 4096; i++) ecs_add(src, e = ecs_create(src), a, &i);
+    ecs_add(src, e, z, &i);
+    s = take(src);
+    CHECK(s.p != NULL);
+    ecs_register(t, "Aaa", 4, 4);
+    CHECK(ecs_world_stats_get(t, &before));
+    CHECK(!ecs_load(t, s.p, s.n) && ecs_last_error(t) == ECS_ERR_NOT_FOUND);
+    CHECK(ecs_world_stats_get(t, &after));
+    CHECK(after.total == before.total && after.storage_bytes == before.storage_bytes);
+    CHECK(after.slot_capacity == before.slot_capacity);
+    ecs_register(t, "Zzz", 4, 4);
+    CHECK(ecs_load(t, s.p, s.n) && ecs_count(t) == 3 * 4096);
+    CHECK(*(const int32_t *)ecs_get(t, e, ecs_lookup(t, "Zzz")) == 3 * 4096);
+    free(s.p);
+    ecs_world_free(src);
+    ecs_world_free(t);
 }
 
 /* A component of the snapshot that the target lacks: NOT_FOUND, naming
@@ -2413,6 +2481,7 @@ int main(int argc, char **argv) {
     RUN(test_every_flipped_bit_is_refused_and_changes_nothing);
     RUN(test_the_header_is_as_documented);
     RUN(test_inconsistent_snapshots_are_refused);
+    RUN(test_a_load_refused_late_leaves_memory_as_it_was);
     RUN(test_a_wrong_magic_version_or_byte_order_is_named);
     RUN(test_a_component_missing_in_the_target_is_named);
     RUN(test_a_size_or_alignment_mismatch_is_named);
