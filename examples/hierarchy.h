@@ -9,7 +9,7 @@
 
    The tree lives in two components and nowhere else:
 
-       Parent { count, first_child }     on every entity that has children
+       Parent { first_child, count }     on every entity that has children
        Child  { parent, prev, next }     on every entity that has a parent
 
    Siblings form a circular list: the last child's next is the first child
@@ -71,9 +71,15 @@
 #include <string.h>
 #include "../ecs.h"
 
+/* Parent and Child are saved as their bytes (examples/save_load.c), so
+   they are laid out alike on every machine: largest fields first, the
+   padding spelled out (ecs.h section 15, "Components that travel"). With
+   a uint32_t before the ecs_entity, Parent would be 16 bytes on x86-64
+   and 12 on i386, and a snapshot would not load across them. */
 typedef struct Parent {
-    uint32_t count;            /* number of children, >= 1 */
     ecs_entity first_child;    /* the head of the sibling ring */
+    uint32_t count;            /* number of children, >= 1 */
+    uint32_t pad_;             /* always 0 */
 } Parent;
 
 typedef struct Child {
