@@ -771,11 +771,19 @@
         inserted  the component was added to an entity that did not have it
                   (add, add_n, bundles, create_n/bulk, add_if_changed on an
                   entity without it). Not modified.
-        modified  add over an existing value; get_mut / ECS_GET_MUT; a view
-                  term flagged ECS_WRITE when the loop reaches the entity
-                  (ecs_iter_next_block: the whole block when handed out);
-                  ecs_track_mark_modified; ecs_add_if_changed when the bytes differ.
-                  ecs_get, ECS_GET and read terms never mark.
+        modified  add over an existing value (ecs_add, ECS_ADD, add_n, a
+                  flushed ecs_defer_add); ecs_get_mut / ECS_GET_MUT and the
+                  storage handle's ecs_storage_get_mut / ECS_STORAGE_GET_MUT;
+                  a view term flagged ECS_WRITE when the loop reaches the
+                  entity (every loop form, ecs_iter_chunk slices, ecs_visit,
+                  a system's view; ecs_iter_next_block: the whole block when
+                  handed out); ecs_track_mark_modified; ecs_add_if_changed
+                  when the bytes differ; for a unique, ecs_unique_get_mut /
+                  ECS_UNIQUE_GET_MUT and an add over it. ecs_get, ECS_GET
+                  and read terms never mark, and neither do writes through
+                  the raw arrays (ecs_storage_data, ecs_group_data): mark
+                  those with ecs_track_mark_modified. tests/test_tracking.c
+                  checks each way.
         removed   ecs_remove / ECS_REMOVE / ecs_defer_remove: the entity id
                   and tick are recorded.
         deleted   ecs_delete, ecs_strip, ecs_destroy, ecs_defer_delete: the

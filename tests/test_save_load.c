@@ -1288,6 +1288,65 @@ static void test_a_wrong_magic_version_or_byte_order_is_named(void) {
     ecs_world_free(w);
 }
 
+/* The free queue is a ring: a snapshot saves it in queue order whatever
+   state the ring is in - empty, full, wrapped around (its head past its
+   tail), just grown - and the loaded world hands out the same ids, in the
+   same order, as the saved one. Each state is checked on the ring itself
+   (the world's private fields) so the test cannot drift away from it. */
+static int same_next_ids(ecs_world *a, ecs_world *b, uint32_t n) {
+    uint32_t i;
+    for (i = 0; i < n; i++) {
+        ecs_entity x = ecs_create(a), y = ecs_create(b);
+        if (x == ECS_NULL || x != y) return fail_at(__LINE__, "the next ids differ");
+    }
+    return 1;
+}
+static int ring_round_trip(ecs_world *w) {
+    snap s = take(w);
+    ecs_world *t = ecs_world_new(NULL);
+    int ok;
+    ENSURE(s.p != NULL && t != NULL);
+    ok = ecs_load(t, s.p, s.n) && t->fq_len == w->fq_len && same_next_ids(w, t, w->fq_len + 3);
+    free(s.p);
+    ecs_world_free(t);
+    return ok;
+}
+static void test_the_free_queue_saves_in_order_in_every_ring_state(void) {
+    ecs_world *w;
+    ecs_entity e[200];
+    uint32_t i, cap;
+    /* empty */
+    w = ecs_world_new(NULL);
+    for (i = 0; i < 5; i++) e[i] = ecs_create(w);
+    CHECK(w->fq_len == 0 && ring_round_trip(w));
+    ecs_world_free(w);
+    /* full: every entry of the ring holds a slot */
+    w = ecs_world_new(NULL);
+    for (i = 0; i < 200; i++) e[i] = ecs_create(w);
+    for (i = 0; w->fq_len < w->fq_cap || !w->fq_cap; i++) ecs_destroy(w, e[(i * 7) % 200]);
+    cap = w->fq_cap;
+    CHECK(w->fq_len == cap && ring_round_trip(w));
+    ecs_world_free(w);
+    /* wrapped around: the head moved on, the tail came round past the end */
+    w = ecs_world_new(NULL);
+    for (i = 0; i < 200; i++) e[i] = ecs_create(w);
+    for (i = 0; w->fq_len < w->fq_cap || !w->fq_cap; i++) ecs_destroy(w, e[i]);
+    for (i = 0; i < 10; i++) e[i] = ecs_create(w); /* head 10 */
+    for (i = 0; i < 5; i++) ecs_destroy(w, e[i]);   /* the tail wraps to 0.. */
+    CHECK(w->fq_head + w->fq_len > w->fq_cap && ring_round_trip(w));
+    ecs_world_free(w);
+    /* just grown: the wrapped ring copied into a bigger one */
+    w = ecs_world_new(NULL);
+    for (i = 0; i < 200; i++) e[i] = ecs_create(w);
+    for (i = 0; w->fq_len < w->fq_cap || !w->fq_cap; i++) ecs_destroy(w, e[i]);
+    cap = w->fq_cap;
+    for (i = 0; i < 10; i++) e[i] = ecs_create(w);
+    for (i = 0; i < 10; i++) ecs_destroy(w, e[i]); /* full again, wrapped */
+    ecs_destroy(w, e[199]);                        /* one more: it grows */
+    CHECK(w->fq_cap > cap && w->fq_len == cap + 1 && ring_round_trip(w));
+    ecs_world_free(w);
+}
+
 /* A load refused late - after the slots and a first storage were read,
    at a component the target lacks - leaves the target's memory as it was:
    the page tables for the snapshot's slots and the room for a storage's
@@ -2488,6 +2547,7 @@ int main(int argc, char **argv) {
     RUN(test_the_header_is_as_documented);
     RUN(test_inconsistent_snapshots_are_refused);
     RUN(test_a_load_refused_late_leaves_memory_as_it_was);
+    RUN(test_the_free_queue_saves_in_order_in_every_ring_state);
     RUN(test_a_wrong_magic_version_or_byte_order_is_named);
     RUN(test_a_component_missing_in_the_target_is_named);
     RUN(test_a_size_mismatch_is_named_and_another_alignment_loads);

@@ -114,6 +114,161 @@ static void test_get_mut_marks_modified_get_never_does(void) {
     ecs_world_free(w);
 }
 
+/* --- every way of writing a value marks it ------------------------------- */
+/* Each way below writes x = 42 into the Pos of entity `e` (of three); the
+   test then reads the value and its mark. A way that walks a view with an
+   ECS_WRITE term marks every entity it reaches (all three). A new way of
+   writing a value goes here. */
+static ecs_entity target_e;
+static ecs_view_desc write_pos(void) {
+    ecs_view_desc d;
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = pos;
+    d.terms[0].flags = ECS_WRITE;
+    return d;
+}
+static void way_get_mut(void) { ((Pos *)ecs_get_mut(w, target_e, pos))->x = 42; }
+static void way_GET_MUT(void) { ECS_GET_MUT(w, target_e, pos, Pos)->x = 42; }
+static void way_storage_get_mut(void) { ((Pos *)ecs_storage_get_mut(ecs_storage_of_mut(w, pos), target_e))->x = 42; }
+static void way_STORAGE_GET_MUT(void) { ECS_STORAGE_GET_MUT(ecs_storage_of_mut(w, pos), target_e, Pos)->x = 42; }
+static void way_add(void) {
+    Pos v = {42, 0};
+    ecs_add(w, target_e, pos, &v);
+}
+static void way_ADD(void) { ECS_ADD(w, target_e, pos, Pos, {42, 0}); }
+static void way_add_n(void) {
+    Pos v = {42, 0};
+    const void *vals[1];
+    vals[0] = &v;
+    ecs_add_n(w, target_e, 1, &pos, vals);
+}
+static void way_add_if_changed(void) { ECS_ADD_IF_CHANGED(w, target_e, pos, Pos, {42, 0}); }
+static void way_defer_add(void) {
+    ECS_DEFER_ADD(w, target_e, pos, Pos, {42, 0});
+    ecs_flush(w);
+}
+static void way_mark_modified(void) {
+    const ecs_storage *st = ecs_storage_of(w, pos);
+    Pos *rows = (Pos *)ecs_storage_data(st);
+    rows[(const Pos *)ecs_storage_get(st, target_e) - rows].x = 42; /* a raw write, */
+    ecs_track_mark_modified(w, target_e, pos);                      /* then the mark */
+}
+static void way_each(void) {
+    ecs_view_desc d = write_pos();
+    ecs_iter it = ecs_view(w, &d);
+    ECS_EACH(&it) if (ecs_iter_entity(&it) == target_e) ECS_FIELD(&it, 0, Pos)->x = 42;
+}
+static void way_each_view(void) {
+    ECS_EACH_VIEW(it, w, &(ecs_view_desc){.terms = {{pos, ECS_WRITE}}}) {
+        if (ecs_iter_entity(&it) == target_e) ECS_FIELD(&it, 0, Pos)->x = 42;
+    }
+}
+static void way_iter_next(void) {
+    ecs_view_desc d = write_pos();
+    ecs_iter it = ecs_view(w, &d);
+    while (ecs_iter_next(&it))
+        if (ecs_iter_entity(&it) == target_e) ((Pos *)ecs_field(&it, 0))->x = 42;
+}
+static void way_blocks(void) {
+    ecs_view_desc d = write_pos();
+    ecs_iter it = ecs_view(w, &d);
+    uint32_t j;
+    while (ecs_iter_next_block(&it))
+        for (j = 0; j < it.count; j++)
+            if (it.entities[j] == target_e) ECS_BLOCK(&it, 0, Pos)[j].x = 42;
+}
+static void way_chunks(void) {
+    ecs_view_desc d = write_pos();
+    uint32_t k;
+    for (k = 0; k < 2; k++) {
+        ecs_iter it = ecs_view(w, &d);
+        ecs_iter_chunk(&it, k, 2);
+        while (ecs_iter_next(&it))
+            if (ecs_iter_entity(&it) == target_e) ECS_FIELD(&it, 0, Pos)->x = 42;
+    }
+}
+static void visit_cb(ecs_iter *it, void *ctx) {
+    (void)ctx;
+    if (ecs_iter_entity(it) == target_e) ECS_FIELD(it, 0, Pos)->x = 42;
+}
+static void way_visit(void) {
+    ecs_view_desc d = write_pos();
+    ecs_visit(w, &d, visit_cb, NULL);
+}
+static int system_writes(const ecs_system_ctx *ctx) {
+    ecs_view_desc d = write_pos();
+    ecs_iter it = ecs_system_view(ctx, &d);
+    ECS_EACH(&it) if (ecs_iter_entity(&it) == target_e) ECS_FIELD(&it, 0, Pos)->x = 42;
+    return 0;
+}
+static void way_system(void) {
+    ecs_system_desc sd;
+    memset(&sd, 0, sizeof sd);
+    sd.name = "writer", sd.fn = system_writes, sd.writes[0] = pos;
+    ecs_system_new(w, &sd);
+    ecs_system_run(w, "writer");
+}
+
+static void test_every_way_of_writing_a_value_marks_it_modified(void) {
+    static const struct {
+        const char *name;
+        void (*write)(void);
+        int walks; /* marks every entity it reaches */
+    } ways[] = {
+        {"ecs_get_mut", way_get_mut, 0},         {"ECS_GET_MUT", way_GET_MUT, 0},
+        {"ecs_storage_get_mut", way_storage_get_mut, 0},
+        {"ECS_STORAGE_GET_MUT", way_STORAGE_GET_MUT, 0},
+        {"ecs_add over it", way_add, 0},         {"ECS_ADD over it", way_ADD, 0},
+        {"ecs_add_n over it", way_add_n, 0},     {"ECS_ADD_IF_CHANGED", way_add_if_changed, 0},
+        {"ECS_DEFER_ADD + flush", way_defer_add, 0},
+        {"a raw write + ecs_track_mark_modified", way_mark_modified, 0},
+        {"ECS_EACH", way_each, 1},               {"ECS_EACH_VIEW", way_each_view, 1},
+        {"ecs_iter_next", way_iter_next, 1},     {"ecs_iter_next_block", way_blocks, 1},
+        {"ecs_iter_chunk", way_chunks, 1},       {"ecs_visit", way_visit, 1},
+        {"a system's view", way_system, 1},
+    };
+    unsigned k;
+    for (k = 0; k < sizeof ways / sizeof ways[0]; k++) {
+        ecs_entity e[3];
+        ecs_tick since;
+        int i, ok;
+        setup();
+        for (i = 0; i < 3; i++) e[i] = spawn((float)i);
+        target_e = e[1];
+        since = ecs_tick_advance(w);
+        ways[k].write();
+        ok = ECS_GET(w, e[1], pos, Pos)->x == 42 && ecs_track_modified(w, e[1], pos, since);
+        for (i = 0; i < 3; i += 2) ok = ok && ecs_track_modified(w, e[i], pos, since) == (ways[k].walks != 0);
+        ok = ok && !ecs_track_inserted(w, e[1], pos, since);
+        if (!ok) printf("  %s: value %g, marked %d\n", ways[k].name, ECS_GET(w, e[1], pos, Pos)->x,
+                        ecs_track_modified(w, e[1], pos, since));
+        ecs_world_free(w);
+        CHECK(ok);
+    }
+}
+
+/* The unique's ways: ecs_unique_get_mut, ECS_UNIQUE_GET_MUT, and an add
+   over it (ecs_unique_add, ECS_UNIQUE_ADD). */
+static void test_every_way_of_writing_a_unique_marks_it_modified(void) {
+    Pos v = {1, 0};
+    ecs_tick since;
+    int k;
+    setup();
+    CHECK(ecs_unique_add(w, pos, &v) != NULL);
+    for (k = 0; k < 4; k++) {
+        since = ecs_tick_advance(w);
+        CHECK(!ecs_track_unique_modified(w, pos, since));
+        if (k == 0) ((Pos *)ecs_unique_get_mut(w, pos))->x = 42;
+        if (k == 1) ECS_UNIQUE_GET_MUT(w, pos, Pos)->x = 43;
+        if (k == 2) v.x = 44, ecs_unique_add(w, pos, &v);
+        if (k == 3) ECS_UNIQUE_ADD(w, pos, Pos, {45, 0});
+        CHECK(ECS_UNIQUE_GET(w, pos, Pos)->x == 42 + k);
+        CHECK(ecs_track_unique_modified(w, pos, since));
+        CHECK(!ecs_track_unique_inserted(w, pos, since));
+    }
+    ecs_world_free(w);
+}
+
 static void test_read_view_terms_never_mark(void) {
     ecs_entity e[4];
     ecs_view_desc d;
@@ -1015,6 +1170,8 @@ int main(void) {
     RUN(test_insertion_counts_as_inserted_not_modified);
     RUN(test_add_over_an_existing_value_counts_as_modified_not_inserted);
     RUN(test_get_mut_marks_modified_get_never_does);
+    RUN(test_every_way_of_writing_a_value_marks_it_modified);
+    RUN(test_every_way_of_writing_a_unique_marks_it_modified);
     RUN(test_read_view_terms_never_mark);
     RUN(test_write_term_marks_each_entity_when_the_loop_reaches_it);
     RUN(test_write_term_marks_with_the_time_the_entity_is_reached);
