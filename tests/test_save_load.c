@@ -1347,6 +1347,40 @@ static void test_the_free_queue_saves_in_order_in_every_ring_state(void) {
     ecs_world_free(w);
 }
 
+/* The tracking lists are arrays: a snapshot of a removal list in each of
+   its states - empty, full (count == capacity), just grown - loads as the
+   same list. The states are asserted on the list itself. */
+static void test_a_tracking_list_saves_in_every_state(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component a = ecs_register(w, "Aaa", 4, 4);
+    ecs_entity e = ecs_create(w);
+    uint32_t i, n, m, last_cap = 0, full = 0, grown = 0;
+    int32_t v = 1;
+    ecs_track_set(w, a, ECS_TRACK_REMOVAL);
+    for (i = 0; i <= 140; i++) {
+        const ecs__changes *l = &w->storages[a]->removed;
+        snap s;
+        ecs_world *t = ecs_world_new(NULL);
+        const ecs_change *x, *y;
+        full += l->cap && l->count == l->cap;
+        grown += l->cap > last_cap && last_cap && l->count == last_cap + 1;
+        last_cap = l->cap;
+        s = take(w);
+        ecs_register(t, "Aaa", 4, 4);
+        CHECK(s.p != NULL && ecs_load(t, s.p, s.n));
+        x = ecs_track_removed(w, a, 0, &n);
+        y = ecs_track_removed(t, a, 0, &m);
+        CHECK(n == i && m == n && (!n || memcmp(x, y, n * sizeof *x) == 0));
+        free(s.p);
+        ecs_world_free(t);
+        ecs_add(w, e, a, &v); /* one more removal */
+        ecs_remove(w, e, a, NULL);
+        if (i % 3 == 0) ecs_tick_advance(w);
+    }
+    CHECK(full >= 2 && grown >= 2);
+    ecs_world_free(w);
+}
+
 /* A load refused late - after the slots and a first storage were read,
    at a component the target lacks - leaves the target's memory as it was:
    the page tables for the snapshot's slots and the room for a storage's
@@ -2548,6 +2582,7 @@ int main(int argc, char **argv) {
     RUN(test_inconsistent_snapshots_are_refused);
     RUN(test_a_load_refused_late_leaves_memory_as_it_was);
     RUN(test_the_free_queue_saves_in_order_in_every_ring_state);
+    RUN(test_a_tracking_list_saves_in_every_state);
     RUN(test_a_wrong_magic_version_or_byte_order_is_named);
     RUN(test_a_component_missing_in_the_target_is_named);
     RUN(test_a_size_mismatch_is_named_and_another_alignment_loads);
