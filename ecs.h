@@ -119,6 +119,13 @@
 
       Programmer errors also go through ECS_ASSERT with the same message;
       runtime conditions (out of memory, exhausted ids) do not assert.
+      A call that runs out of memory changes nothing the API can see
+      (entities, values, stamps, lists, uniques, groups, hooks run, queued
+      commands): every call reserves what it needs before its first
+      change. Capacity it grew before the allocation that failed stays, as
+      capacity does (ecs_shrink gives it back); a failed ecs_load leaves
+      even that as it was. tests/test_alloc.c and test_alloc_all.c fail
+      every allocation of every call in turn, clone and reserve included.
 
       The catalogue. "assert" = ECS_ASSERT with the message, then the
       failure value; errors are the ecs_error set. null = ECS_NULL; stale =

@@ -313,7 +313,10 @@ typedef enum {
     SYSTEM_ADD,     /* system a */
     WORKLOAD_ADD,   /* workload a */
     WORKLOAD_RUN,   /* workload a */
-    VIEWS           /* every view of check_views: results, and no allocation */
+    VIEWS,          /* every view of check_views: results, and no allocation */
+    CLONE,          /* a new entity with a copy of entity a's components */
+    RESERVE,        /* room for c more entities */
+    STORAGE_RESERVE /* room for c more rows of b */
 } op;
 
 /* a: entity handle (creation order; negative: from the newest), repeated
@@ -444,6 +447,9 @@ static void take_snapshot(snap *s) {
     }
     section(s, "queued commands");
     put_u(s, ecs_defer_pending(w));
+    /* (not the memory statistics: a failed call may keep capacity it grew
+       before the allocation that failed, as section 2 says; a failed load
+       may not, which tests/test_save_load.c checks) */
     section(s, "hook calls");
     put_u(s, (uint64_t)nwlog);
     section(s, "workload plans");
@@ -935,6 +941,9 @@ static void call(const cmd *x, result *r) {
         break;
     case WORKLOAD_RUN: r->ok = (r->rc = ecs_workload_run(w, wl_names[x->a])) == 0; break;
     case VIEWS: r->ok = 1; break;
+    case CLONE: r->ok = (r->id = ecs_clone(w, e)) != ECS_NULL; break;
+    case RESERVE: r->ok = ecs_reserve(w, (uint32_t)x->c); break;
+    case STORAGE_RESERVE: r->ok = ecs_storage_reserve(ecs_storage_of_mut(w, c), (uint32_t)x->c); break;
     }
     A.armed = 0;
 }
@@ -1005,6 +1014,20 @@ static int model_step(const cmd *x, const result *r) {
         if (!r->ok) return fail("add failed");
         if (m_set(h, c, val_or_zero(x->v))) m_log('i', h, c);
         return 1;
+    case CLONE: { /* its components in id order, hooks once it has them all */
+        int n;
+        if (!r->ok) return fail("clone failed");
+        if (!m_create(r->id)) return 0;
+        n = m->n - 1;
+        for (i = 0; i < NCOMP; i++)
+            if (m->e[h].has[i]) m_set(n, i, m->e[h].val[i]);
+        for (i = 0; i < NCOMP; i++)
+            if (m->e[h].has[i]) m_log('i', n, i);
+        return 1;
+    }
+    case RESERVE:
+    case STORAGE_RESERVE:
+        return r->ok || fail("reserve failed");
     case SET_IF_CHANGED:
         want = !m->e[h].has[c] || (comp_sizes[c] && m->e[h].val[c] != val_or_zero(x->v));
         if (r->ok != want) return fail("ecs_add_if_changed returned the wrong answer");
@@ -1335,6 +1358,26 @@ static const cmd tracking[] = {
 };
 SCENARIO(tracking, 1);
 
+/* Clone (all or nothing: with tracking, hooks and a group, every record
+   and join it needs is reserved before the first change) and reserve. */
+static const cmd clones[] = {
+    {TRACK, 0, POS, ECS_TRACK_ALL, 0, 0},
+    {HOOKS, 0, HEALTH, 1, 0, 0},
+    {GROUP_NEW, 0, BIT(POS) | BIT(VEL), BIT(FROZEN), 0, 0},
+    {CREATE_WITH, 0, BIT(POS) | BIT(HEALTH) | BIT(VEL), 0, 5, 0},
+    {CREATE_WITH, 0, BIT(POS) | BIT(FROZEN) | BIT(TIME), 0, 9, 0},
+    {CLONE, 0, 0, 0, 0, 0},
+    {CLONE, 1, 0, 0, 0, 0},
+    {CLONE, 0, 0, 0, 0, 12}, /* storages, pages, lists and the group grow */
+    {RESERVE, 0, 0, 5000, 0, 0},
+    {STORAGE_RESERVE, 0, HEALTH, 300, 0, 0},
+    {CLONE, 2, 0, 0, 0, 0},
+    {DESTROY, 3, 0, 0, 0, 4},
+    {CLONE, 8, 0, 0, 0, 3},
+    {VIEWS, 0, 0, 0, 0, 0},
+};
+SCENARIO(clones, 1);
+
 /* Hooks on three storages: no hook for what did not happen, one for each
    thing that did, also with tracking and bundles. */
 static const cmd hooks[] = {
@@ -1470,6 +1513,9 @@ static void test_every_allocation_failure_with_groups_keeps_every_group_exact(vo
 }
 static void test_every_allocation_failure_in_the_command_buffer_records_nothing_or_keeps_the_rest_queued(void) {
     CHECK(sweep(&commands_sc) > 10);
+}
+static void test_every_allocation_failure_in_clone_and_reserve_changes_nothing(void) {
+    CHECK(sweep(&clones_sc) > 20);
 }
 static void test_every_allocation_failure_in_systems_and_workloads_adds_nothing(void) {
     CHECK(sweep(&systems_sc) > 5);
@@ -1868,6 +1914,7 @@ int main(void) {
     RUN(test_every_allocation_failure_with_groups_keeps_every_group_exact);
     RUN(test_every_allocation_failure_in_the_command_buffer_records_nothing_or_keeps_the_rest_queued);
     RUN(test_every_allocation_failure_in_systems_and_workloads_adds_nothing);
+    RUN(test_every_allocation_failure_in_clone_and_reserve_changes_nothing);
     RUN(test_views_block_loops_chunks_and_system_views_never_allocate);
     RUN(test_add_n_of_70_components_adds_all_or_nothing_when_an_allocation_fails);
     RUN(test_an_add_that_fails_inside_a_view_loop_leaves_the_walk_intact);
