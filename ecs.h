@@ -2991,7 +2991,12 @@ ECS__FN void ecs__bad_access(const ecs_world *w, const char *call, ecs_entity e,
 /* Typed macros under ECS_DEBUG: T is the type ECS_COMPONENT registered as
    s's, or s was registered by name (no type to compare). */
 ECS__FN bool ecs__type_ok(const ecs_storage *s, const char *call) {
-    return !s->typed || strcmp(ecs__call_part(call, 1), s->name) == 0;
+    const char *t = ecs__call_part(call, 1);
+    size_t n = strlen(t);
+    if (!s->typed) return true;
+    if (strncmp(t, "const ", 6) == 0) t += 6, n -= 6; /* const T and T const are T */
+    if (n > 6 && strcmp(t + n - 6, " const") == 0) n -= 6;
+    return strncmp(t, s->name, n) == 0 && s->name[n] == '\0';
 }
 
 /* c's storage, or NULL after reporting an unknown c or a size mismatch. */

@@ -60,6 +60,8 @@ static void test_get_with_another_type_of_the_same_size_asserts(void) {
     int line;
     setup();
     CHECK(ECS_GET(w, e, pos, Pos)->y == 2);
+    CHECK(ECS_GET(w, e, pos, const Pos)->y == 2); /* const T is T */
+    CHECK(ECS_GET_MUT(w, e, pos, Pos const) != NULL);
     line = __LINE__ + 1;
     EXPECT_ASSERT(ECS_GET(w, e, pos, Vel) == NULL, "ECS_GET(entity ");
     CHECK(says_type_and_place("Vel", "Pos", line));
