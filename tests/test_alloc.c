@@ -5,8 +5,6 @@
    The component-name index allocates through stb_ds/libc, not the hook
    (documented), so it is not counted here. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { float x, y; } Pos;
@@ -446,7 +444,8 @@ static void test_every_allocation_failure_leaves_the_world_consistent(void) {
     CHECK(k > 10);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_every_allocation_uses_the_hooks_with_their_ctx);
     RUN(test_an_empty_world_frees_what_it_allocated);
     RUN(test_allocator_needs_both_alloc_and_free);

@@ -24,8 +24,6 @@
    maps that allocate through libc, not the hook (documented), so they are
    outside this accounting, as in test_alloc.c. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { float x, y; } Pos;
@@ -1861,7 +1859,8 @@ static void test_a_workload_whose_flush_runs_out_of_memory_does_not_report_succe
     CHECK_NOTED();
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_every_allocation_failure_in_bundles_uniques_and_sorting_changes_nothing);
     RUN(test_every_allocation_failure_with_tracking_changes_nothing_and_loses_no_entry);
     RUN(test_every_allocation_failure_with_hooks_fires_hooks_only_for_what_happened);

@@ -7,8 +7,6 @@
    naming the call, the entity and the component"); it is also the message
    ecs_last_error_msg returns. Tests are named after their row. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { float x, y; } Pos;  /* 8 bytes */
@@ -1011,7 +1009,8 @@ static void test_workload_run_returns_what_a_failing_system_returned_without_ass
 /* The catalogue's last row, "any call / NULL world / undefined (not
    checked)", promises nothing to test. */
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_world_new_with_alloc_but_no_free_asserts_and_returns_null);
     RUN(test_world_new_out_of_memory_returns_null_without_assert);
     RUN(test_create_with_no_slot_left_returns_null_exhausted);

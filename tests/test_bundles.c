@@ -3,8 +3,6 @@
    ecs_create_bulk makes many. All three are all-or-nothing
    (ecs.h section 5). */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { float x, y; } Pos;
@@ -423,7 +421,8 @@ static void test_add_n_replacing_in_a_full_storage_does_not_move_it(void) {
     ecs_world_free(w);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_add_n_adds_every_component_with_its_value);
     RUN(test_add_n_replaces_components_already_present);
     RUN(test_add_n_with_null_values_zeroes);

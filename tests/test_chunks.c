@@ -2,8 +2,6 @@
    range; together they visit exactly what the serial walk visits. */
 #include "test.h"
 #include <pthread.h>
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { float x, y; } Pos;
@@ -109,7 +107,8 @@ static void test_chunks_partition_the_lead_range(void) {
     ecs_world_free(w);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_parallel_chunks_equal_the_serial_walk);
     RUN(test_chunks_partition_the_lead_range);
     return test_summary();

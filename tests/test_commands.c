@@ -1,8 +1,6 @@
 /* The command buffer: changes recorded during a loop, applied in order by
    ecs_flush. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { float x, y; } Pos;
@@ -116,7 +114,8 @@ static void test_flush_out_of_memory_keeps_the_rest_queued(void) {
     ecs_world_free(w);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_commands_apply_in_recorded_order_at_flush);
     RUN(test_deferred_add_copies_the_value_at_record_time);
     RUN(test_deferred_create_gives_a_usable_id_immediately);

@@ -3,8 +3,6 @@
    with a dead entity, an unknown component or a wrong sizeof(T)
    (ecs.h sections 4, 5 and 6). */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { float x, y; } Pos;  /* 8 bytes */
@@ -616,7 +614,8 @@ static void test_clear_error_resets_code_and_message(void) {
     ecs_world_free(f.w);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_register_gives_ids_from_one_in_order);
     RUN(test_register_same_name_and_layout_returns_the_same_id);
     RUN(test_register_same_name_with_other_layout_is_refused);

@@ -1,9 +1,10 @@
 /* Entities: versioned ids, stale detection, FIFO recycling, retirement,
    exhaustion. */
-#include "test.h"
+/* its own configuration, so its own build of the implementation (Makefile) */
+#define ECS_VERSION_MAX 4u /* small, so retirement is reachable in a test */
 #define ECS_IMPLEMENTATION
 #define ECS_STB_DS_IMPLEMENTATION
-#define ECS_VERSION_MAX 4u /* small, so retirement is reachable in a test */
+#include "test.h"
 #include "../ecs.h"
 
 static void test_null_entity_is_zero_and_never_alive(void) {
@@ -151,7 +152,8 @@ static void test_many_entities_and_large_indices(void) {
     ecs_world_free(w);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_null_entity_is_zero_and_never_alive);
     RUN(test_create_gives_distinct_live_ids);
     RUN(test_stale_id_is_detected_after_slot_reuse);

@@ -41,10 +41,11 @@
 
    ECS_VERSION_MAX is small here so that a retired slot is reachable.
    Run one test alone with `test_entity_ops <test name>`. */
-#include "test.h"
+/* its own configuration, so its own build of the implementation (Makefile) */
+#define ECS_VERSION_MAX 6u
 #define ECS_IMPLEMENTATION
 #define ECS_STB_DS_IMPLEMENTATION
-#define ECS_VERSION_MAX 6u
+#include "test.h"
 #include "../ecs.h"
 
 typedef struct { int v; } A;

@@ -28,8 +28,6 @@
 
    Run one test alone with `test_forged_ids <test name>`. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { int v; } Val;

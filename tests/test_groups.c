@@ -1,8 +1,6 @@
 /* Groups: the entities that have all owned components (and none excluded)
    stay packed in rows 0..len-1 of every owned storage, in the same order. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { float x, y; } Pos;
@@ -286,7 +284,8 @@ static void test_hooks_and_commands_work_on_grouped_storages(void) {
     ecs_world_free(w);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_group_packs_existing_entities_at_creation);
     RUN(test_every_change_keeps_the_group_exact);
     RUN(test_group_arrays_make_a_plain_loop);

@@ -12,8 +12,6 @@
        SEED=123 STEPS=100000 ./build/plain/test_hierarchy
    A failure names its seed and step. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 #include "../examples/hierarchy.h"
 
@@ -1098,7 +1096,8 @@ static void test_randomized_edits_keep_the_plan_and_the_passes_right(void) {
     for (k = 0; k < sizeof seeds / sizeof *seeds; k++) CHECK(run_model(seeds[k], steps, 1));
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_recipe_attach_moves_a_subtree_and_the_iterators_walk_in_order);
     RUN(test_recipe_detach_remove_and_remove_all);
     RUN(test_recipe_sorting);

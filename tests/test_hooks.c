@@ -2,8 +2,6 @@
    before it leaves with its value readable; bundle and destroy order; what
    a running hook may and may not do (section 12). */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { int v; } A;
@@ -460,7 +458,8 @@ static void test_a_hook_destroying_another_entity_during_destroy_records_both(vo
     ecs_world_free(w);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_on_insert_runs_after_the_add_with_the_value_and_user_pointer);
     RUN(test_on_insert_may_change_the_new_value);
     RUN(test_on_insert_does_not_run_when_a_value_is_replaced);

@@ -26,8 +26,6 @@
    and calls and fails when told to. Run one test alone with
    `test_memory <test name>`. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 #include "meter.h"
 

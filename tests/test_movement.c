@@ -6,8 +6,6 @@
    counts the report system gets from modification tracking must equal the
    counts the simulation makes. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 #include "../examples/movement.h"
 
@@ -257,7 +255,8 @@ static void test_the_workload_runs_the_four_systems_in_order_in_four_batches(voi
     ecs_world_free(w);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_spawn_makes_moving_frozen_still_and_mortal_entities_inside_the_box);
     RUN(test_every_frame_equals_the_plain_array_simulation);
     RUN(test_frozen_and_still_entities_never_move);

@@ -28,8 +28,6 @@
 
    Run one test alone with `test_null_args <test name>`. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 #include <ctype.h>
 

@@ -3,8 +3,6 @@
    frame gives the world the serial run gives, to the bit. */
 #include "test.h"
 #include <time.h>
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 #include "../examples/movement.h"
 #include "../examples/pool.h"
@@ -197,7 +195,8 @@ static void test_pool_as_parallel_for_runs_a_batch_at_once(void) {
     pool_free(p);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_pool_runs_every_index_once);
     RUN(test_pool_runs_a_job_on_every_thread_at_once);
     RUN(test_pool_for_inside_a_job_runs_on_the_calling_thread);

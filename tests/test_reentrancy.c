@@ -49,8 +49,6 @@
    table `triggers` below) and checks the world after each. Run one test
    alone with `test_reentrancy <test name>` (to see a crash in isolation). */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { int v; } Val;

@@ -32,8 +32,6 @@
    --write-golden prints the header to stdout (exit status 1, and nothing
    printed, if the world cannot be built or saved). */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 #include "snapshot_golden.h"
 

@@ -26,10 +26,11 @@
    keep it that way.
 
    Run one test alone with `test_save_load <test name>`. */
-#include "test.h"
+/* its own configuration, so its own build of the implementation (Makefile) */
 #define ECS_VERSION_MAX 40u
 #define ECS_IMPLEMENTATION
 #define ECS_STB_DS_IMPLEMENTATION
+#include "test.h"
 #include "../ecs.h"
 
 /* ---- failure messages ------------------------------------------------------ */

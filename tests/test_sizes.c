@@ -27,8 +27,6 @@
 
    Run one test alone with `test_sizes <test name>`. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 #include "meter.h"
 

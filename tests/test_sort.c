@@ -1,7 +1,5 @@
 /* Sorting a storage, and sorting one to follow another's order. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { int key, id; } Item;
@@ -182,7 +180,8 @@ static void test_a_group_comparator_cannot_make_entities_join_or_leave_the_group
     ecs_world_free(w);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_sort_orders_rows_and_keeps_data_attached);
     RUN(test_sort_is_stable);
     RUN(test_sort_as_puts_shared_entities_first_in_the_others_order);

@@ -4,8 +4,6 @@
    that reuses its slot. Ends with a randomized test against a naive model
    (ecs.h section 4). */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { float x, y; } Pos;
@@ -435,7 +433,8 @@ static void test_random_operations_match_a_naive_model(void) {
     ecs_world_free(w);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_a_huge_index_costs_one_page_not_index_slots);
     RUN(test_huge_and_scattered_indices_hold_their_own_values);
     RUN(test_swap_remove_keeps_every_other_entity_s_value);

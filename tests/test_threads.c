@@ -31,8 +31,6 @@
 #include "test.h"
 #include <pthread.h>
 #include <stdint.h>
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 #include "../examples/pool.h"
 
@@ -1442,7 +1440,8 @@ static void test_other_reads_uniques_tracking_groups_errors(void) {
     free(sh);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN_T(test_get_has_alive_on_live_stale_and_forged_ids);
     RUN_T(test_lookup_and_component_names_from_every_thread);
     RUN_T(test_read_only_views_on_every_thread);

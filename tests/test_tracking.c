@@ -3,8 +3,6 @@
    ecs_tick_advance); the removed/deleted/created/destroyed lists, their
    clearing and their memory; stamps that stay with their rows. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 #include "walk.h"
 
@@ -1011,7 +1009,8 @@ static void test_deleting_a_tracked_tag_records_the_entity(void) {
     ecs_world_free(w);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_insertion_counts_as_inserted_not_modified);
     RUN(test_add_over_an_existing_value_counts_as_modified_not_inserted);
     RUN(test_get_mut_marks_modified_get_never_does);

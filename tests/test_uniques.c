@@ -2,8 +2,6 @@
    entity (time step, input, config). Add inserts or replaces; get on a
    missing unique is a bug and asserts; uniques are always tracked. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { float dt; } Time;
@@ -225,7 +223,8 @@ static void test_unique_removed_then_added_again_is_inserted_again(void) {
     ecs_world_free(w);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_unique_add_inserts_then_replaces_in_place);
     RUN(test_unique_add_with_null_value_zeroes);
     RUN(test_typed_unique_remove_gives_the_value_and_checks_its_size);

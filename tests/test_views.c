@@ -1,8 +1,6 @@
 /* Views: the lead storage, filters, iteration rules and structural changes
    during iteration. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 #include "walk.h"
 
@@ -688,7 +686,8 @@ static void test_each_over_interleaved_storages_matches_the_other_loop_forms(voi
     ecs_world_free(w);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_view_walks_the_shortest_storage_from_its_last_row);
     RUN(test_forced_lead_walks_that_storage);
     RUN(test_fields_point_at_each_terms_value);

@@ -4,8 +4,6 @@
    same result as running one system after another. */
 #include "test.h"
 #include <pthread.h>
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { float x, y; } Pos;
@@ -862,7 +860,8 @@ static void test_parallel_for_gives_the_same_world_as_serial_runs(void) {
     ecs_world_free(parallel);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_system_gets_world_user_name_last_run_and_now);
     RUN(test_workload_runs_its_systems_in_declared_order);
     RUN(test_nested_workloads_are_expanded_in_place);

@@ -1,8 +1,8 @@
 /* The implementation TU. It must not define the stb_ds implementation
    itself: twotu_stb_user.c does (or -lstb provides it), and a second copy
    would not link. */
-#include "test.h"
 #define ECS_IMPLEMENTATION
+#include "test.h"
 #include "twotu.h"
 
 typedef struct { float x, y; } Pos;
@@ -21,7 +21,8 @@ static void test_header_only_file_uses_the_shared_implementation(void) {
 static void test_stb_ds_user_links_beside_ecs(void) { CHECK(stb_user_check()); }
 #endif
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_header_only_file_uses_the_shared_implementation);
 #ifndef TWOTU_LINK_LIBSTB
     RUN(test_stb_ds_user_links_beside_ecs);
