@@ -49,14 +49,19 @@ else
     seq 1 $n >"$dir/order"
 fi
 
-# one command: its output in $dir/<i>.log, then "<exit status> <ms>" in $dir/<i>.done
+# one command: its output in $dir/<i>.log, then "<exit status> <ms> <CPU ms>"
+# in $dir/<i>.done (the CPU time of the command and its children: the
+# second line of the shell's `times`, e.g. "0m1.5s 0m0.2s")
 one='i=$1
 cmd=$(sed -n "${i}p" "$dir/cmds")
 t0=$(date +%s%N)
 sh -c "$cmd" >"$dir/$i.log" 2>&1 </dev/null
 rc=$?
 t1=$(date +%s%N)
-echo "$rc $(( (t1 - t0) / 1000000 ))" >"$dir/$i.tmp" && mv "$dir/$i.tmp" "$dir/$i.done"'
+times >"$dir/$i.times" # (not in a pipe: a subshell has no children)
+cpu=$(tail -n 1 "$dir/$i.times" | awk "{ split(\$1, u, \"m\"); split(\$2, s, \"m\");
+      printf \"%d\", (u[1] * 60 + u[2] + s[1] * 60 + s[2]) * 1000 }")
+echo "$rc $(( (t1 - t0) / 1000000 )) ${cpu:-0}" >"$dir/$i.tmp" && mv "$dir/$i.tmp" "$dir/$i.done"'
 export dir
 jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 xargs -P "$jobs" -n 1 sh -c "$one" sh <"$dir/order" &
@@ -69,8 +74,9 @@ for cmd in "$@"; do
         kill -0 $runner 2>/dev/null || [ -f "$dir/$i.done" ] || { echo "run.sh: $cmd did not run"; break; }
         sleep 0.1
     done
-    read -r rc ms <"$dir/$i.done" 2>/dev/null || { rc=1; ms=0; }
+    read -r rc ms cpu <"$dir/$i.done" 2>/dev/null || { rc=1; ms=0; cpu=0; }
     printf '%s\t%s\n' "$ms" "$cmd" >>"$dir/times"
+    printf '%s\t%s\n' "$cpu" "$cmd" >>"$dir/cpu"
     sec=$(awk "BEGIN { printf \"%.1f\", $ms / 1000 }")
     log="$dir/$i.log"
     res=$(grep '^RESULT ' "$log" 2>/dev/null | tail -n 1)
@@ -95,8 +101,9 @@ if [ -n "$since" ] && [ $n -gt 0 ]; then
     echo "slowest:"
     sort -k1,1nr "$dir/times" | head -n 5 |
         awk -F '\t' '{ printf "  %6.1f s  %s\n", $1 / 1000, $2 }'
-    cpu=$(awk -F '\t' '{ s += $1 } END { printf "%.0f", s / 1000 }' "$dir/times")
-    echo "took $(( $(date +%s) - since )) s (build and run; the runs: $cpu s on $jobs jobs)"
+    runs=$(awk -F '\t' '{ s += $1 } END { printf "%.0f", s / 1000 }' "$dir/times")
+    cpu=$(awk -F '\t' '{ s += $1 } END { printf "%.0f", s / 1000 }' "$dir/cpu")
+    echo "took $(( $(date +%s) - since )) s, build and run (the runs: $runs s one after another, $cpu s of CPU; $jobs at a time)"
 fi
 printf '%s' "$skipped"
 echo "$pass passed, $fail failed"

@@ -11,9 +11,9 @@ static void test_header_only_file_uses_the_shared_implementation(void) {
     ecs_world *w = ecs_world_new(NULL);
     ecs_component pos = ECS_COMPONENT(w, Pos);
     CHECK(user_spawn(w, pos, 100));
-    CHECK(ecs_storage_count(ecs_storage_of(w, pos)) == 100);
+    CHECK_EQ(ecs_storage_count(ecs_storage_of(w, pos)), 100);
     CHECK(user_sum_x(w, pos) == 4950.0f);
-    CHECK(ecs_lookup(w, "Pos") == pos);
+    CHECK_EQ(ecs_lookup(w, "Pos"), pos);
     ecs_world_free(w);
 }
 
