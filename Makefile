@@ -1,7 +1,16 @@
 # ecs.h - build, run and test.
 #   make run          build and run the examples
 #   make test         build every test and run it (last line: "N passed, N failed");
-#                     tests/test_threads.c also under ThreadSanitizer (gcc and clang)
+#                     tests/test_threads.c also under ThreadSanitizer (gcc and clang).
+#                     The runs go in parallel (TEST_JOBS=n, default: the CPUs); the
+#                     end says how long it took and which runs were the slowest
+#   make check T=test_views [N=test_name] [C=gcc-c99]
+#                     build and run one test file (tests/test_views.c), or only
+#                     its test test_name, in one configuration: gcc-c99 (default),
+#                     clang-c11 (both ASan + UBSan), plain (under valgrind), tcc,
+#                     tsan-gcc, tsan-clang (test_threads), matrix/m32,
+#                     matrix/mingw64, matrix/aarch64, matrix/armhf (mk/matrix.mk);
+#                     without T, every test file of that configuration
 #   make bench        the benchmark table (-O2 -DNDEBUG; BENCH_CFLAGS="-O3 -march=native" to change),
 #                     also written to build/bench/results.csv
 #   make bench-plot   bench/results.svg from that CSV (gnuplot), for bench/README.md
@@ -180,8 +189,11 @@ TSAN_NORUN := --skipped 'ThreadSanitizer does not start on this kernel (not even
 tsan_cmd   = $(if $(filter setarch,$(1)),'setarch $(shell uname -m) -R $(2)',$(2))
 TEST_DEPS  += $(if $(filter run setarch,$(TSAN_GCC)),$(B)/tsan-gcc/test_threads) \
               $(if $(filter run setarch,$(TSAN_CLANG)),$(B)/tsan-clang/test_threads)
-TEST_CMDS  += $(if $(filter run setarch,$(TSAN_GCC)),$(call tsan_cmd,$(TSAN_GCC),$(B)/tsan-gcc/test_threads)) \
-              $(if $(filter run setarch,$(TSAN_CLANG)),$(call tsan_cmd,$(TSAN_CLANG),$(B)/tsan-clang/test_threads))
+# (first: they are the longest runs, and tests/run.sh starts its commands in
+# this order when it has no times of a previous make test)
+TEST_CMDS  := $(if $(filter run setarch,$(TSAN_GCC)),$(call tsan_cmd,$(TSAN_GCC),$(B)/tsan-gcc/test_threads)) \
+              $(if $(filter run setarch,$(TSAN_CLANG)),$(call tsan_cmd,$(TSAN_CLANG),$(B)/tsan-clang/test_threads)) \
+              $(TEST_CMDS)
 TEST_SKIPS += $(if $(filter nolink,$(TSAN_GCC)),$(call skipped,libtsan2,libtsan2,the gcc ThreadSanitizer run of tests/test_threads.c)) \
               $(if $(filter nolink,$(TSAN_CLANG)),$(call skipped,libclang-rt-14-dev,libclang-rt-14-dev,the clang ThreadSanitizer run of tests/test_threads.c)) \
               $(if $(filter norun,$(TSAN_GCC) $(TSAN_CLANG)),$(TSAN_NORUN))

@@ -54,10 +54,11 @@ static int test__expected, test__failed, test__npass, test__nfail;
         }                                                                        \
     } while (0)
 
-/* Comparisons that print both values when they fail:
+/* Comparisons that print both values when they fail, and the check as
+   written (before its arguments' macros expand):
 
-       CHECK_EQ(ecs_count(w, pos), 3);
-         tests/test_x.c:12: CHECK_EQ(ecs_count(w, pos), 3) failed: 4 vs 3
+       CHECK_EQ(ecs_storage_count(s), 3);
+         tests/test_x.c:12: CHECK_EQ(ecs_storage_count(s), 3) failed: 4 vs 3
 
    CHECK_EQ/NE/LT/LE/GT/GE take integers (enums and bools too); each side
    is evaluated once, and they are compared exactly as `a == b` would
@@ -66,45 +67,45 @@ static int test__expected, test__failed, test__npass, test__nfail;
    A pointer or a float is a compile error there (`| 0`), so a comparison
    never silently turns into an integer one. CHECK_PTR_EQ/NE compare
    pointers, CHECK_STR_EQ/NE strings (strcmp; NULL equals only NULL). */
-#define CHECK_EQ(a, b) TEST__CMP("CHECK_EQ", ==, a, b)
-#define CHECK_NE(a, b) TEST__CMP("CHECK_NE", !=, a, b)
-#define CHECK_LT(a, b) TEST__CMP("CHECK_LT", <, a, b)
-#define CHECK_LE(a, b) TEST__CMP("CHECK_LE", <=, a, b)
-#define CHECK_GT(a, b) TEST__CMP("CHECK_GT", >, a, b)
-#define CHECK_GE(a, b) TEST__CMP("CHECK_GE", >=, a, b)
+#define CHECK_EQ(a, b) TEST__CMP("CHECK_EQ(" #a ", " #b ")", ==, a, b)
+#define CHECK_NE(a, b) TEST__CMP("CHECK_NE(" #a ", " #b ")", !=, a, b)
+#define CHECK_LT(a, b) TEST__CMP("CHECK_LT(" #a ", " #b ")", <, a, b)
+#define CHECK_LE(a, b) TEST__CMP("CHECK_LE(" #a ", " #b ")", <=, a, b)
+#define CHECK_GT(a, b) TEST__CMP("CHECK_GT(" #a ", " #b ")", >, a, b)
+#define CHECK_GE(a, b) TEST__CMP("CHECK_GE(" #a ", " #b ")", >=, a, b)
 
 #define TEST__CMP(name, op, a, b)                                                \
     do {                                                                         \
         __typeof__(0 ? (a) : (b)) test__a = (a), test__b = (b);                  \
         (void)sizeof((a) | 0), (void)sizeof((b) | 0); /* integers only */        \
         if (!(test__a op test__b)) {                                             \
-            test__int_failed(__FILE__, __LINE__, name, #a, #b,                   \
-                             (__typeof__(test__a))-1 < (__typeof__(test__a))1,    \
+            test__int_failed(__FILE__, __LINE__, name, /* signed? */             \
+                             (__typeof__(test__a))-1 < (__typeof__(test__a))1,   \
                              (unsigned long long)test__a, (unsigned long long)test__b); \
             return;                                                              \
         }                                                                        \
     } while (0)
 
-#define CHECK_PTR_EQ(a, b) TEST__PTR("CHECK_PTR_EQ", ==, a, b)
-#define CHECK_PTR_NE(a, b) TEST__PTR("CHECK_PTR_NE", !=, a, b)
+#define CHECK_PTR_EQ(a, b) TEST__PTR("CHECK_PTR_EQ(" #a ", " #b ")", ==, a, b)
+#define CHECK_PTR_NE(a, b) TEST__PTR("CHECK_PTR_NE(" #a ", " #b ")", !=, a, b)
 #define TEST__PTR(name, op, a, b)                                                \
     do {                                                                         \
         const void *test__a = (a), *test__b = (b);                               \
         if (!(test__a op test__b)) {                                             \
-            printf("  %s:%d: %s(%s, %s) failed: %p vs %p\n", __FILE__, __LINE__, \
-                   name, #a, #b, (void *)test__a, (void *)test__b);       \
+            printf("  %s:%d: %s failed: %p vs %p\n", __FILE__, __LINE__, name, \
+                   (void *)test__a, (void *)test__b);                            \
             test__failed = 1;                                                    \
             return;                                                              \
         }                                                                        \
     } while (0)
 
-#define CHECK_STR_EQ(a, b) TEST__STR("CHECK_STR_EQ", 1, a, b)
-#define CHECK_STR_NE(a, b) TEST__STR("CHECK_STR_NE", 0, a, b)
+#define CHECK_STR_EQ(a, b) TEST__STR("CHECK_STR_EQ(" #a ", " #b ")", 1, a, b)
+#define CHECK_STR_NE(a, b) TEST__STR("CHECK_STR_NE(" #a ", " #b ")", 0, a, b)
 #define TEST__STR(name, want, a, b)                                              \
     do {                                                                         \
         const char *test__a = (a), *test__b = (b);                               \
         if (test__str_same(test__a, test__b) != (want)) {                        \
-            printf("  %s:%d: %s(%s, %s) failed: ", __FILE__, __LINE__, name, #a, #b); \
+            printf("  %s:%d: %s failed: ", __FILE__, __LINE__, name);            \
             test__print_str(test__a);                                            \
             printf(" vs ");                                                      \
             test__print_str(test__b);                                            \
@@ -123,10 +124,9 @@ static inline void test__print_int(int is_signed, unsigned long long v) {
         if (v > 0xffff) printf(" (0x%llx)", v);
 }
 
-static inline void test__int_failed(const char *file, int line, const char *name, const char *a,
-                                    const char *b, int is_signed, unsigned long long va,
-                                    unsigned long long vb) {
-    printf("  %s:%d: %s(%s, %s) failed: ", file, line, name, a, b);
+static inline void test__int_failed(const char *file, int line, const char *check, int is_signed,
+                                    unsigned long long va, unsigned long long vb) {
+    printf("  %s:%d: %s failed: ", file, line, check);
     test__print_int(is_signed, va);
     printf(" vs ");
     test__print_int(is_signed, vb);
