@@ -1,7 +1,16 @@
 # ecs.h - build, run and test.
 #   make run          build and run the examples
 #   make test         build every test and run it (last line: "N passed, N failed");
-#                     tests/test_threads.c also under ThreadSanitizer (gcc and clang)
+#                     tests/test_threads.c also under ThreadSanitizer (gcc and clang).
+#                     The runs go in parallel (TEST_JOBS=n, default: the CPUs); the
+#                     end says how long it took and which runs were the slowest
+#   make check T=test_views [N=test_name] [C=gcc-c99]
+#                     build and run one test file (tests/test_views.c), or only
+#                     its test test_name, in one configuration: gcc-c99 (default),
+#                     clang-c11 (both ASan + UBSan), plain (under valgrind), tcc,
+#                     tsan-gcc, tsan-clang (test_threads), matrix/m32,
+#                     matrix/mingw64, matrix/aarch64, matrix/armhf (mk/matrix.mk);
+#                     without T, every test file of that configuration
 #   make bench        the benchmark table (-O2 -DNDEBUG; BENCH_CFLAGS="-O3 -march=native" to change),
 #                     also written to build/bench/results.csv
 #   make bench-plot   bench/results.svg from that CSV (gnuplot), for bench/README.md
@@ -46,28 +55,60 @@ run: $(EXAMPLES:%=$(B)/ex/%)
 	@for e in $(EXAMPLES); do echo "== examples/$$e.c"; ./$(B)/ex/$$e || exit 1; echo; done
 $(B)/ex/%: examples/%.c ecs.h | $(B)/ex
 	$(CC) -std=c99 $(WARN) -O2 $(CFLAGS_COMMON) $< -o $@ -lm -lpthread
-# the examples' headers, included by their programs and by their tests
-EX_TEST_DIRS := gcc-c99 clang-c11 plain tcc
-$(B)/ex/hierarchy $(EX_TEST_DIRS:%=$(B)/%/test_hierarchy): examples/hierarchy.h
+# the examples' headers, included by their programs (and by the tests: TEST_HEADERS)
+$(B)/ex/hierarchy: examples/hierarchy.h
 $(B)/ex/hierarchy $(B)/ex/save_load: examples/solar.h
 $(B)/ex/save_load: examples/hierarchy.h
-$(B)/ex/movement $(EX_TEST_DIRS:%=$(B)/%/test_movement): examples/movement.h
-$(B)/ex/parallel $(EX_TEST_DIRS:%=$(B)/%/test_parallel): examples/movement.h examples/pool.h
-$(EX_TEST_DIRS:%=$(B)/%/test_threads) $(B)/tsan-gcc/test_threads $(B)/tsan-clang/test_threads: examples/pool.h
-# the tests' metering allocator
-$(foreach t,test_memory test_sizes,$(EX_TEST_DIRS:%=$(B)/%/$(t))): tests/meter.h
-# what the two model tests share
-$(foreach t,test_views_model test_groups_model,$(EX_TEST_DIRS:%=$(B)/%/$(t))): tests/model.h
-$(foreach t,test_tracking test_views,$(EX_TEST_DIRS:%=$(B)/%/$(t))): tests/walk.h
-# the snapshot tests/test_save_golden.c compares with (written by it: --write-golden)
-$(EX_TEST_DIRS:%=$(B)/%/test_save_golden): tests/snapshot_golden.h
+$(B)/ex/movement: examples/movement.h
+$(B)/ex/parallel: examples/movement.h examples/pool.h
 
 # ---- tests ----------------------------------------------------------------
-# Every tests/test_*.c is one program. Each is built and run as
-#   gcc C99 + ASan/UBSan, clang C11 + ASan/UBSan, and plain under valgrind;
-# tests/cpp_test.cpp is built by g++ and clang++; tests/twotu_*.c link the
-# implementation, a plain user of the header and an stb_ds user together.
+# Every tests/test_*.c is one program. Each is built and run in these
+# configurations (the directory under $(B)/ is the configuration's name):
+#   gcc-c99     gcc -std=c99 -O1, ASan + UBSan
+#   clang-c11   clang -std=c11 -O1, ASan + UBSan
+#   plain       gcc -std=c99 -O1, no sanitizer: run under valgrind memcheck
+#   tcc         tcc (no optimizer, its own C front end and inline rules)
+# (mk/matrix.mk adds matrix/m32, matrix/mingw64, matrix/aarch64 and
+# matrix/armhf for make test-matrix). tests/cpp_test.cpp is built by g++
+# and clang++; tests/twotu_*.c link the implementation, a plain user of the
+# header and an stb_ds user together.
+#
+# The implementation is compiled once per configuration: tests/impl.c
+# (ECS_IMPLEMENTATION, ECS_ASSERT redirected by tests/test.h) becomes
+# $(B)/<config>/impl.o, and each test file, which includes ecs.h without
+# ECS_IMPLEMENTATION, is compiled to $(B)/<config>/<test>.o and linked with
+# it. Both are compiled by the same command, so every file of a binary sees
+# the same ECS_ASSERT and configuration macros. A test file that needs its
+# own (ECS_VERSION_MAX...) defines ECS_IMPLEMENTATION itself and is linked
+# alone (TESTS_OWN_IMPL, found by grep).
 TESTS   := $(basename $(notdir $(wildcard tests/test_*.c)))
+TESTS_OWN_IMPL := $(basename $(notdir $(shell grep -l '^\#define ECS_IMPLEMENTATION' tests/test_*.c)))
+# what a test file may include besides ecs.h (every test object depends on all of them)
+TEST_HEADERS := $(wildcard tests/*.h) examples/hierarchy.h examples/solar.h examples/movement.h examples/pool.h
+
+# how each configuration compiles and links (recursive: CFLAGS_COMMON may
+# be target-specific, as for $(B)/plain/test_threads.o below)
+TEST_CC_gcc-c99   = $(CC) -std=c99 $(WARN) -O1 $(SAN) $(CFLAGS_COMMON)
+TEST_CC_clang-c11 = $(CLANG) -std=c11 $(WARN) -O1 $(SAN) $(CFLAGS_COMMON)
+TEST_CC_plain     = $(CC) -std=c99 $(WARN) -O1 $(CFLAGS_COMMON)
+TEST_CC_tcc       = $(TCC) -Wall -Werror $(CFLAGS_COMMON)
+# $(eval $(call test_config,CONFIG[,EXE-SUFFIX])): the rules that build
+# $(B)/CONFIG/<test> for every test with the command TEST_CC_CONFIG
+define test_config
+$(B)/$(1)/impl.o: tests/impl.c tests/test.h ecs.h
+	@mkdir -p $$(@D)
+	$$(TEST_CC_$(1)) -c $$< -o $$@
+$(B)/$(1)/%.o: tests/%.c $(TEST_HEADERS) ecs.h
+	@mkdir -p $$(@D)
+	$$(TEST_CC_$(1)) -c $$< -o $$@
+$(B)/$(1)/%$(2): $(B)/$(1)/%.o
+	$$(TEST_CC_$(1)) $$(filter %.o,$$^) -o $$@ -lm -lpthread
+$(patsubst %,$(B)/$(1)/%$(2),$(filter-out $(TESTS_OWN_IMPL),$(TESTS))): $(B)/$(1)/impl.o
+TEST_EXE_$(1) := $(2)
+endef
+$(foreach c,gcc-c99 clang-c11 plain tcc,$(eval $(call test_config,$(c))))
+
 GCC_T   := $(TESTS:%=$(B)/gcc-c99/%)
 CLANG_T := $(TESTS:%=$(B)/clang-c11/%)
 PLAIN_T := $(TESTS:%=$(B)/plain/%)
@@ -124,16 +165,13 @@ TEST_DEPS := $(GCC_T) $(CLANG_T) $(CPP_T) $(TWOTU_T) $(TCC_T) $(if $(HAVE_VALGRI
 # tries a tiny program first; a TSan run it cannot link, or cannot run even
 # under setarch -R, is skipped with a "skipped:" line.
 TSAN := -fsanitize=thread -fno-omit-frame-pointer
-# tests/test_threads.c includes examples/pool.h (see above), in mk/matrix.mk's builds too
-$(filter %/test_threads %/test_threads.exe,$(MX_ALL_T)) $(MX)/gcc-c11/test_threads.ok \
-    $(MX)/clang-c99/test_threads.ok: examples/pool.h
 # (only gcc knows -Wtsan; looked for when the build runs)
 TSAN_WNO = $(shell $(CC) -Werror -Wno-tsan -x c -fsyntax-only /dev/null >/dev/null 2>&1 && echo -Wno-tsan)
-$(B)/plain/test_threads: CFLAGS_COMMON += -DTHREADS_PCT=5
-$(B)/tsan-gcc/test_threads: tests/test_threads.c tests/test.h ecs.h | $(B)/tsan-gcc
-	$(CC) -std=c99 $(WARN) $(TSAN_WNO) -O1 -g $(TSAN) $(CFLAGS_COMMON) $< -o $@ -lm -lpthread
-$(B)/tsan-clang/test_threads: tests/test_threads.c tests/test.h ecs.h | $(B)/tsan-clang
-	$(CLANG) -std=c11 $(WARN) -O1 -g -DNDEBUG $(TSAN) $(CFLAGS_COMMON) $< -o $@ -lm -lpthread
+$(B)/plain/test_threads.o: CFLAGS_COMMON += -DTHREADS_PCT=5
+$(B)/tsan-gcc/test_threads: tests/test_threads.c tests/impl.c $(TEST_HEADERS) ecs.h | $(B)/tsan-gcc
+	$(CC) -std=c99 $(WARN) $(TSAN_WNO) -O1 -g $(TSAN) $(CFLAGS_COMMON) tests/test_threads.c tests/impl.c -o $@ -lm -lpthread
+$(B)/tsan-clang/test_threads: tests/test_threads.c tests/impl.c $(TEST_HEADERS) ecs.h | $(B)/tsan-clang
+	$(CLANG) -std=c11 $(WARN) -O1 -g -DNDEBUG $(TSAN) $(CFLAGS_COMMON) tests/test_threads.c tests/impl.c -o $@ -lm -lpthread
 # $(call tsan_probe,compiler): "run", "setarch" (runs only without ASLR),
 # "norun" or "nolink"; looked for only when make test is asked for
 tsan_probe = $(shell d=$$(mktemp -d) && \
@@ -151,23 +189,59 @@ TSAN_NORUN := --skipped 'ThreadSanitizer does not start on this kernel (not even
 tsan_cmd   = $(if $(filter setarch,$(1)),'setarch $(shell uname -m) -R $(2)',$(2))
 TEST_DEPS  += $(if $(filter run setarch,$(TSAN_GCC)),$(B)/tsan-gcc/test_threads) \
               $(if $(filter run setarch,$(TSAN_CLANG)),$(B)/tsan-clang/test_threads)
-TEST_CMDS  += $(if $(filter run setarch,$(TSAN_GCC)),$(call tsan_cmd,$(TSAN_GCC),$(B)/tsan-gcc/test_threads)) \
-              $(if $(filter run setarch,$(TSAN_CLANG)),$(call tsan_cmd,$(TSAN_CLANG),$(B)/tsan-clang/test_threads))
+# (first: they are the longest runs, and tests/run.sh starts its commands in
+# this order when it has no times of a previous make test)
+TEST_CMDS  := $(if $(filter run setarch,$(TSAN_GCC)),$(call tsan_cmd,$(TSAN_GCC),$(B)/tsan-gcc/test_threads)) \
+              $(if $(filter run setarch,$(TSAN_CLANG)),$(call tsan_cmd,$(TSAN_CLANG),$(B)/tsan-clang/test_threads)) \
+              $(TEST_CMDS)
 TEST_SKIPS += $(if $(filter nolink,$(TSAN_GCC)),$(call skipped,libtsan2,libtsan2,the gcc ThreadSanitizer run of tests/test_threads.c)) \
               $(if $(filter nolink,$(TSAN_CLANG)),$(call skipped,libclang-rt-14-dev,libclang-rt-14-dev,the clang ThreadSanitizer run of tests/test_threads.c)) \
               $(if $(filter norun,$(TSAN_GCC) $(TSAN_CLANG)),$(TSAN_NORUN))
 
+# tests/run.sh runs the commands in parallel (TEST_JOBS=n to change) and
+# prints, above the summary, how long make test took and its slowest runs;
+# $(B)/test-times keeps each run's seconds, so that the next make test starts
+# the longest first.
+ifneq ($(filter test test-matrix,$(MAKECMDGOALS)),)
+TEST_T0 := $(shell date +%s)
+endif
 test: $(TEST_DEPS)
-	@sh tests/run.sh $(TEST_SKIPS) $(TEST_CMDS)
+	@sh tests/run.sh --since $(TEST_T0) --times $(B)/test-times $(TEST_SKIPS) $(TEST_CMDS)
 
-$(B)/gcc-c99/%: tests/%.c tests/test.h ecs.h | $(B)/gcc-c99
-	$(CC) -std=c99 $(WARN) -O1 $(SAN) $(CFLAGS_COMMON) $< -o $@ -lm -lpthread
-$(B)/clang-c11/%: tests/%.c tests/test.h ecs.h | $(B)/clang-c11
-	$(CLANG) -std=c11 $(WARN) -O1 $(SAN) $(CFLAGS_COMMON) $< -o $@ -lm -lpthread
-$(B)/plain/%: tests/%.c tests/test.h ecs.h | $(B)/plain
-	$(CC) -std=c99 $(WARN) -O1 $(CFLAGS_COMMON) $< -o $@ -lm -lpthread
-$(B)/tcc/%: tests/%.c tests/test.h ecs.h | $(B)/tcc
-	$(TCC) -Wall -Werror $(CFLAGS_COMMON) $< -o $@ -lm -lpthread
+# ---- one test file, one test ------------------------------------------------
+#   make check T=test_views                 builds and runs tests/test_views.c (gcc-c99)
+#   make check T=test_views N=test_name     only the test test_name of that file
+#   make check T=test_views C=plain         in another configuration (see above;
+#                                           plain runs under valgrind)
+#   make check C=clang-c11                  every test file of one configuration
+# Only what that needs is built: the configuration's impl.o and the test's
+# object. T may also be written tests/test_views.c; N that no test of the
+# file has is a failure.
+C ?= gcc-c99
+CHECK_T := $(if $(T),$(basename $(notdir $(T))),$(TESTS))
+# what runs a configuration's binaries, when it is not run directly
+CHECK_RUN_plain = $(VALGRIND)
+CHECK_RUN_matrix/mingw64 = $(MX_WINE_ENV) $(MX_WINE)
+CHECK_RUN_matrix/aarch64 = $(MX_QEMU_A64) -L $(MX_A64_ROOT)
+CHECK_RUN_matrix/armhf = $(MX_QEMU_ARMHF) -L $(MX_ARMHF_ROOT)
+ifneq ($(filter check,$(MAKECMDGOALS)),)
+ifneq ($(filter-out $(TESTS),$(CHECK_T)),)
+$(error make check: no tests/$(firstword $(filter-out $(TESTS),$(CHECK_T))).c; T is one of: $(TESTS))
+endif
+ifneq ($(filter tsan-%,$(C)),)
+CHECK_T := test_threads
+else ifeq ($(TEST_CC_$(C)),)
+$(error make check: no configuration C=$(C); one of gcc-c99 clang-c11 plain tcc tsan-gcc tsan-clang matrix/m32 matrix/mingw64 matrix/aarch64 matrix/armhf)
+endif
+endif
+CHECK_BINS := $(CHECK_T:%=$(B)/$(C)/%$(TEST_EXE_$(C)))
+check: $(CHECK_BINS)
+ifneq ($(T),)
+	$(CHECK_RUN_$(C)) ./$(CHECK_BINS) $(N)
+else
+	@sh tests/run.sh $(foreach b,$(CHECK_BINS),'$(CHECK_RUN_$(C)) $(b) $(N)')
+endif
+
 $(B)/cpp/gxx: tests/cpp_test.cpp tests/test.h ecs.h | $(B)/cpp
 	$(CXX) -std=c++11 $(WARN) -O1 $(SAN) $(CFLAGS_COMMON) $< -o $@
 $(B)/cpp/clangxx: tests/cpp_test.cpp tests/test.h ecs.h | $(B)/cpp
@@ -232,5 +306,5 @@ $(B)/ex $(B)/gcc-c99 $(B)/clang-c11 $(B)/plain $(B)/tcc $(B)/cpp $(B)/twotu $(B)
 clean:
 	rm -rf $(B)
 
-.PHONY: run test clean bench bench-plot bench-quick bench-callgrind FORCE
+.PHONY: run test check clean bench bench-plot bench-quick bench-callgrind FORCE
 .SECONDARY:

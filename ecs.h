@@ -2505,10 +2505,12 @@ ECS__INLINE void *ecs_block(const ecs_iter *it, uint32_t k) { return ecs__field(
 /* --- typed macros ------------------------------------------------------ */
 #define ECS__STR2(x) #x
 #define ECS__STR(x) ECS__STR2(x)
+/* (T is spelled by the typed macro itself, #T, as ECS_COMPONENT spells
+   it: a T that is a macro is compared as written, not as it expands) */
 #if ECS_DEBUG
-#define ECS__AT(name, T) ("\1" name "\0" #T "\0" __FILE__ ":" ECS__STR(__LINE__))
+#define ECS__AT(name, Tname) ("\1" name "\0" Tname "\0" __FILE__ ":" ECS__STR(__LINE__))
 #else
-#define ECS__AT(name, T) name
+#define ECS__AT(name, Tname) name
 #endif
 #if ECS_DEBUG
 #define ECS__SIZE(T) sizeof(T)
@@ -2518,17 +2520,17 @@ ECS__INLINE void *ecs_block(const ecs_iter *it, uint32_t k) { return ecs__field(
 
 /* The pointer-returning macros pass sizeof(T): rows are found with it, and
    it is checked against the registered size under ECS_DEBUG. */
-#define ECS_GET(w, e, c, T) ((const T *)ecs__get((w), ECS__AT("ECS_GET", T), (e), (c), sizeof(T), false))
-#define ECS_GET_MUT(w, e, c, T) ((T *)ecs__get((w), ECS__AT("ECS_GET_MUT", T), (e), (c), sizeof(T), true))
+#define ECS_GET(w, e, c, T) ((const T *)ecs__get((w), ECS__AT("ECS_GET", #T), (e), (c), sizeof(T), false))
+#define ECS_GET_MUT(w, e, c, T) ((T *)ecs__get((w), ECS__AT("ECS_GET_MUT", #T), (e), (c), sizeof(T), true))
 #define ECS_STORAGE_GET(s, e, T)                                                                             \
-    ((const T *)ecs__storage_get((s), ECS__AT("ECS_STORAGE_GET", T), (e), sizeof(T), false))
+    ((const T *)ecs__storage_get((s), ECS__AT("ECS_STORAGE_GET", #T), (e), sizeof(T), false))
 /* (the unevaluated assignment refuses a const handle, as ecs_storage_get_mut does) */
 #define ECS_STORAGE_GET_MUT(s, e, T)                                                                         \
-    ((T *)ecs__storage_get((s), ECS__AT("ECS_STORAGE_GET_MUT", T), (e),                                     \
+    ((T *)ecs__storage_get((s), ECS__AT("ECS_STORAGE_GET_MUT", #T), (e),                                     \
                            sizeof(T) + 0 * sizeof(*(ecs_storage **)0 = (s)), true))
 /* (1 ? p : (T *)0) type-checks p as a T pointer without casting it away */
 #define ECS_REMOVE(w, e, c, T, out)                                                                          \
-    ecs__remove_fast((w), ECS__AT("ECS_REMOVE", T), (e), (c), (1 ? (out) : (T *)0), sizeof(T), false)
+    ecs__remove_fast((w), ECS__AT("ECS_REMOVE", #T), (e), (c), (1 ? (out) : (T *)0), sizeof(T), false)
 /* ECS__VALUE(T, init): the address of a T made from init, which is a braced
    initializer ({1, 2}) or any expression of type T (a variable, f(x), 5).
    C: a one-element array literal, whose element may be initialized by
@@ -2540,13 +2542,13 @@ ECS__INLINE void *ecs_block(const ecs_iter *it, uint32_t k) { return ecs__field(
 #define ECS__VALUE(T, ...) ((T[1]){__VA_ARGS__})
 #endif
 #define ECS_ADD(w, e, c, T, ...)                                                                             \
-    ((T *)ecs__add_fast((w), ECS__AT("ECS_ADD", T), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T)))
-#define ECS_FIELD(it, k, T) ((T *)ecs__field((it), ECS__AT("ECS_FIELD", T), (k), sizeof(T), false))
-#define ECS_BLOCK(it, k, T) ((T *)ecs__field((it), ECS__AT("ECS_BLOCK", T), (k), sizeof(T), true))
+    ((T *)ecs__add_fast((w), ECS__AT("ECS_ADD", #T), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T)))
+#define ECS_FIELD(it, k, T) ((T *)ecs__field((it), ECS__AT("ECS_FIELD", #T), (k), sizeof(T), false))
+#define ECS_BLOCK(it, k, T) ((T *)ecs__field((it), ECS__AT("ECS_BLOCK", #T), (k), sizeof(T), true))
 #define ECS_UNIQUE_GET(w, c, T)                                                                              \
-    ((const T *)ecs__unique_get((w), ECS__AT("ECS_UNIQUE_GET", T), (c), ECS__SIZE(T), false))
+    ((const T *)ecs__unique_get((w), ECS__AT("ECS_UNIQUE_GET", #T), (c), ECS__SIZE(T), false))
 #define ECS_UNIQUE_GET_MUT(w, c, T)                                                                          \
-    ((T *)ecs__unique_get((w), ECS__AT("ECS_UNIQUE_GET_MUT", T), (c), ECS__SIZE(T), true))
+    ((T *)ecs__unique_get((w), ECS__AT("ECS_UNIQUE_GET_MUT", #T), (c), ECS__SIZE(T), true))
 #define ECS_UNIQUE_ADD(w, c, T, ...) ((T *)ecs__unique_add_sized((w), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T)))
 #define ECS_UNIQUE_REMOVE(w, c, T, out) ecs__unique_remove_sized((w), (c), (1 ? (out) : (T *)0), sizeof(T))
 #define ECS_ADD_IF_CHANGED(w, e, c, T, ...) \

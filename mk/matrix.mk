@@ -2,9 +2,9 @@
 #
 # Part of make test (cheap, ~10 s on 2 cores): the compilers and modes the
 # Makefile's own runs (gcc C99, clang C11, g++ C++11, clang++ C++17, tcc)
-# leave out, with $(WARN) = -Wall -Wextra -Wpedantic -Werror and the
-# implementation (ECS_IMPLEMENTATION) in every TU:
-#   gcc -std=c11, clang -std=c99  every tests/test_*.c, -fsyntax-only: the
+# leave out, with $(WARN) = -Wall -Wextra -Wpedantic -Werror:
+#   gcc -std=c11, clang -std=c99  every tests/test_*.c and tests/impl.c (the
+#                                 implementation), -fsyntax-only: the
 #                                 front end, where the -std mode matters
 #                                 (gcc's middle-end warnings come from the
 #                                 -O1 builds the Makefile runs)
@@ -16,13 +16,17 @@
 #                                 -std=c99 and cpp_test.cpp by clang++
 #                                 -std=c++17, -fsyntax-only
 #   -DECS_STATIC                  tests/test_sort.c (a TU that leaves most of
-#                                 the API unused) by gcc -std=c99, built and
-#                                 run; by clang -std=c11 and cpp_test.cpp by
-#                                 clang++ -std=c++11, -fsyntax-only (clang
-#                                 reports unused static functions there)
+#                                 the API unused; -include tests/impl.c puts
+#                                 the implementation in front of it, as
+#                                 ECS_STATIC wants one TU) by gcc -std=c99,
+#                                 built and run; by clang -std=c11 and
+#                                 cpp_test.cpp by clang++ -std=c++11,
+#                                 -fsyntax-only (clang reports unused static
+#                                 functions there)
 #
 # make test-matrix (slower, run by .ci/run after make test): every
-# tests/test_*.c, pthread tests included, built and run on
+# tests/test_*.c, pthread tests included, built and run (the implementation
+# compiled once per platform, as in the Makefile's configurations) on
 #   gcc -m32 -std=c11, ASan + UBSan     i386, native          (gcc-12-multilib)
 #   x86_64-w64-mingw32-gcc -std=c99     Windows x64, wine     (gcc-mingw-w64-x86-64, wine)
 #                                       -static, so winpthreads needs no DLL
@@ -46,27 +50,22 @@ MX := $(B)/matrix
 
 # ---- part of make test ------------------------------------------------------
 
-$(MX)/gcc-c11/%.ok: tests/%.c tests/test.h ecs.h
+$(MX)/gcc-c11/%.ok: tests/%.c $(TEST_HEADERS) ecs.h
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(WARN) -fsyntax-only $(CFLAGS_COMMON) $< && touch $@
-$(MX)/clang-c99/%.ok: tests/%.c tests/test.h ecs.h
+$(MX)/clang-c99/%.ok: tests/%.c $(TEST_HEADERS) ecs.h
 	@mkdir -p $(@D)
 	$(CLANG) -std=c99 $(WARN) -fsyntax-only $(CFLAGS_COMMON) $< && touch $@
-$(MX)/gcc-c11/test_hierarchy.ok $(MX)/clang-c99/test_hierarchy.ok: examples/hierarchy.h
-$(MX)/gcc-c11/test_movement.ok $(MX)/clang-c99/test_movement.ok: examples/movement.h
-$(MX)/gcc-c11/test_parallel.ok $(MX)/clang-c99/test_parallel.ok: examples/movement.h examples/pool.h
-$(MX)/gcc-c11/test_save_golden.ok $(MX)/clang-c99/test_save_golden.ok: tests/snapshot_golden.h
-$(foreach t,test_memory test_sizes,$(MX)/gcc-c11/$(t).ok $(MX)/clang-c99/$(t).ok): tests/meter.h
 
 # one stamp per compiler and mode, so each counts as one check
-$(MX)/gcc-c11.ok: $(TESTS:%=$(MX)/gcc-c11/%.ok)
+$(MX)/gcc-c11.ok: $(TESTS:%=$(MX)/gcc-c11/%.ok) $(MX)/gcc-c11/impl.ok
 	@echo 'gcc -std=c11 -fsyntax-only: $(words $^) files' > $@
-$(MX)/clang-c99.ok: $(TESTS:%=$(MX)/clang-c99/%.ok)
+$(MX)/clang-c99.ok: $(TESTS:%=$(MX)/clang-c99/%.ok) $(MX)/clang-c99/impl.ok
 	@echo 'clang -std=c99 -fsyntax-only: $(words $^) files' > $@
 
-$(MX)/clang-c99-O2/test_views_model: tests/test_views_model.c tests/test.h ecs.h
+$(MX)/clang-c99-O2/test_views_model: tests/test_views_model.c tests/impl.c $(TEST_HEADERS) ecs.h
 	@mkdir -p $(@D)
-	$(CLANG) -std=c99 $(WARN) -O2 $(CFLAGS_COMMON) $< -o $@ -lm -lpthread
+	$(CLANG) -std=c99 $(WARN) -O2 $(CFLAGS_COMMON) tests/test_views_model.c tests/impl.c -o $@ -lm -lpthread
 $(MX)/cpp/gxx17: tests/cpp_test.cpp tests/test.h ecs.h
 	@mkdir -p $(@D)
 	$(CXX) -std=c++17 $(WARN) -O1 $(CFLAGS_COMMON) $< -o $@
@@ -89,12 +88,12 @@ $(MX)/ndebug.ok: examples/quickstart.c examples/hierarchy.c examples/hierarchy.h
 	$(CLANGXX) -std=c++17 $(WARN) -DNDEBUG -fsyntax-only $(CFLAGS_COMMON) tests/cpp_test.cpp
 	@echo 'clang -std=c99 / clang++ -std=c++17 -DNDEBUG -fsyntax-only: examples, cpp_test' > $@
 
-$(MX)/static/test_sort: tests/test_sort.c tests/test.h ecs.h
+$(MX)/static/test_sort: tests/test_sort.c tests/impl.c tests/test.h ecs.h
 	@mkdir -p $(@D)
-	$(CC) -std=c99 $(WARN) -O1 -DECS_STATIC $(CFLAGS_COMMON) $< -o $@ -lm
-$(MX)/static.ok: tests/test_sort.c tests/cpp_test.cpp tests/test.h ecs.h
+	$(CC) -std=c99 $(WARN) -O1 -DECS_STATIC $(CFLAGS_COMMON) -include tests/impl.c $< -o $@ -lm
+$(MX)/static.ok: tests/test_sort.c tests/impl.c tests/cpp_test.cpp tests/test.h ecs.h
 	@mkdir -p $(@D)
-	$(CLANG) -std=c11 $(WARN) -DECS_STATIC -fsyntax-only $(CFLAGS_COMMON) tests/test_sort.c
+	$(CLANG) -std=c11 $(WARN) -DECS_STATIC -fsyntax-only $(CFLAGS_COMMON) -include tests/impl.c tests/test_sort.c
 	$(CLANGXX) -std=c++11 $(WARN) -DECS_STATIC -fsyntax-only $(CFLAGS_COMMON) tests/cpp_test.cpp
 	@echo 'clang -std=c11 / clang++ -std=c++11 -DECS_STATIC -fsyntax-only' > $@
 
@@ -137,25 +136,17 @@ MX_M32_T   := $(TESTS:%=$(MX)/m32/%)
 MX_MINGW_T := $(TESTS:%=$(MX)/mingw64/%.exe)
 MX_A64_T   := $(TESTS:%=$(MX)/aarch64/%)
 MX_ARMHF_T := $(TESTS:%=$(MX)/armhf/%)
-MX_ALL_T   := $(MX_M32_T) $(MX_MINGW_T) $(MX_A64_T) $(MX_ARMHF_T)
-$(filter %/test_hierarchy %/test_hierarchy.exe,$(MX_ALL_T)): examples/hierarchy.h
-$(filter %/test_movement %/test_movement.exe,$(MX_ALL_T)): examples/movement.h
-$(filter %/test_parallel %/test_parallel.exe,$(MX_ALL_T)): examples/movement.h examples/pool.h
-$(filter %/test_memory %/test_memory.exe %/test_sizes %/test_sizes.exe,$(MX_ALL_T)): tests/meter.h
-$(filter %/test_save_golden %/test_save_golden.exe,$(MX_ALL_T)): tests/snapshot_golden.h
 
-$(MX)/m32/%: tests/%.c tests/test.h ecs.h
-	@mkdir -p $(@D)
-	$(MX_M32_CC) -std=c11 $(WARN) -O1 $(SAN) $(CFLAGS_COMMON) $< -o $@ -lm -lpthread
-$(MX)/mingw64/%.exe: tests/%.c tests/test.h ecs.h
-	@mkdir -p $(@D)
-	$(MX_MINGW_CC) -std=c99 $(WARN) -O1 -static $(CFLAGS_COMMON) -g0 $< -o $@ -lm -lpthread
-$(MX)/aarch64/%: tests/%.c tests/test.h ecs.h
-	@mkdir -p $(@D)
-	$(MX_A64_CC) -std=c11 $(WARN) -O1 $(MX_UBSAN) $(CFLAGS_COMMON) -g0 $< -o $@ -lm -lpthread
-$(MX)/armhf/%: tests/%.c tests/test.h ecs.h
-	@mkdir -p $(@D)
-	$(MX_ARMHF_CC) -std=c99 $(WARN) -O1 $(MX_UBSAN) $(CFLAGS_COMMON) -g0 $< -o $@ -lm -lpthread
+# the configurations of the Makefile's test_config: $(MX)/m32/impl.o once,
+# linked with each test's object
+TEST_CC_matrix/m32     = $(MX_M32_CC) -std=c11 $(WARN) -O1 $(SAN) $(CFLAGS_COMMON)
+TEST_CC_matrix/mingw64 = $(MX_MINGW_CC) -std=c99 $(WARN) -O1 -static $(CFLAGS_COMMON) -g0
+TEST_CC_matrix/aarch64 = $(MX_A64_CC) -std=c11 $(WARN) -O1 $(MX_UBSAN) $(CFLAGS_COMMON) -g0
+TEST_CC_matrix/armhf   = $(MX_ARMHF_CC) -std=c99 $(WARN) -O1 $(MX_UBSAN) $(CFLAGS_COMMON) -g0
+$(eval $(call test_config,matrix/m32))
+$(eval $(call test_config,matrix/mingw64,.exe))
+$(eval $(call test_config,matrix/aarch64))
+$(eval $(call test_config,matrix/armhf))
 # wine's first start builds the prefix (~10 s); do it once, before the tests,
 # with its output (and that of the helpers it leaves running) in a file
 $(MX)/wineprefix.ready:
@@ -183,6 +174,6 @@ MX_CMDS := $(if $(MX_HAVE_M32),$(MX_M32_T),$(call mx_missing,gcc -m32,gcc-12-mul
 # qemu -L is QEMU_LD_PREFIX: where the emulated program's dynamic loader and
 # libc are. The wine variables are exported to every command.
 test-matrix: $(MX_DEPS)
-	@$(MX_WINE_ENV) sh tests/run.sh $(MX_CMDS)
+	@$(MX_WINE_ENV) sh tests/run.sh --since $(TEST_T0) --times $(MX)/test-times $(MX_CMDS)
 
 .PHONY: test-matrix

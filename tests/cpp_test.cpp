@@ -1,9 +1,9 @@
 // The header compiled as C++ (-std=c++11/17 -Wall -Wextra -Wpedantic
 // -Werror): typed macros with braced initializers, extern "C" linkage and
 // the implementation itself.
-#include "test.h"
 #define ECS_IMPLEMENTATION
 #define ECS_STB_DS_IMPLEMENTATION
+#include "test.h"
 #include "../ecs.h"
 
 struct Pos { float x, y; };
@@ -33,7 +33,8 @@ static void test_size_mismatch_asserts_in_cpp(void) {
     ecs_world_free(w);
 }
 
-int main() {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_typed_macros_work_in_cpp);
     RUN(test_size_mismatch_asserts_in_cpp);
     return test_summary();

@@ -24,8 +24,6 @@
    maps that allocate through libc, not the hook (documented), so they are
    outside this accounting, as in test_alloc.c. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { float x, y; } Pos;
@@ -1500,25 +1498,25 @@ static const cmd systems[] = {
 SCENARIO(systems, 0);
 
 static void test_every_allocation_failure_in_bundles_uniques_and_sorting_changes_nothing(void) {
-    CHECK(sweep(&bundles_uniques_sorting_sc) > 20);
+    CHECK_GT(sweep(&bundles_uniques_sorting_sc), 20);
 }
 static void test_every_allocation_failure_with_tracking_changes_nothing_and_loses_no_entry(void) {
-    CHECK(sweep(&tracking_sc) > 20);
+    CHECK_GT(sweep(&tracking_sc), 20);
 }
 static void test_every_allocation_failure_with_hooks_fires_hooks_only_for_what_happened(void) {
-    CHECK(sweep(&hooks_sc) > 20);
+    CHECK_GT(sweep(&hooks_sc), 20);
 }
 static void test_every_allocation_failure_with_groups_keeps_every_group_exact(void) {
-    CHECK(sweep(&groups_sc) > 20);
+    CHECK_GT(sweep(&groups_sc), 20);
 }
 static void test_every_allocation_failure_in_the_command_buffer_records_nothing_or_keeps_the_rest_queued(void) {
-    CHECK(sweep(&commands_sc) > 10);
+    CHECK_GT(sweep(&commands_sc), 10);
 }
 static void test_every_allocation_failure_in_clone_and_reserve_changes_nothing(void) {
-    CHECK(sweep(&clones_sc) > 20);
+    CHECK_GT(sweep(&clones_sc), 20);
 }
 static void test_every_allocation_failure_in_systems_and_workloads_adds_nothing(void) {
-    CHECK(sweep(&systems_sc) > 5);
+    CHECK_GT(sweep(&systems_sc), 5);
 }
 
 /* The tests below note the first broken expectation and go on, so that
@@ -1907,7 +1905,8 @@ static void test_a_workload_whose_flush_runs_out_of_memory_does_not_report_succe
     CHECK_NOTED();
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_every_allocation_failure_in_bundles_uniques_and_sorting_changes_nothing);
     RUN(test_every_allocation_failure_with_tracking_changes_nothing_and_loses_no_entry);
     RUN(test_every_allocation_failure_with_hooks_fires_hooks_only_for_what_happened);

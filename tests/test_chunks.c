@@ -2,8 +2,6 @@
    range; together they visit exactly what the serial walk visits. */
 #include "test.h"
 #include <pthread.h>
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { float x, y; } Pos;
@@ -73,19 +71,19 @@ static void test_parallel_chunks_equal_the_serial_walk(void) {
         n = ecs_storage_count(ecs_storage_of(w, pos));
         serial = (Pos *)malloc(n * sizeof *serial);
         memcpy(serial, ecs_storage_data(ecs_storage_of(w, pos)), n * sizeof *serial);
-        CHECK(all.visited == 10007 - 3336);
+        CHECK_EQ(all.visited, 10007 - 3336);
         ecs_world_free(w);
     }
     /* the same world, built again, integrated by 4 threads */
     build();
-    for (k = 0; k < NTHREADS; k++) CHECK(pthread_create(&th[k], NULL, integrate, &jobs[k]) == 0);
+    for (k = 0; k < NTHREADS; k++) CHECK_EQ(pthread_create(&th[k], NULL, integrate, &jobs[k]), 0);
     for (k = 0; k < NTHREADS; k++) {
         pthread_join(th[k], NULL);
-        CHECK(jobs[k].visited > 0);
+        CHECK_GT(jobs[k].visited, 0);
         total += jobs[k].visited;
     }
-    CHECK(total == 10007 - 3336);
-    CHECK(ecs_storage_count(ecs_storage_of(w, pos)) == n);
+    CHECK_EQ(total, 10007 - 3336);
+    CHECK_EQ(ecs_storage_count(ecs_storage_of(w, pos)), n);
     for (i = 0; i < n; i++) {
         const Pos *p = (const Pos *)ecs_storage_data(ecs_storage_of(w, pos)) + i;
         CHECK(p->x == serial[i].x && p->y == serial[i].y);
@@ -103,13 +101,14 @@ static void test_chunks_partition_the_lead_range(void) {
         CHECK(ecs_iter_chunk(&it, k, 5));
         while (ecs_iter_next(&it)) n++;
     }
-    CHECK(n == 10007);
+    CHECK_EQ(n, 10007);
     it = ecs_view_of(w, 1, &pos);
     EXPECT_ASSERT(!ecs_iter_chunk(&it, 5, 5), "needs k < nchunks");
     ecs_world_free(w);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_parallel_chunks_equal_the_serial_walk);
     RUN(test_chunks_partition_the_lead_range);
     return test_summary();

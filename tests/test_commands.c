@@ -1,8 +1,6 @@
 /* The command buffer: changes recorded during a loop, applied in order by
    ecs_flush. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { float x, y; } Pos;
@@ -16,8 +14,8 @@ static void test_commands_apply_in_recorded_order_at_flush(void) {
     CHECK(ecs_defer_delete(w, e, pos));
     CHECK(ECS_DEFER_ADD(w, e, pos, Pos, {3, 3}));
     CHECK(!ecs_has(w, e, pos)); /* nothing happens before the flush */
-    CHECK(ecs_defer_pending(w) == 3);
-    CHECK(ecs_flush(w) == 3);
+    CHECK_EQ(ecs_defer_pending(w), 3);
+    CHECK_EQ(ecs_flush(w), 3);
     CHECK(ECS_GET(w, e, pos, Pos)->x == 3); /* add, delete, add: the last one wins */
     CHECK(ecs_defer_pending(w) == 0 && ecs_flush(w) == 0);
     ecs_world_free(w);
@@ -56,9 +54,9 @@ static void test_commands_on_entities_destroyed_before_flush_are_skipped(void) {
     CHECK(ECS_DEFER_ADD(w, b, hp, Health, {3}));
     CHECK(ecs_defer_remove(w, b, pos)); /* b has no Pos: nothing to do */
     CHECK(ecs_defer_destroy(w, a));     /* already gone */
-    CHECK(ecs_flush(w) == 2);           /* destroy a, add Health to b */
+    CHECK_EQ(ecs_flush(w), 2);           /* destroy a, add Health to b */
     CHECK(!ecs_alive(w, a) && ECS_GET(w, b, hp, Health)->hp == 3);
-    CHECK(ecs_count(w) == 1);
+    CHECK_EQ(ecs_count(w), 1);
     ecs_world_free(w);
 }
 
@@ -71,10 +69,10 @@ static void test_destroying_others_during_a_loop_through_the_buffer(void) {
     /* each entity with even hp kills the entity created after it */
     for (it = ecs_view_of(w, 1, &hp); ecs_iter_next(&it); visited++)
         if (ECS_FIELD(&it, 0, Health)->hp % 2 == 0) ecs_defer_destroy(w, ecs_iter_entity(&it) + 1);
-    CHECK(visited == 100); /* nothing changed under the loop */
-    CHECK(ecs_flush(w) == 50);
+    CHECK_EQ(visited, 100); /* nothing changed under the loop */
+    CHECK_EQ(ecs_flush(w), 50);
     CHECK(ecs_count(w) == 50 && ecs_storage_count(ecs_storage_of(w, hp)) == 50);
-    for (i = 0; i < 50; i++) CHECK(((const Health *)ecs_storage_data(ecs_storage_of(w, hp)))[i].hp % 2 == 0);
+    for (i = 0; i < 50; i++) CHECK_EQ(((const Health *)ecs_storage_data(ecs_storage_of(w, hp)))[i].hp % 2, 0);
     ecs_world_free(w);
 }
 
@@ -85,7 +83,7 @@ static void test_deferred_add_to_dead_entity_asserts_at_record_time(void) {
     ecs_destroy(w, e);
     EXPECT_ASSERT(!ECS_DEFER_ADD(w, e, pos, Pos, {1, 1}), "ECS_DEFER_ADD(entity 0:1, Pos): entity is not alive");
     EXPECT_ASSERT(!ecs_defer_delete(w, e, 42), "unknown component");
-    CHECK(ecs_defer_pending(w) == 0);
+    CHECK_EQ(ecs_defer_pending(w), 0);
     ecs_world_free(w);
 }
 
@@ -107,16 +105,17 @@ static void test_flush_out_of_memory_keeps_the_rest_queued(void) {
     pos = ECS_COMPONENT(w, Pos);
     for (i = 0; i < 3; i++) CHECK(ECS_DEFER_ADD(w, e[i] = ecs_create(w), pos, Pos, {(float)i, 0}));
     fail_now = 1; /* the first add needs the storage's first allocation */
-    CHECK(ecs_flush(w) == 0);
-    CHECK(ecs_last_error(w) == ECS_ERR_OUT_OF_MEMORY);
-    CHECK(ecs_defer_pending(w) == 3);
+    CHECK_EQ(ecs_flush(w), 0);
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_OUT_OF_MEMORY);
+    CHECK_EQ(ecs_defer_pending(w), 3);
     fail_now = 0;
-    CHECK(ecs_flush(w) == 3);
+    CHECK_EQ(ecs_flush(w), 3);
     for (i = 0; i < 3; i++) CHECK(ECS_GET(w, e[i], pos, Pos)->x == (float)i);
     ecs_world_free(w);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_commands_apply_in_recorded_order_at_flush);
     RUN(test_deferred_add_copies_the_value_at_record_time);
     RUN(test_deferred_create_gives_a_usable_id_immediately);

@@ -41,10 +41,11 @@
 
    ECS_VERSION_MAX is small here so that a retired slot is reachable.
    Run one test alone with `test_entity_ops <test name>`. */
-#include "test.h"
+/* its own configuration, so its own build of the implementation (Makefile) */
+#define ECS_VERSION_MAX 6u
 #define ECS_IMPLEMENTATION
 #define ECS_STB_DS_IMPLEMENTATION
-#define ECS_VERSION_MAX 6u
+#include "test.h"
 #include "../ecs.h"
 
 typedef struct { int v; } A;
@@ -125,13 +126,13 @@ static void test_create_id_on_a_fresh_world_queues_the_slots_below_it(void) {
     ecs_world_stats st;
     uint32_t k;
     ecs_entity e = id_of(5, 3);
-    CHECK(ecs_create_id(w, e) == e);
+    CHECK_EQ(ecs_create_id(w, e), e);
     CHECK(ecs_alive(w, e) && ecs_count(w) == 1);
     CHECK(ecs_world_stats_get(w, &st) && st.slots == 6 && st.free_slots == 5 && st.alive == 1);
     for (k = 0; k < 5; k++) CHECK(!ecs_alive(w, id_of(k, 1))); /* free, not alive */
     /* the skipped slots are handed out first, in index order, at version 1 */
-    for (k = 0; k < 5; k++) CHECK(ecs_create(w) == id_of(k, 1));
-    CHECK(ecs_create(w) == id_of(6, 1)); /* queue empty: a fresh slot after e's */
+    for (k = 0; k < 5; k++) CHECK_EQ(ecs_create(w), id_of(k, 1));
+    CHECK_EQ(ecs_create(w), id_of(6, 1)); /* queue empty: a fresh slot after e's */
     CHECK(ecs_alive(w, e) && ecs_count(w) == 7);
     ecs_world_free(w);
 }
@@ -144,10 +145,10 @@ static void test_create_id_revives_a_dead_slot_at_its_next_version_or_newer(void
     e = id_of(0, 4);                               /* newer than the next one (2) */
     CHECK(ecs_create_id(w, e) == e && ecs_alive(w, e));
     CHECK(!ecs_alive(w, a) && !ecs_alive(w, id_of(0, 2)));
-    CHECK(ecs_create_id(w, id_of(1, 2)) == id_of(1, 2)); /* exactly the next one */
-    CHECK(ecs_create(w) == id_of(2, 1));                 /* 0 and 1 left the queue */
+    CHECK_EQ(ecs_create_id(w, id_of(1, 2)), id_of(1, 2)); /* exactly the next one */
+    CHECK_EQ(ecs_create(w), id_of(2, 1));                 /* 0 and 1 left the queue */
     CHECK(ecs_destroy(w, e));
-    CHECK(ecs_create(w) == id_of(0, 5)); /* versions go on from the one given */
+    CHECK_EQ(ecs_create(w), id_of(0, 5)); /* versions go on from the one given */
     ecs_world_free(w);
 }
 
@@ -160,20 +161,20 @@ static void test_create_id_refuses_ids_it_cannot_create_and_changes_nothing(void
     EXPECT_ASSERT(ecs_create_id(w, a) == ECS_NULL, "ecs_create_id(entity 0:1"); /* alive */
     CHECK(ecs_last_error(w) == ECS_ERR_INVALID && strstr(ecs_last_error_msg(w), "alive"));
     EXPECT_ASSERT(ecs_create_id(w, id_of(7, 0)) == ECS_NULL, "ecs_create_id"); /* version 0 */
-    CHECK(ecs_last_error(w) == ECS_ERR_INVALID);
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_INVALID);
     EXPECT_ASSERT(ecs_create_id(w, ECS_NULL) == ECS_NULL, "ecs_create_id");
-    CHECK(ecs_last_error(w) == ECS_ERR_INVALID);
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_INVALID);
     EXPECT_ASSERT(ecs_create_id(w, id_of(7, ECS_VERSION_MAX + 1u)) == ECS_NULL, "ecs_create_id");
-    CHECK(ecs_last_error(w) == ECS_ERR_INVALID);
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_INVALID);
     EXPECT_ASSERT(ecs_create_id(w, id_of(1, 0x80000000u)) == ECS_NULL, "ecs_create_id");
-    CHECK(ecs_last_error(w) == ECS_ERR_INVALID);
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_INVALID);
     EXPECT_ASSERT(ecs_create_id(w, b) == ECS_NULL, "ecs_create_id(entity 1:1"); /* older than 2 */
-    CHECK(ecs_last_error(w) == ECS_ERR_INVALID);
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_INVALID);
     CHECK(ecs_world_stats_get(w, &after));
     CHECK(after.alive == before.alive && after.slots == before.slots && after.free_slots == before.free_slots);
     CHECK(!ecs_alive(w, b) && !ecs_alive(w, id_of(7, 1)));
-    CHECK(ecs_create(w) == id_of(1, 2)); /* the queue is as it was */
-    CHECK(ecs_create(w) == id_of(2, 1));
+    CHECK_EQ(ecs_create(w), id_of(1, 2)); /* the queue is as it was */
+    CHECK_EQ(ecs_create(w), id_of(2, 1));
     ecs_world_free(w);
 }
 
@@ -182,10 +183,10 @@ static void test_create_id_takes_a_queued_slot_out_of_the_queue(void) {
     uint32_t k;
     for (k = 0; k < 4; k++) ecs_create(w);
     for (k = 1; k < 4; k++) CHECK(ecs_destroy(w, id_of(k, 1))); /* queue: 1, 2, 3 */
-    CHECK(ecs_create_id(w, id_of(2, 2)) == id_of(2, 2));
-    CHECK(ecs_create(w) == id_of(1, 2));
-    CHECK(ecs_create(w) == id_of(3, 2)); /* 2 is not handed out a second time */
-    CHECK(ecs_create(w) == id_of(4, 1));
+    CHECK_EQ(ecs_create_id(w, id_of(2, 2)), id_of(2, 2));
+    CHECK_EQ(ecs_create(w), id_of(1, 2));
+    CHECK_EQ(ecs_create(w), id_of(3, 2)); /* 2 is not handed out a second time */
+    CHECK_EQ(ecs_create(w), id_of(4, 1));
     CHECK(ecs_alive(w, id_of(2, 2)) && ecs_count(w) == 5);
     ecs_world_free(w);
 }
@@ -207,7 +208,7 @@ static void test_create_id_keeps_the_free_queue_fifo_through_wraps(void) {
             uint32_t i = qlen ? queue[qhead] : nslots;
             if (qlen) qhead++, qlen--;
             else version[nslots++] = 1;
-            CHECK(e == id_of(i, version[i]));
+            CHECK_EQ(e, id_of(i, version[i]));
             alive[i] = true;
         } else if (op < 8 && nslots) { /* destroy a random live slot */
             uint32_t i = test_rand(nslots);
@@ -224,7 +225,7 @@ static void test_create_id_keeps_the_free_queue_fifo_through_wraps(void) {
         } else if (qlen) { /* create_id of a queued slot, at its next version or newer */
             uint32_t at = test_rand(qlen), i = queue[qhead + at];
             uint32_t v = version[i] + test_rand(ECS_VERSION_MAX - version[i] + 1);
-            CHECK(ecs_create_id(w, id_of(i, v)) == id_of(i, v));
+            CHECK_EQ(ecs_create_id(w, id_of(i, v)), id_of(i, v));
             memmove(queue + qhead + at, queue + qhead + at + 1, (qlen - at - 1) * sizeof *queue);
             qlen--;
             version[i] = v;
@@ -235,11 +236,11 @@ static void test_create_id_keeps_the_free_queue_fifo_through_wraps(void) {
     while (qlen) {
         uint32_t i = queue[qhead++];
         qlen--;
-        CHECK(ecs_create(w) == id_of(i, version[i]));
+        CHECK_EQ(ecs_create(w), id_of(i, version[i]));
         alive[i] = true;
     }
-    CHECK(ECS_ENTITY_INDEX(ecs_create(w)) == nslots);
-    for (k = 0; k < nslots; k++) CHECK(ecs_alive(w, id_of(k, version[k])) == alive[k]);
+    CHECK_EQ(ECS_ENTITY_INDEX(ecs_create(w)), nslots);
+    for (k = 0; k < nslots; k++) CHECK_EQ(ecs_alive(w, id_of(k, version[k])), alive[k]);
     ecs_world_free(w);
 }
 
@@ -249,9 +250,9 @@ static void test_create_id_beyond_max_entities_is_exhausted(void) {
     memset(&d, 0, sizeof d);
     d.max_entities = 4;
     w = ecs_world_new(&d);
-    CHECK(ecs_create_id(w, id_of(4, 1)) == ECS_NULL); /* no assert: a runtime condition */
+    CHECK_EQ(ecs_create_id(w, id_of(4, 1)), ECS_NULL); /* no assert: a runtime condition */
     CHECK(ecs_last_error(w) == ECS_ERR_EXHAUSTED && ecs_count(w) == 0);
-    CHECK(ecs_create_id(w, id_of(3, 1)) == id_of(3, 1)); /* the last slot allowed */
+    CHECK_EQ(ecs_create_id(w, id_of(3, 1)), id_of(3, 1)); /* the last slot allowed */
     CHECK(ecs_create(w) == id_of(0, 1) && ecs_create(w) == id_of(1, 1) && ecs_create(w) == id_of(2, 1));
     ecs_clear_error(w);
     CHECK(ecs_create(w) == ECS_NULL && ecs_last_error(w) == ECS_ERR_EXHAUSTED);
@@ -266,10 +267,10 @@ static void test_create_id_is_recorded_as_created(void) {
     memset(&d, 0, sizeof d);
     d.track_entities = true;
     w = ecs_world_new(&d);
-    CHECK(ecs_create_id(w, id_of(2, 5)) == id_of(2, 5));
+    CHECK_EQ(ecs_create_id(w, id_of(2, 5)), id_of(2, 5));
     ch = ecs_track_created(w, 0, &n);
     CHECK(n == 1 && ch[0].entity == id_of(2, 5)); /* the skipped slots were not created */
-    CHECK(ecs_create(w) == id_of(0, 1));
+    CHECK_EQ(ecs_create(w), id_of(0, 1));
     ch = ecs_track_created(w, 0, &n);
     CHECK(n == 2 && ch[0].entity == id_of(2, 5) && ch[1].entity == id_of(0, 1));
     ecs_world_free(w);
@@ -285,10 +286,10 @@ static void test_create_id_does_not_revive_a_retired_id(void) {
     while (ECS_ENTITY_VERSION(e) < ECS_VERSION_MAX) {
         CHECK(ecs_destroy(w, e));
         e = ecs_create(w);
-        CHECK(ECS_ENTITY_INDEX(e) == 0);
+        CHECK_EQ(ECS_ENTITY_INDEX(e), 0);
     }
     CHECK(ecs_destroy(w, e)); /* slot 0 retired */
-    CHECK(ECS_ENTITY_INDEX(ecs_create(w)) == 1);
+    CHECK_EQ(ECS_ENTITY_INDEX(ecs_create(w)), 1);
     {
         int before = test__asserts;
         ecs_entity got = ecs_create_id(w, e);
@@ -337,10 +338,10 @@ static void test_clone_copies_every_component_byte_for_byte(void) {
     want[0] = a, want[1] = tag, want[2] = pad, want[3] = big;
     CHECK(ecs_entity_components(w, copy, got, 8) == 4 && !memcmp(got, want, sizeof want));
     CHECK(!ecs_has(w, copy, unused));
-    CHECK(ECS_GET(w, copy, a, A)->v == 42);
+    CHECK_EQ(ECS_GET(w, copy, a, A)->v, 42);
     CHECK(!memcmp(ecs_get(w, copy, pad), &pv, sizeof pv));
     CHECK(!memcmp(ecs_get(w, copy, big), &bv, sizeof bv));
-    CHECK(ecs_get(w, copy, pad) != ecs_get(w, src, pad)); /* copies, not shared */
+    CHECK_PTR_NE(ecs_get(w, copy, pad), ecs_get(w, src, pad)); /* copies, not shared */
     CHECK(ECS_GET(w, src, a, A)->v == 42 && !memcmp(ecs_get(w, src, big), &bv, sizeof bv));
     /* a clone of an entity without components is an empty entity */
     copy = ecs_clone(w, ecs_create(w));
@@ -364,7 +365,7 @@ static void test_clone_runs_on_insert_and_marks_inserted(void) {
     set_hooks(w, tag, count_insert, NULL, NULL);
     t = ecs_tick_advance(w);
     copy = ecs_clone(w, src);
-    CHECK(copy != ECS_NULL);
+    CHECK_NE(copy, ECS_NULL);
     CHECK(inserts[a] == 1 && inserts[b] == 1 && inserts[tag] == 1 && inserted_into == copy);
     CHECK(ecs_track_inserted(w, copy, a, t) && ecs_track_inserted(w, copy, tag, t));
     CHECK(!ecs_track_modified(w, copy, a, t));
@@ -379,7 +380,7 @@ static void test_clone_of_a_dead_entity_asserts(void) {
     ECS_ADD(w, e, a, A, {1});
     ecs_destroy(w, e);
     EXPECT_ASSERT(ecs_clone(w, e) == ECS_NULL, "ecs_clone(entity 0:1");
-    CHECK(ecs_last_error(w) == ECS_ERR_DEAD_ENTITY);
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_DEAD_ENTITY);
     EXPECT_ASSERT(ecs_clone(w, ECS_NULL) == ECS_NULL, "ecs_clone");
     CHECK(ecs_count(w) == 0 && ecs_storage_count(ecs_storage_of(w, a)) == 0);
     ecs_world_free(w);
@@ -398,20 +399,20 @@ static void test_clone_keeps_a_group_exact(void) {
     memset(&gd, 0, sizeof gd);
     gd.owned[0] = a, gd.owned[1] = b, gd.excluded[0] = x;
     g = ecs_group_new(w, &gd);
-    CHECK(g != 0);
+    CHECK_NE(g, 0);
     ECS_ADD(w, lone, a, A, {5});
     ECS_ADD(w, in, a, A, {1});
     ECS_ADD(w, in, b, B, {10});
     ECS_ADD(w, out, a, A, {2});
     ECS_ADD(w, out, b, B, {20});
     ECS_ADD(w, out, x, C, {0});
-    CHECK(ecs_group_count(w, g) == 1);
+    CHECK_EQ(ecs_group_count(w, g), 1);
     c1 = ecs_clone(w, in);  /* joins */
     c2 = ecs_clone(w, out); /* has the excluded component: stays out */
     c3 = ecs_clone(w, lone);
     CHECK(c1 && c2 && c3);
     n = ecs_group_count(w, g);
-    CHECK(n == 2);
+    CHECK_EQ(n, 2);
     ents = ecs_group_entities(w, g);
     av = (const A *)ecs_group_data(w, g, a);
     bv = (const B *)ecs_group_data(w, g, b);
@@ -437,11 +438,11 @@ static void test_clone_out_of_memory_creates_nothing(void) {
     CHECK(ecs_clone(w, src) == ECS_NULL && ecs_last_error(w) == ECS_ERR_OUT_OF_MEMORY);
     f.fail = 0;
     CHECK(ecs_count(w) == 16 && ecs_storage_count(ecs_storage_of(w, a)) == 1);
-    CHECK(ecs_storage_count(ecs_storage_of(w, b)) == 16);
+    CHECK_EQ(ecs_storage_count(ecs_storage_of(w, b)), 16);
     e = ecs_clone(w, src); /* the allocator healed */
     CHECK(e && ECS_GET(w, e, a, A)->v == 1 && ECS_GET(w, e, b, B)->v == 2);
     ecs_world_free(w);
-    CHECK(f.live == 0);
+    CHECK_EQ(f.live, 0);
 }
 
 /* ==== ecs_destroy_all ======================================================= */
@@ -467,15 +468,15 @@ static void test_destroy_all_destroys_exactly_the_entities_with_c(void) {
     set_hooks(w, a, NULL, count_remove, NULL);
     set_hooks(w, b, NULL, count_remove, NULL);
     set_hooks(w, tag, NULL, count_remove, NULL);
-    CHECK(ecs_destroy_all(w, tag) == 5);
-    for (k = 0; k < 10; k++) CHECK(ecs_alive(w, e[k]) == (k % 2 == 0));
+    CHECK_EQ(ecs_destroy_all(w, tag), 5);
+    for (k = 0; k < 10; k++) CHECK_EQ(ecs_alive(w, e[k]), (k % 2 == 0));
     CHECK(ecs_count(w) == 5 && ecs_storage_count(ecs_storage_of(w, tag)) == 0);
     /* destroyed whole: their other components went too, through the hooks */
     CHECK(removes[tag] == 5 && removes[a] == 5 && removes[b] == 2); /* b: entities 3 and 9 */
     CHECK(ecs_storage_count(ecs_storage_of(w, a)) == 5 && ecs_storage_count(ecs_storage_of(w, b)) == 2);
-    CHECK(ecs_destroy_all(w, tag) == 0); /* nobody has it any more */
+    CHECK_EQ(ecs_destroy_all(w, tag), 0); /* nobody has it any more */
     EXPECT_ASSERT(ecs_destroy_all(w, 77) == 0, "ecs_destroy_all");
-    CHECK(ecs_count(w) == 5);
+    CHECK_EQ(ecs_count(w), 5);
     ecs_world_free(w);
 }
 
@@ -516,18 +517,18 @@ static void test_entity_components_lists_ids_in_id_order(void) {
     ECS_ADD(w, e, c, C, {3}); /* added in reverse order */
     ecs_add(w, e, tag, NULL);
     ECS_ADD(w, e, a, A, {1});
-    CHECK(ecs_entity_components(w, e, out, 4) == 3);
+    CHECK_EQ(ecs_entity_components(w, e, out, 4), 3);
     CHECK(out[0] == a && out[1] == tag && out[2] == c && out[3] == 0);
     out[0] = out[1] = out[2] = 0;
     out[1] = 77; /* beyond cap: untouched */
     CHECK(ecs_entity_components(w, e, out, 1) == 3 && out[0] == a && out[1] == 77);
-    CHECK(ecs_entity_components(w, e, NULL, 0) == 3);
-    CHECK(ecs_entity_components(w, empty, out, 4) == 0);
+    CHECK_EQ(ecs_entity_components(w, e, NULL, 0), 3);
+    CHECK_EQ(ecs_entity_components(w, empty, out, 4), 0);
     CHECK(ecs_has(w, other, a) && !ecs_has(w, other, b));
     ecs_destroy(w, e);
     out[0] = 77;
     CHECK(ecs_entity_components(w, e, out, 4) == 0 && out[0] == 77); /* dead: 0, nothing written */
-    CHECK(ecs_entity_components(w, ECS_NULL, out, 4) == 0);
+    CHECK_EQ(ecs_entity_components(w, ECS_NULL, out, 4), 0);
     EXPECT_ASSERT(ecs_entity_components(w, other, NULL, 4) == 0, "ecs_entity_components");
     ecs_world_free(w);
 }
@@ -582,27 +583,27 @@ static void test_world_clear_destroys_every_entity_and_keeps_the_rest(void) {
         if (k % 2) ECS_ADD(w, e[k], b, B, {(int)k});
         if (k % 5 == 0) ecs_add(w, e[k], tag, NULL);
     }
-    CHECK(ecs_group_count(w, g) == 5);
+    CHECK_EQ(ecs_group_count(w, g), 5);
     memset(removes, 0, sizeof removes);
     clear_spawn_left = 3; /* the hooks make 3 entities while the world is cleared: those go too */
     spawn_with = c; /* (not b: a's hooks may not change a's group) */
     set_hooks(w, a, NULL, spawn_on_remove, NULL);
     set_hooks(w, tag, NULL, count_remove, NULL);
-    CHECK(ecs_world_clear(w) == 13);
+    CHECK_EQ(ecs_world_clear(w), 13);
     CHECK(ecs_count(w) == 0 && clear_spawn_left == 0);
     for (k = 0; k < 10; k++) CHECK(!ecs_alive(w, e[k]));
     CHECK(removes[a] == 10 && removes[tag] == 2);
     CHECK(ecs_storage_count(ecs_storage_of(w, a)) == 0 && ecs_storage_count(ecs_storage_of(w, b)) == 0);
-    CHECK(ecs_storage_count(ecs_storage_of(w, c)) == 0);
+    CHECK_EQ(ecs_storage_count(ecs_storage_of(w, c)), 0);
     CHECK(ecs_track_deleted(w, b, 0, &nd) && nd == 5); /* tracking ran */
     CHECK(ecs_track_deleted(w, c, 0, &nd) && nd == 3); /* the spawned entities' */
     CHECK(ecs_track_destroyed(w, 0, &ndestroyed) && ndestroyed == 13);
     /* the rest is kept */
     CHECK(ecs_lookup(w, "A") == a && ecs_lookup(w, "Tag") == tag);
-    CHECK(ecs_track_get(w, b) == ECS_TRACK_DELETION);
-    CHECK(ECS_UNIQUE_GET(w, a, A)->v == 123);
+    CHECK_EQ(ecs_track_get(w, b), ECS_TRACK_DELETION);
+    CHECK_EQ(ECS_UNIQUE_GET(w, a, A)->v, 123);
     CHECK(ecs_system_run(w, "count") == 0 && sys_runs == 1);
-    CHECK(ecs_group_count(w, g) == 0);
+    CHECK_EQ(ecs_group_count(w, g), 0);
     /* and the world goes on */
     n = ecs_create(w);
     CHECK(n && ecs_alive(w, n) && ecs_count(w) == 1);
@@ -611,7 +612,7 @@ static void test_world_clear_destroys_every_entity_and_keeps_the_rest(void) {
     CHECK(ecs_group_count(w, g) == 1 && ecs_group_entities(w, g)[0] == n);
     clear_spawn_left = 0;
     CHECK(ecs_world_clear(w) == 1 && removes[a] == 11 && ecs_count(w) == 0);
-    CHECK(ecs_world_clear(w) == 0); /* nothing left */
+    CHECK_EQ(ecs_world_clear(w), 0); /* nothing left */
     ecs_world_free(w);
 }
 
@@ -672,8 +673,8 @@ static void test_world_free_runs_on_remove_once_per_value(void) {
     freed_sum = hook_saw_next = hook_saw_prev = 0;
     ecs_world_free(w);
     CHECK(freed_values[a] == 5 && freed_values[b] == 1 && freed_values[tag] == 1);
-    CHECK(freed_sum == 1 + 2 + 3 + 4 + 5 + 100);
-    CHECK(freed_values[0] == 0);                     /* each ran on a live entity */
+    CHECK_EQ(freed_sum, 1 + 2 + 3 + 4 + 5 + 100);
+    CHECK_EQ(freed_values[0], 0);                     /* each ran on a live entity */
     CHECK(hook_saw_next == 1 && hook_saw_prev == 0); /* e[0]: a's hook, then b's */
 }
 
@@ -778,12 +779,12 @@ static void test_world_free_lets_hooks_release_what_values_own(void) {
         ecs_add(w, e, owner_comp, &o);
         if (k % 3 == 0) ecs_destroy(w, e);
     }
-    CHECK(live_buffers == 66);
+    CHECK_EQ(live_buffers, 66);
     spawn_owners = 5; /* the hooks make 5 more owners while the world goes */
     ecs_world_free(w); /* valgrind/ASan see no leak */
-    CHECK(live_buffers == 0);
-    CHECK(spawn_owners == 0);
-    CHECK(release_leftovers() == 0);
+    CHECK_EQ(live_buffers, 0);
+    CHECK_EQ(spawn_owners, 0);
+    CHECK_EQ(release_leftovers(), 0);
 }
 
 /* Out of memory for a deletion record (the storage tracks deletion) makes
@@ -803,13 +804,13 @@ static void test_world_free_releases_owned_values_even_out_of_memory(void) {
         ecs_add(w, ecs_create(w), owner_comp, &o);
     }
     for (k = 0; k < 8; k++) ecs_destroy(w, id_of(k, 1)); /* the deletion list: 8 of 8 */
-    CHECK(live_buffers == 8);
+    CHECK_EQ(live_buffers, 8);
     f.fail = 1; /* no room for a 9th deletion record */
     ecs_world_free(w);
     leaked = release_leftovers();
-    CHECK(f.live == 0);
+    CHECK_EQ(f.live, 0);
     if (leaked) printf("  %d of 8 owned values never reached on_remove\n", leaked);
-    CHECK(leaked == 0);
+    CHECK_EQ(leaked, 0);
 }
 
 /* ==== ecs_get_n, ecs_get_mut_n ============================================= */
@@ -837,7 +838,7 @@ static void test_get_n_is_all_or_nothing(void) {
     CHECK(ecs_get_n(w, ecs_create(w), 0, abt, out)); /* nothing asked: all present */
     abc[2] = 99;
     EXPECT_ASSERT(!ecs_get_n(w, e, 3, abc, out), "ecs_get_n");
-    CHECK(out[0] == sentinel);
+    CHECK_PTR_EQ(out[0], sentinel);
     ecs_world_free(w);
 }
 
@@ -884,13 +885,13 @@ static void test_remove_n_returns_a_mask_and_copies_values_out(void) {
     ECS_ADD(w, e, a, A, {1});
     ECS_ADD(w, e, c, C, {3});
     ecs_add(w, e, tag, NULL);
-    CHECK(ecs_remove_n(w, e, 4, list, outs) == (1u | 4u | 8u)); /* b was not there */
+    CHECK_EQ(ecs_remove_n(w, e, 4, list, outs), (1u | 4u | 8u)); /* b was not there */
     CHECK(av.v == 1 && cv.v == 3 && bv.v == 77);
     CHECK(ecs_entity_components(w, e, NULL, 0) == 0 && ecs_alive(w, e));
-    CHECK(ecs_remove_n(w, e, 4, list, outs) == 0); /* nothing left: no error, no assert */
+    CHECK_EQ(ecs_remove_n(w, e, 4, list, outs), 0); /* nothing left: no error, no assert */
     ECS_ADD(w, e, a, A, {5});
     ECS_ADD(w, e, b, B, {6});
-    CHECK(ecs_remove_n(w, e, 2, list, NULL) == 3u); /* outs may be NULL */
+    CHECK_EQ(ecs_remove_n(w, e, 2, list, NULL), 3u); /* outs may be NULL */
     ECS_ADD(w, e, b, B, {6});
     CHECK(ecs_delete_n(w, e, 3, list) == 2u && !ecs_has(w, e, b));
     ecs_destroy(w, e);
@@ -912,8 +913,8 @@ static void test_remove_n_records_removals_and_delete_n_deletions(void) {
     ECS_ADD(w, e, b, B, {2});
     ECS_ADD(w, f, a, A, {3});
     ECS_ADD(w, f, b, B, {4});
-    CHECK(ecs_remove_n(w, e, 2, ab, NULL) == 3u);
-    CHECK(ecs_delete_n(w, f, 2, ab) == 3u);
+    CHECK_EQ(ecs_remove_n(w, e, 2, ab, NULL), 3u);
+    CHECK_EQ(ecs_delete_n(w, f, 2, ab), 3u);
     ch = ecs_track_removed(w, a, 0, &n);
     CHECK(n == 1 && ch[0].entity == e);
     ch = ecs_track_removed(w, b, 0, &n);
@@ -938,7 +939,7 @@ static void test_remove_n_with_a_bad_list_asserts_and_changes_nothing(void) {
     }
     list[0] = comps[0], list[1] = comps[1], list[2] = comps[0]; /* comps[0] twice */
     EXPECT_ASSERT(ecs_remove_n(w, e, 3, list, NULL) == 0, "ecs_remove_n");
-    CHECK(ecs_last_error(w) == ECS_ERR_INVALID);
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_INVALID);
     EXPECT_ASSERT(ecs_delete_n(w, e, 3, list) == 0, "ecs_delete_n");
     list[2] = 999; /* unknown */
     EXPECT_ASSERT(ecs_remove_n(w, e, 3, list, NULL) == 0, "ecs_remove_n");
@@ -946,10 +947,10 @@ static void test_remove_n_with_a_bad_list_asserts_and_changes_nothing(void) {
     list[2] = 0; /* "no component" is unknown too */
     EXPECT_ASSERT(ecs_delete_n(w, e, 3, list) == 0, "ecs_delete_n");
     EXPECT_ASSERT(ecs_remove_n(w, e, ECS_MAX_TERMS + 1, comps, NULL) == 0, "ecs_remove_n");
-    CHECK(ecs_last_error(w) == ECS_ERR_INVALID);
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_INVALID);
     EXPECT_ASSERT(ecs_delete_n(w, e, ECS_MAX_TERMS + 1, comps) == 0, "ecs_delete_n");
-    CHECK(ecs_entity_components(w, e, NULL, 0) == ECS_MAX_TERMS + 1); /* nothing was taken */
-    CHECK(ecs_delete_n(w, e, ECS_MAX_TERMS, comps) == 0xffffu); /* exactly the most: fine */
+    CHECK_EQ(ecs_entity_components(w, e, NULL, 0), ECS_MAX_TERMS + 1); /* nothing was taken */
+    CHECK_EQ(ecs_delete_n(w, e, ECS_MAX_TERMS, comps), 0xffffu); /* exactly the most: fine */
     CHECK(ecs_entity_components(w, e, NULL, 0) == 1 && ecs_has(w, e, comps[ECS_MAX_TERMS]));
     ecs_world_free(w);
 }
@@ -989,7 +990,7 @@ static void test_remove_n_out_of_memory_for_a_record_removes_nothing(void) {
     CHECK(ecs_track_removed(w, a, 0, &n) && n == 1);
     CHECK(ecs_track_removed(w, b, 0, &n) && n == 8);
     ecs_track_deleted(w, a, 0, &n);
-    CHECK(n == 0);
+    CHECK_EQ(n, 0);
     f.fail = 0;
     CHECK(ecs_remove_n(w, e, 2, ab, outs) == 3u && av.v == 1 && bv.v == 2);
     CHECK(ecs_track_removed(w, a, 0, &n) && n == 2);
@@ -1021,7 +1022,7 @@ static void test_remove_n_mask_leaves_out_what_a_hook_took(void) {
     ECS_ADD(w, e, c, C, {3});
     take_later = b;
     set_hooks(w, a, NULL, remove_later_on_remove, NULL);
-    CHECK(ecs_remove_n(w, e, 3, abc, outs) == (1u | 4u)); /* b went in a's hook, not by this call */
+    CHECK_EQ(ecs_remove_n(w, e, 3, abc, outs), (1u | 4u)); /* b went in a's hook, not by this call */
     CHECK(!ecs_has(w, e, a) && !ecs_has(w, e, b) && !ecs_has(w, e, c));
     CHECK(bv.v == 55 && cv.v == 3);
     ch = ecs_track_removed(w, b, 0, &n);
@@ -1078,22 +1079,22 @@ static void test_removed_or_deleted_merges_by_tick_removals_first(void) {
     ecs_remove(w, e[5], a, NULL);
     t2 = ecs_tick_advance(w);
     memset(out, 0, sizeof out);
-    CHECK(ecs_track_removed_or_deleted(w, a, 0, out, 8) == 6);
+    CHECK_EQ(ecs_track_removed_or_deleted(w, a, 0, out, 8), 6);
     CHECK(out[0].entity == e[1] && out[0].tick == t1); /* removals first within a tick */
     CHECK(out[1].entity == e[0] && out[1].tick == t1);
     CHECK(out[2].entity == e[2] && out[2].tick == t1);
     CHECK(out[3].entity == e[3] && out[3].tick == t2);
     CHECK(out[4].entity == e[5] && out[4].tick == t2);
     CHECK(out[5].entity == e[4] && out[5].tick == t2);
-    CHECK(out[6].entity == 0);
+    CHECK_EQ(out[6].entity, 0);
     /* since: only later entries */
     CHECK(ecs_track_removed_or_deleted(w, a, t1, out, 8) == 3 && out[0].entity == e[3] && out[2].entity == e[4]);
-    CHECK(ecs_track_removed_or_deleted(w, a, t2, out, 8) == 0);
+    CHECK_EQ(ecs_track_removed_or_deleted(w, a, t2, out, 8), 0);
     /* a smaller cap: the full count, only cap entries written */
     memset(out, 0, sizeof out);
-    CHECK(ecs_track_removed_or_deleted(w, a, 0, out, 2) == 6);
+    CHECK_EQ(ecs_track_removed_or_deleted(w, a, 0, out, 2), 6);
     CHECK(out[0].entity == e[1] && out[1].entity == e[0] && out[2].entity == 0);
-    CHECK(ecs_track_removed_or_deleted(w, a, 0, NULL, 0) == 6);
+    CHECK_EQ(ecs_track_removed_or_deleted(w, a, 0, NULL, 0), 6);
     /* one kind tracked: that list alone */
     ecs_track_set(w, b, ECS_TRACK_DELETION);
     ECS_ADD(w, e[5], b, B, {0});
@@ -1108,7 +1109,7 @@ static void test_removed_or_deleted_needs_removal_or_deletion_tracked(void) {
     ecs_change out[2];
     ecs_track_set(w, a, ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION);
     EXPECT_ASSERT(ecs_track_removed_or_deleted(w, a, 0, out, 2) == 0, "ecs_track_removed_or_deleted");
-    CHECK(ecs_last_error(w) == ECS_ERR_INVALID);
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_INVALID);
     EXPECT_ASSERT(ecs_track_removed_or_deleted(w, 42, 0, out, 2) == 0, "ecs_track_removed_or_deleted");
     ecs_track_set(w, a, ECS_TRACK_REMOVAL);
     EXPECT_ASSERT(ecs_track_removed_or_deleted(w, a, 0, NULL, 2) == 0, "ecs_track_removed_or_deleted");
@@ -1182,14 +1183,14 @@ static void test_system_run_runs_one_system_as_a_batch_of_one(void) {
     before = ecs_tick_advance(w);
     CHECK(ecs_system_run(w, "probe") == 0 && p.runs == 1);
     CHECK(p.last_run[0] == 1 && p.now[0] > before); /* never ran: 1; a new tick */
-    CHECK(p.seen[0] == 1);                          /* what changed before it first ran */
+    CHECK_EQ(p.seen[0], 1);                          /* what changed before it first ran */
     CHECK(!ecs_track_inserted(w, e, probe_comp, p.now[0]));
     e = ecs_create(w);
     ECS_ADD(w, e, probe_comp, A, {2});
     CHECK(ecs_track_inserted(w, e, probe_comp, p.now[0])); /* after a run: newer than its now */
     CHECK(ecs_system_run(w, "probe") == 0 && p.runs == 2);
     CHECK(p.last_run[1] == p.now[0] && p.now[1] > p.now[0]);
-    CHECK(p.seen[1] == 1); /* only the entity added since its last run */
+    CHECK_EQ(p.seen[1], 1); /* only the entity added since its last run */
     CHECK(ecs_system_run(w, "probe") == 0 && p.seen[2] == 0 && p.last_run[2] == p.now[1]);
     ecs_world_free(w);
 }
@@ -1202,10 +1203,10 @@ static void test_system_run_matches_a_workload_of_that_system(void) {
     items[0] = "probe";
     CHECK(ecs_workload_new(w, "just_probe", 1, items));
     t = ecs_tick_advance(w);
-    CHECK(ecs_workload_run(w, "just_probe") == 0);
-    CHECK(p.now[0] == t + 2); /* the batch's tick: one advance after t's */
+    CHECK_EQ(ecs_workload_run(w, "just_probe"), 0);
+    CHECK_EQ(p.now[0], t + 2); /* the batch's tick: one advance after t's */
     t = ecs_tick_advance(w);
-    CHECK(ecs_system_run(w, "probe") == 0);
+    CHECK_EQ(ecs_system_run(w, "probe"), 0);
     CHECK(p.now[1] == t + 2 && p.last_run[1] == p.now[0]); /* the same clock and window */
     ecs_world_free(w);
 }
@@ -1215,10 +1216,10 @@ static void test_system_run_respects_run_if(void) {
     ecs_world *w = system_world(&p, true);
     p.run_if_answer = 0;
     CHECK(ecs_system_run(w, "probe") == 0 && p.runs == 0); /* skipped: not an error */
-    CHECK(ecs_last_error(w) == ECS_OK);
+    CHECK_EQ(ecs_last_error(w), ECS_OK);
     p.run_if_answer = 1;
     CHECK(ecs_system_run(w, "probe") == 0 && p.runs == 1);
-    CHECK(p.last_run[0] == 1); /* the skipped run left last_run alone */
+    CHECK_EQ(p.last_run[0], 1); /* the skipped run left last_run alone */
     p.run_if_answer = 0;
     CHECK(ecs_system_run(w, "probe") == 0 && p.runs == 1);
     p.run_if_answer = 1;
@@ -1231,7 +1232,7 @@ static void test_system_run_flushes_commands_after_the_system(void) {
     ecs_world *w = system_world(&p, false);
     ecs_entity e = ecs_create(w);
     p.defer_to = e;
-    CHECK(ecs_system_run(w, "probe") == 0);
+    CHECK_EQ(ecs_system_run(w, "probe"), 0);
     CHECK(p.pending_inside == 1 && !p.has_inside); /* queued while it ran */
     CHECK(ecs_defer_pending(w) == 0 && ECS_GET(w, e, probe_deferred, B)->v == 9);
     ecs_world_free(w);
@@ -1243,7 +1244,7 @@ static void test_system_run_returns_the_system_error(void) {
     ecs_entity e = ecs_create(w);
     p.result = 3;
     p.defer_to = e;
-    CHECK(ecs_system_run(w, "probe") == 3); /* no assert: a runtime condition */
+    CHECK_EQ(ecs_system_run(w, "probe"), 3); /* no assert: a runtime condition */
     CHECK(ecs_last_error(w) == ECS_ERR_SYSTEM && strstr(ecs_last_error_msg(w), "probe"));
     CHECK(ecs_workload_failed_system(w) && !strcmp(ecs_workload_failed_system(w), "probe"));
     CHECK(ecs_has(w, e, probe_deferred)); /* its commands are still flushed */
@@ -1295,9 +1296,9 @@ static void test_system_run_is_refused_in_hooks_and_for_unknown_names(void) {
     EXPECT_ASSERT(ECS_ADD(w, ecs_create(w), probe_deferred, B, {0}) != NULL, "ecs_system_run");
     CHECK(hook_run_result == -1 && hook_error == ECS_ERR_LOCKED && p.runs == 0);
     EXPECT_ASSERT(ecs_system_run(w, "nobody") == -1, "ecs_system_run");
-    CHECK(ecs_last_error(w) == ECS_ERR_NOT_FOUND);
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_NOT_FOUND);
     EXPECT_ASSERT(ecs_system_run(w, NULL) == -1, "ecs_system_run");
-    CHECK(p.runs == 0);
+    CHECK_EQ(p.runs, 0);
     ecs_world_free(w);
 }
 
@@ -1332,10 +1333,10 @@ static void test_world_free_runs_the_hooks_of_values_left_when_a_destroy_fails(v
     /* destroyed entities lost their P first (id order): those hooks saw
        Owner alone; the values left were reached with the entity whole */
     CHECK(entity_whole > 0 && entity_whole < 10);
-    CHECK(f.live == 0);
-    CHECK(second_calls == 0);
+    CHECK_EQ(f.live, 0);
+    CHECK_EQ(second_calls, 0);
     if (leaked) printf("  %d of 10 owned values never reached on_remove\n", leaked);
-    CHECK(leaked == 0);
+    CHECK_EQ(leaked, 0);
 }
 
 int main(int argc, char **argv) {

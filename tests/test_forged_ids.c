@@ -28,8 +28,6 @@
 
    Run one test alone with `test_forged_ids <test name>`. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { int v; } Val;
@@ -197,7 +195,7 @@ static void removals_of(ecs_entity f) {
     EXPECT_QUIET(!ecs_delete(w, f, pos) && !ecs_delete(w, f, tag));
     EXPECT_QUIET(ecs_strip(w, f) == 0);
     EXPECT_QUIET(!ecs_destroy(w, f));
-    CHECK(ecs_count(w) == 2);
+    CHECK_EQ(ecs_count(w), 2);
 }
 
 static void test_forged_ids_remove_strip_and_destroy_nothing(void) {
@@ -294,9 +292,9 @@ static void test_entity_str_formats_any_64_bit_value(void) {
     };
     int k;
     setup();
-    CHECK(buf != NULL);
+    CHECK_PTR_NE(buf, NULL);
     FOR_EACH_FORGED(k) {
-        CHECK(ecs_entity_str(forged[k], buf) == buf);
+        CHECK_PTR_EQ(ecs_entity_str(forged[k], buf), buf);
         if (strcmp(buf, want[k]) != 0) {
             printf("  %s:%d: ecs_entity_str gave \"%s\", not \"%s\"\n", __FILE__, __LINE__, buf, want[k]);
             test__failed = 1;
@@ -330,7 +328,7 @@ static void test_the_next_entity_differs_from_every_refused_forged_id_and_inheri
             printf("  %s:%d: ecs_create returned a refused id (%s)\n", __FILE__, __LINE__, forged_what[k]);
             test__failed = 1;
         }
-    CHECK(e == forged[NEXT_OF_FREE_SLOT]); /* why that one is excepted */
+    CHECK_EQ(e, forged[NEXT_OF_FREE_SLOT]); /* why that one is excepted */
     CHECK(!ecs_has(w, e, pos) && !ecs_has(w, e, tag) && ecs_get(w, e, pos) == NULL);
     CHECK(!ecs_track_inserted(w, e, pos, 0) && hook_calls == 0);
     CHECK(ECS_GET(w, live, pos, Val)->v == 1 && ECS_GET(w, mate, pos, Val)->v == 2);
@@ -376,7 +374,7 @@ static void test_an_id_that_becomes_valid_later_inherits_nothing_from_before(voi
     ecs_flush(w); /* the commands were for ids that were not alive then */
     CHECK(ecs_alive(w, a) && ECS_GET(w, a, pos, Val)->v == 10 && ecs_has(w, a, tag));
     CHECK(ecs_alive(w, b) && ECS_GET(w, b, pos, Val)->v == 11);
-    CHECK(ecs_count(w) == 4);
+    CHECK_EQ(ecs_count(w), 4);
     teardown();
 }
 

@@ -1,8 +1,6 @@
 /* Groups: the entities that have all owned components (and none excluded)
    stay packed in rows 0..len-1 of every owned storage, in the same order. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { float x, y; } Pos;
@@ -58,8 +56,8 @@ static void test_group_packs_existing_entities_at_creation(void) {
     setup();
     for (i = 0; i < 100; i++) spawn((float)i, i % 3 != 0, i % 5 == 0);
     g = pos_vel_not_frozen();
-    CHECK(g != 0);
-    CHECK(ecs_group_count(w, g) == 53); /* i%3 != 0 and i%5 != 0 */
+    CHECK_NE(g, 0);
+    CHECK_EQ(ecs_group_count(w, g), 53); /* i%3 != 0 and i%5 != 0 */
     CHECK(group_is_exact(g));
     ecs_world_free(w);
 }
@@ -116,7 +114,7 @@ static void test_group_arrays_make_a_plain_loop(void) {
     n = ecs_group_count(w, g);
     p = (Pos *)ecs_group_data(w, g, pos);
     v = (const Vel *)ecs_group_data(w, g, vel);
-    CHECK(n == 500);
+    CHECK_EQ(n, 500);
     for (i = 0; i < n; i++) p[i].y += v[i].x; /* pos.y = x for movers */
     for (i = 0; i < ecs_storage_count(ecs_storage_of(w, pos)); i++) {
         ecs_entity e = ecs_storage_entities(ecs_storage_of(w, pos))[i];
@@ -136,7 +134,7 @@ static void test_a_storage_has_one_owner(void) {
     EXPECT_ASSERT(ecs_group_new(w, &d) == 0, "already owned by another group");
     d.owned[1] = 0; /* Health alone, excluding Frozen too: fine */
     d.excluded[0] = frozen;
-    CHECK(ecs_group_new(w, &d) != 0);
+    CHECK_NE(ecs_group_new(w, &d), 0);
     ecs_world_free(w);
 }
 
@@ -178,7 +176,7 @@ static void test_view_over_the_group_terms_walks_the_group(void) {
     d.terms[2].flags = ECS_WRITE;
     for (it = ecs_view(w, &d); ecs_iter_next(&it); n++) {
         CHECK(ecs_has(w, ecs_iter_entity(&it), vel) && !ecs_has(w, ecs_iter_entity(&it), frozen));
-        CHECK(ECS_FIELD(&it, 2, Pos) == ecs_get(w, ecs_iter_entity(&it), pos));
+        CHECK_PTR_EQ(ECS_FIELD(&it, 2, Pos), ecs_get(w, ecs_iter_entity(&it), pos));
     }
     CHECK(n == ecs_group_count(w, g) && n == 250);
     for (it = ecs_view(w, &d); ecs_iter_next_block(&it); blocks++) rows += it.count;
@@ -199,7 +197,7 @@ static void test_tracking_stamps_move_with_their_rows(void) {
     ECS_GET_MUT(w, e[17], pos, Pos)->y = 1; /* modified after t */
     for (i = 19; i >= 0; i--) ECS_ADD(w, e[i], vel, Vel, {(float)i, 0}); /* joins move rows */
     CHECK(ecs_group_count(w, g) == 20 && group_is_exact(g));
-    for (i = 0; i < 20; i++) CHECK(ecs_track_modified(w, e[i], pos, t) == (i == 17));
+    for (i = 0; i < 20; i++) CHECK_EQ(ecs_track_modified(w, e[i], pos, t), (i == 17));
     ecs_world_free(w);
 }
 
@@ -220,7 +218,7 @@ static void test_removing_the_current_entity_during_a_group_walk(void) {
         if (ECS_ENTITY_INDEX(ecs_iter_entity(&it)) % 3 == 0) ecs_destroy(w, ecs_iter_entity(&it));
         else if (ECS_ENTITY_INDEX(ecs_iter_entity(&it)) % 3 == 1) ecs_delete(w, ecs_iter_entity(&it), vel);
     }
-    CHECK(n == 200);
+    CHECK_EQ(n, 200);
     CHECK(ecs_group_count(w, g) == 66 && group_is_exact(g));
     ecs_world_free(w);
 }
@@ -286,7 +284,8 @@ static void test_hooks_and_commands_work_on_grouped_storages(void) {
     ecs_world_free(w);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_group_packs_existing_entities_at_creation);
     RUN(test_every_change_keeps_the_group_exact);
     RUN(test_group_arrays_make_a_plain_loop);

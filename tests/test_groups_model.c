@@ -28,8 +28,6 @@
        SEED=123 STEPS=20000 ./build/plain/test_groups_model
    Every failure names its seed and step. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef int32_t I32;
@@ -1517,7 +1515,8 @@ static void test_a_hook_of_an_owned_storage_defers_changes_to_its_group(void) {
     CHECK(n == 0 && flushed == 2 && has);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     const char *seed = getenv("SEED"), *n = getenv("STEPS");
     int i;
     if (seed) {

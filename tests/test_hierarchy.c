@@ -12,8 +12,6 @@
        SEED=123 STEPS=100000 ./build/plain/test_hierarchy
    A failure names its seed and step. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 #include "../examples/hierarchy.h"
 
@@ -88,7 +86,7 @@ static void test_recipe_detach_remove_and_remove_all(void) {
     /* remove_all leaves the entities alive, without hierarchy components */
     CHECK(ecs_alive(w, root2) && ecs_alive(w, e3) && ecs_alive(w, e4) && ecs_alive(w, e5));
     CHECK(ecs_storage_count(ecs_storage_of(w, h.parent)) == 0 && ecs_storage_count(ecs_storage_of(w, h.child)) == 0);
-    CHECK(ecs_count(w) == 7);
+    CHECK_EQ(ecs_count(w), 7);
     ecs_world_free(w);
 }
 
@@ -113,7 +111,7 @@ static void test_recipe_sorting(void) {
     CHECK(YIELDS(hierarchy_children(&h, root), k[0], k[1], k[2], k[3], k[4]));
     CHECK(hierarchy_sort_children_by(&h, root, by_usize, &usize));
     CHECK(YIELDS(hierarchy_children(&h, root), k[3], k[4], k[1], k[2], k[0]));
-    CHECK(parent_of(root)->first_child == k[3]);
+    CHECK_EQ(parent_of(root)->first_child, k[3]);
     CHECK(child_of(k[3])->prev == k[0] && child_of(k[0])->next == k[3]); /* still a ring */
     ecs_world_free(w);
 }
@@ -154,7 +152,7 @@ static void test_attach_appends_to_a_circular_sibling_ring(void) {
     CHECK(child_of(a)->next == b && child_of(b)->next == c && child_of(c)->next == a);
     CHECK(child_of(a)->prev == c && child_of(c)->prev == b && child_of(b)->prev == a);
     /* attaching to the same parent again moves it to the end */
-    CHECK(hierarchy_attach(&h, a, p) == HIERARCHY_OK);
+    CHECK_EQ(hierarchy_attach(&h, a, p), HIERARCHY_OK);
     CHECK(YIELDS(hierarchy_children(&h, p), b, c, a));
     CHECK(parent_of(p)->count == 3 && parent_of(p)->first_child == b);
     ecs_world_free(w);
@@ -167,12 +165,12 @@ static void test_attach_refuses_self_and_cycles_and_changes_nothing(void) {
     b = hierarchy_attach_new(&h, a);
     c = hierarchy_attach_new(&h, b);
     d = hierarchy_attach_new(&h, b);
-    CHECK(hierarchy_attach(&h, a, a) == HIERARCHY_SELF);
-    CHECK(hierarchy_attach(&h, b, b) == HIERARCHY_SELF);
-    CHECK(hierarchy_attach(&h, a, c) == HIERARCHY_CYCLE); /* c is below a */
-    CHECK(hierarchy_attach(&h, b, d) == HIERARCHY_CYCLE);
-    CHECK(hierarchy_attach(&h, a, b) == HIERARCHY_CYCLE);
-    CHECK(strstr(hierarchy_result_str(HIERARCHY_CYCLE), "cycle") != NULL);
+    CHECK_EQ(hierarchy_attach(&h, a, a), HIERARCHY_SELF);
+    CHECK_EQ(hierarchy_attach(&h, b, b), HIERARCHY_SELF);
+    CHECK_EQ(hierarchy_attach(&h, a, c), HIERARCHY_CYCLE); /* c is below a */
+    CHECK_EQ(hierarchy_attach(&h, b, d), HIERARCHY_CYCLE);
+    CHECK_EQ(hierarchy_attach(&h, a, b), HIERARCHY_CYCLE);
+    CHECK_PTR_NE(strstr(hierarchy_result_str(HIERARCHY_CYCLE), "cycle"), NULL);
     /* nothing moved */
     CHECK(YIELDS(hierarchy_descendants(&h, a), b, c, d));
     CHECK(YIELDS(hierarchy_ancestors(&h, d), b, a));
@@ -180,7 +178,7 @@ static void test_attach_refuses_self_and_cycles_and_changes_nothing(void) {
     CHECK(parent_of(a)->count == 1 && parent_of(b)->count == 2);
     CHECK(ecs_storage_count(ecs_storage_of(w, h.parent)) == 2 && ecs_storage_count(ecs_storage_of(w, h.child)) == 3);
     /* a sibling or an ancestor's sibling is fine */
-    CHECK(hierarchy_attach(&h, c, d) == HIERARCHY_OK);
+    CHECK_EQ(hierarchy_attach(&h, c, d), HIERARCHY_OK);
     CHECK(YIELDS(hierarchy_descendants(&h, a), b, d, c));
     ecs_world_free(w);
 }
@@ -192,12 +190,12 @@ static void test_attach_refuses_dead_entities(void) {
     b = ecs_create(w);
     stale = ecs_create(w);
     ecs_destroy(w, stale);
-    CHECK(hierarchy_attach(&h, a, stale) == HIERARCHY_DEAD);
-    CHECK(hierarchy_attach(&h, stale, a) == HIERARCHY_DEAD);
-    CHECK(hierarchy_attach(&h, a, ECS_NULL) == HIERARCHY_DEAD);
-    CHECK(hierarchy_attach_new(&h, stale) == ECS_NULL);
+    CHECK_EQ(hierarchy_attach(&h, a, stale), HIERARCHY_DEAD);
+    CHECK_EQ(hierarchy_attach(&h, stale, a), HIERARCHY_DEAD);
+    CHECK_EQ(hierarchy_attach(&h, a, ECS_NULL), HIERARCHY_DEAD);
+    CHECK_EQ(hierarchy_attach_new(&h, stale), ECS_NULL);
     CHECK(ecs_count(w) == 2 && ecs_storage_count(ecs_storage_of(w, h.parent)) == 0 && ecs_storage_count(ecs_storage_of(w, h.child)) == 0);
-    CHECK(hierarchy_attach(&h, a, b) == HIERARCHY_OK);
+    CHECK_EQ(hierarchy_attach(&h, a, b), HIERARCHY_OK);
     ecs_world_free(w);
 }
 
@@ -293,7 +291,7 @@ static void test_destroying_a_member_detaches_it_and_orphans_its_children(void) 
 
 static void test_strip_does_the_same_and_keeps_the_entity(void) {
     build_family();
-    CHECK(ecs_strip(w, m) == 2); /* Parent and Child */
+    CHECK_EQ(ecs_strip(w, m), 2); /* Parent and Child */
     CHECK(ecs_alive(w, m) && !ecs_has(w, m, h.child) && !ecs_has(w, m, h.parent));
     CHECK(m_is_gone_and_its_children_are_roots());
     ecs_world_free(w);
@@ -309,7 +307,7 @@ static void test_a_deferred_destroy_does_the_same_when_flushed(void) {
     for (it = ecs_view_of(w, 1, only_child); ecs_iter_next(&it); n++)
         if (ecs_iter_entity(&it) == x) CHECK(ecs_defer_destroy(w, m));
     CHECK(n == 6 && ecs_alive(w, m) && YIELDS(hierarchy_children(&h, r), a, m, b));
-    CHECK(ecs_flush(w) == 1);
+    CHECK_EQ(ecs_flush(w), 1);
     CHECK(!ecs_alive(w, m));
     CHECK(m_is_gone_and_its_children_are_roots());
     ecs_world_free(w);
@@ -337,7 +335,7 @@ static void test_destroy_all_destroys_exactly_the_subtree(void) {
     CHECK(YIELDS(hierarchy_descendants(&h, r), a, b));
     CHECK(ecs_storage_count(ecs_storage_of(w, h.child)) == 2 && ecs_storage_count(ecs_storage_of(w, h.parent)) == 1);
     hierarchy_destroy_all(&h, r);
-    CHECK(ecs_count(w) == 0);
+    CHECK_EQ(ecs_count(w), 0);
     hierarchy_destroy_all(&h, r); /* a dead id: nothing */
     ecs_world_free(w);
 }
@@ -345,7 +343,7 @@ static void test_destroy_all_destroys_exactly_the_subtree(void) {
 static void test_remove_all_keeps_the_subtree_alive_and_detached(void) {
     build_family();
     hierarchy_remove_all(&h, m);
-    CHECK(ecs_count(w) == 7);
+    CHECK_EQ(ecs_count(w), 7);
     CHECK(YIELDS(hierarchy_descendants(&h, r), a, b));
     CHECK(!ecs_has(w, m, h.child) && !ecs_has(w, m, h.parent) && !ecs_has(w, x, h.parent));
     CHECK(!ecs_has(w, z, h.child) && ecs_storage_count(ecs_storage_of(w, h.child)) == 2);
@@ -377,7 +375,7 @@ static void test_transforms_are_computed_parents_before_children(void) {
     world = ECS_COMPONENT(w, WorldTransform);
     /* created leaf first, so storage order is children before parents */
     for (i = N - 1; i >= 0; i--) chain[i] = placed(ecs_create(w), 1, 0, 0);
-    for (i = 1; i < N; i++) CHECK(hierarchy_attach(&h, chain[i], chain[i - 1]) == HIERARCHY_OK);
+    for (i = 1; i < N; i++) CHECK_EQ(hierarchy_attach(&h, chain[i], chain[i - 1]), HIERARCHY_OK);
     hierarchy_update_transforms(&h, local, world);
     for (i = 0; i < N; i++) CHECK(at(chain[i], (float)(i + 1), 0));
     ecs_world_free(w);
@@ -404,7 +402,7 @@ static void test_moving_turning_or_reattaching_a_parent_moves_its_subtree(void) 
     ECS_GET_MUT(w, planet, local, Transform)->angle = quarter; /* the moon: half a turn */
     hierarchy_update_transforms(&h, local, world);
     CHECK(at(moon, -2, 14) && near(ECS_GET(w, moon, world, WorldTransform)->angle, 2 * quarter));
-    CHECK(hierarchy_attach(&h, planet, other) == HIERARCHY_OK); /* the moon comes along */
+    CHECK_EQ(hierarchy_attach(&h, planet, other), HIERARCHY_OK); /* the moon comes along */
     hierarchy_update_transforms(&h, local, world);
     CHECK(at(planet, -90, 0) && at(moon, -91, 2));
     ecs_world_free(w);
@@ -504,7 +502,7 @@ static void test_a_tree_spawned_parents_first_is_planned_in_row_order(void) {
     b = spawn(r, 3);
     c = spawn(a, 4);
     st = hierarchy_plan_all(&h, &n);
-    CHECK(n == 4);
+    CHECK_EQ(n, 4);
     CHECK(st[0].row == 0 && st[0].up == HIERARCHY_NONE && row_of(r) == 0);
     CHECK(st[1].row == 1 && st[1].up == 0 && row_of(a) == 1);
     CHECK(st[2].row == 2 && st[2].up == 0 && row_of(b) == 2);
@@ -525,12 +523,12 @@ static void test_attaching_under_a_later_parent_moves_the_subtree_steps_after_it
     e = spawn(d, 1);
     CHECK(hierarchy_update_transforms(&h, local, world));
     rb = row_of(b), rc = row_of(c);
-    CHECK(hierarchy_attach(&h, b, e) == HIERARCHY_OK);
+    CHECK_EQ(hierarchy_attach(&h, b, e), HIERARCHY_OK);
     CHECK(row_of(b) == rb && row_of(c) == rc); /* only the steps moved */
-    CHECK(plan_error() == NULL);
+    CHECK_PTR_EQ(plan_error(), NULL);
     CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right());
-    CHECK(hierarchy_attach(&h, e, a) == HIERARCHY_OK); /* and back up, under an earlier one */
-    CHECK(plan_error() == NULL);
+    CHECK_EQ(hierarchy_attach(&h, e, a), HIERARCHY_OK); /* and back up, under an earlier one */
+    CHECK_PTR_EQ(plan_error(), NULL);
     CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right());
     ecs_world_free(w);
 }
@@ -544,7 +542,7 @@ static void test_placing_a_parent_after_its_children_moves_their_steps(void) {
     other = spawn(ECS_NULL, 5);
     CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right()); /* c from the origin */
     placed(p, 100, 0, 0);
-    CHECK(plan_error() == NULL);
+    CHECK_PTR_EQ(plan_error(), NULL);
     CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right());
     CHECK(ECS_GET(w, g, world, WorldTransform)->x > 100 && ECS_GET(w, other, world, WorldTransform)->x < 6);
     ecs_world_free(w);
@@ -558,15 +556,15 @@ static void test_the_row_a_leaver_frees_is_taken_by_the_last_placed_entity(void)
     k1 = spawn(r, 3);
     k2 = spawn(r, 4);
     last = spawn(r, 5);
-    CHECK(hierarchy_attach(&h, k1, last) == HIERARCHY_OK); /* last, in the last row, has children */
-    CHECK(hierarchy_attach(&h, k2, last) == HIERARCHY_OK);
+    CHECK_EQ(hierarchy_attach(&h, k1, last), HIERARCHY_OK); /* last, in the last row, has children */
+    CHECK_EQ(hierarchy_attach(&h, k2, last), HIERARCHY_OK);
     CHECK(hierarchy_update_transforms(&h, local, world));
     CHECK(ecs_destroy(w, a));
-    CHECK(row_of(last) == 1); /* ecs.h moved it into a's row: its children's steps follow */
-    CHECK(plan_error() == NULL);
+    CHECK_EQ(row_of(last), 1); /* ecs.h moved it into a's row: its children's steps follow */
+    CHECK_PTR_EQ(plan_error(), NULL);
     CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right());
     CHECK(ecs_delete(w, last, local)); /* no longer placed: its children start from the origin */
-    CHECK(plan_error() == NULL);
+    CHECK_PTR_EQ(plan_error(), NULL);
     CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right());
     CHECK(at(k1, 3, 1) && at(k2, 4, 1));
     ecs_world_free(w);
@@ -580,12 +578,12 @@ static void test_a_leaver_whose_parent_is_in_the_last_row(void) {
     a = spawn(ECS_NULL, 1);
     c = spawn(ECS_NULL, 2);
     p = spawn(ECS_NULL, 3);
-    CHECK(hierarchy_attach(&h, c, p) == HIERARCHY_OK);
+    CHECK_EQ(hierarchy_attach(&h, c, p), HIERARCHY_OK);
     CHECK(hierarchy_update_transforms(&h, local, world));
     CHECK(ecs_delete(w, c, world));
     CHECK(row_of(p) == 1 && plan_error() == NULL);
     CHECK(hierarchy_attach(&h, a, p) == HIERARCHY_OK && ecs_destroy(w, a));
-    CHECK(plan_error() == NULL);
+    CHECK_PTR_EQ(plan_error(), NULL);
     CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right());
     ecs_world_free(w);
 }
@@ -604,12 +602,12 @@ static void test_destroying_in_every_way_keeps_the_plan(void) {
     hierarchy_destroy_all(&h, x);
     CHECK(!ecs_alive(w, y) && plan_error() == NULL);
     CHECK(ecs_defer_destroy(w, b) && ecs_flush(w) == 1); /* z is orphaned: a root now */
-    CHECK(plan_error() == NULL);
+    CHECK_PTR_EQ(plan_error(), NULL);
     CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right() && at(z, 6, 1));
-    CHECK(ecs_strip(w, z) == 3); /* Transform, WorldTransform, Parent: q is orphaned too */
-    CHECK(plan_error() == NULL);
+    CHECK_EQ(ecs_strip(w, z), 3); /* Transform, WorldTransform, Parent: q is orphaned too */
+    CHECK_PTR_EQ(plan_error(), NULL);
     hierarchy_remove_all(&h, r);
-    CHECK(plan_error() == NULL);
+    CHECK_PTR_EQ(plan_error(), NULL);
     CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right());
     CHECK(at(a, 2, 1) && at(q, 7, 1));
     ecs_world_free(w);
@@ -628,11 +626,11 @@ static void test_a_bundle_or_a_deferred_add_places_once(void) {
     CHECK(ecs_add_n(w, c, 2, comps, values)); /* both on_insert hooks run once it has both */
     d = hierarchy_attach_new(&h, c);
     CHECK(ECS_DEFER_ADD(w, d, local, Transform, {3, 0, 0}) && ECS_DEFER_ADD(w, d, world, WorldTransform, {0, 0, 0}));
-    CHECK(ecs_flush(w) == 2);
-    CHECK(plan_error() == NULL);
+    CHECK_EQ(ecs_flush(w), 2);
+    CHECK_PTR_EQ(plan_error(), NULL);
     CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right());
-    CHECK(ecs_delete_n(w, c, 2, comps) == 3u);
-    CHECK(plan_error() == NULL);
+    CHECK_EQ(ecs_delete_n(w, c, 2, comps), 3u);
+    CHECK_PTR_EQ(plan_error(), NULL);
     CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right() && at(d, 3, 0));
     ecs_world_free(w);
 }
@@ -678,7 +676,7 @@ static void test_holes_are_squeezed_out(void) {
     for (i = 8; i < 64; i++) drop[i] = spawn(keep[i % 8], 1);
     for (i = 0; i < 64; i++) ecs_destroy(w, drop[i]);
     CHECK(hierarchy_plan_all(&h, &n) && n == 8);
-    CHECK(plan_error() == NULL);
+    CHECK_PTR_EQ(plan_error(), NULL);
     CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right());
     ecs_world_free(w);
 }
@@ -696,12 +694,12 @@ static void test_a_world_loaded_with_the_order_kept_is_planned_at_its_first_pass
     CHECK(hierarchy_update_transforms(&h, local, world));
     size = ecs_save_buffer(w, NULL, 0);
     CHECK(size && (bytes = (unsigned char *)malloc(size)) != NULL);
-    CHECK(ecs_save_buffer(w, bytes, size) == size);
+    CHECK_EQ(ecs_save_buffer(w, bytes, size), size);
     ecs_world_free(w);
     setup_placed();
     CHECK(ecs_load(w, bytes, size));
     free(bytes);
-    CHECK(plan_error() == NULL);
+    CHECK_PTR_EQ(plan_error(), NULL);
     CHECK(hierarchy_update_transforms(&h, local, world) && worlds_are_right() && world_is_right(b));
     CHECK(hierarchy_mark_moved(&h, r) && hierarchy_update_moved(&h) && worlds_are_right());
     ecs_world_free(w);
@@ -1098,7 +1096,8 @@ static void test_randomized_edits_keep_the_plan_and_the_passes_right(void) {
     for (k = 0; k < sizeof seeds / sizeof *seeds; k++) CHECK(run_model(seeds[k], steps, 1));
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_recipe_attach_moves_a_subtree_and_the_iterators_walk_in_order);
     RUN(test_recipe_detach_remove_and_remove_all);
     RUN(test_recipe_sorting);

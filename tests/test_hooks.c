@@ -3,8 +3,6 @@
    replaced; bundle and destroy order; what a running hook may and may not
    do (section 12). */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { int v; } A;
@@ -85,10 +83,10 @@ static void test_on_replace_runs_after_an_add_replaced_the_value(void) {
     e = ecs_create(w);
     p = ECS_ADD(w, e, a, A, {1});
     CHECK(nev == 1 && ev[0].kind == 'i');
-    CHECK(ECS_ADD(w, e, a, A, {2}) == p);
+    CHECK_PTR_EQ(ECS_ADD(w, e, a, A, {2}), p);
     CHECK(nev == 2 && ev[1].kind == 'u' && ev[1].e == e && ev[1].c == a && ev[1].v == 2 && ev[1].value == p);
     ECS_GET_MUT(w, e, a, A)->v = 3; /* a write through a pointer: no hook */
-    CHECK(nev == 2);
+    CHECK_EQ(nev, 2);
     CHECK(ecs_add(w, e, a, NULL) == p && nev == 3 && ev[2].kind == 'u' && ev[2].v == 0); /* NULL: zeroed */
     ecs_world_free(w);
 }
@@ -156,7 +154,7 @@ static void test_on_replace_does_not_re_enter_itself(void) {
     CHECK(nev == 1 && ev[0].kind == 'u' && ev[0].c == b && ev[0].v == 98);
     set_hooks(a, NULL, NULL, NULL); /* clears on_replace too */
     ECS_ADD(w, e, a, A, {3});
-    CHECK(replaced_again == 1);
+    CHECK_EQ(replaced_again, 1);
     ecs_world_free(w);
 }
 
@@ -184,8 +182,8 @@ static void test_on_insert_may_change_the_new_value(void) {
     setup();
     set_hooks(a, double_it, NULL, NULL);
     e = ecs_create(w);
-    CHECK(ECS_ADD(w, e, a, A, {7})->v == 14);
-    CHECK(ECS_GET(w, e, a, A)->v == 14);
+    CHECK_EQ(ECS_ADD(w, e, a, A, {7})->v, 14);
+    CHECK_EQ(ECS_GET(w, e, a, A)->v, 14);
     ecs_world_free(w);
 }
 
@@ -204,7 +202,7 @@ static void test_on_insert_does_not_run_when_a_value_is_replaced(void) {
     ab[0] = a;
     ab[1] = b;
     CHECK(ecs_add_n(w, e, 2, ab, NULL));
-    CHECK(nev == 1);
+    CHECK_EQ(nev, 1);
     CHECK(ecs_add_if_changed(w, ecs_create(w), a, &v)); /* absent: an insertion */
     CHECK(nev == 2 && ev[1].v == 4);
     ecs_world_free(w);
@@ -222,18 +220,18 @@ static void test_on_remove_runs_before_the_component_leaves_with_its_value(void)
     }
     CHECK(ecs_remove(w, e[0], a, &out) && out.v == 10);
     CHECK(ecs_delete(w, e[1], a));
-    CHECK(ecs_strip(w, e[2]) == 1);
+    CHECK_EQ(ecs_strip(w, e[2]), 1);
     CHECK(ecs_destroy(w, e[3]));
     CHECK(ecs_defer_remove(w, e[4], a) && ecs_defer_delete(w, e[5], a));
-    CHECK(nev == 4); /* deferred: nothing yet */
-    CHECK(ecs_flush(w) == 2);
-    CHECK(nev == 6);
+    CHECK_EQ(nev, 4); /* deferred: nothing yet */
+    CHECK_EQ(ecs_flush(w), 2);
+    CHECK_EQ(nev, 6);
     for (i = 0; i < 6; i++) {
         CHECK(ev[i].kind == 'r' && ev[i].e == e[i] && ev[i].c == a);
         CHECK(ev[i].has[1] && ev[i].v == 10 + i); /* still there, readable */
         CHECK(!ecs_has(w, e[i], a));
     }
-    CHECK(ecs_storage_count(ecs_storage_of(w, a)) == 0);
+    CHECK_EQ(ecs_storage_count(ecs_storage_of(w, a)), 0);
     ecs_world_free(w);
 }
 
@@ -245,7 +243,7 @@ static void test_set_hooks_null_clears_both(void) {
     e = ecs_create(w);
     ecs_add(w, e, a, NULL);
     ecs_destroy(w, e);
-    CHECK(nev == 0);
+    CHECK_EQ(nev, 0);
     EXPECT_ASSERT(!ecs_hooks_set(w, 42, NULL), "unknown component");
     ecs_world_free(w);
 }
@@ -281,18 +279,18 @@ static void test_bundle_hooks_run_once_the_whole_bundle_is_in_place_in_bundle_or
     vals[0] = &vc, vals[1] = &va, vals[2] = &vb;
     e = ecs_create(w);
     CHECK(ecs_add_n(w, e, 3, cab, vals));
-    CHECK(nev == 3);
+    CHECK_EQ(nev, 3);
     e = ecs_create_n(w, 3, cab, vals);
     CHECK(nev == 6 && ev[3].e == e);
     CHECK(ecs_create_bulk(w, 3, 3, cab, vals, bulk));
-    CHECK(nev == 15);
+    CHECK_EQ(nev, 15);
     for (i = 0; i < 15; i++) {
         CHECK(ev[i].kind == 'i' && ev[i].c == cab[i % 3]);
-        CHECK(ev[i].v == (int)ev[i].c); /* its own value (ids 1, 2, 3 got 1, 2, 3) */
+        CHECK_EQ(ev[i].v, (int)ev[i].c); /* its own value (ids 1, 2, 3 got 1, 2, 3) */
         for (k = 1; k <= 3; k++) CHECK(ev[i].has[k]); /* the whole bundle is there */
     }
     for (i = 0; i < 3; i++) /* bulk: entity by entity, in the order of out */
-        for (k = 0; k < 3; k++) CHECK(ev[6 + 3 * i + k].e == bulk[i]);
+        for (k = 0; k < 3; k++) CHECK_EQ(ev[6 + 3 * i + k].e, bulk[i]);
     ecs_world_free(w);
 }
 
@@ -329,7 +327,7 @@ static void test_destroy_and_strip_run_on_remove_in_component_id_order(void) {
             CHECK(ecs_destroy(w, e));
         else
             CHECK(ecs_strip(w, e) == 3 && ecs_alive(w, e));
-        CHECK(nev == 3);
+        CHECK_EQ(nev, 3);
         CHECK(ev[0].c == a && ev[1].c == b && ev[2].c == c);
         CHECK(ev[0].v == 1 && ev[1].v == 2 && ev[2].v == 3);
         /* one after the other: each sees the ones after it still there */
@@ -371,8 +369,8 @@ static void test_a_hook_may_change_other_storages_create_and_destroy_others(void
     ECS_ADD(w, victim, b, B, {2});
     ECS_ADD(w, victim, c, C, {3});
     e = ecs_create(w);
-    CHECK(ECS_ADD(w, e, a, A, {10}) != NULL);
-    CHECK(ECS_GET(w, e, b, B)->v == 20);
+    CHECK_PTR_NE(ECS_ADD(w, e, a, A, {10}), NULL);
+    CHECK_EQ(ECS_GET(w, e, b, B)->v, 20);
     CHECK(!ecs_has(w, other, c));
     CHECK(ecs_alive(w, spawned) && ECS_GET(w, spawned, c, C)->v == 30);
     CHECK(!ecs_alive(w, victim));
@@ -415,14 +413,14 @@ static void touch_own_storage(ecs_world *hw, ecs_entity e, ecs_component hc, voi
     if (e != target) return;
     only_a[0] = hc;
     EXPECT_ASSERT(ecs_add(hw, other, hc, NULL) == NULL, "a hook of this storage is running");
-    CHECK(ecs_last_error(hw) == ECS_ERR_LOCKED);
+    CHECK_EQ(ecs_last_error(hw), ECS_ERR_LOCKED);
     EXPECT_ASSERT(!ecs_remove(hw, holder, hc, NULL), "a hook of this storage is running");
     EXPECT_ASSERT(!ecs_delete(hw, holder, hc), "a hook of this storage is running");
     EXPECT_ASSERT(ecs_create_n(hw, 1, only_a, NULL) == ECS_NULL, "a hook of this storage is running");
     EXPECT_ASSERT(!ecs_destroy(hw, holder), "a hook of this storage is running");
-    CHECK(ecs_last_error(hw) == ECS_ERR_LOCKED);
+    CHECK_EQ(ecs_last_error(hw), ECS_ERR_LOCKED);
     /* replacing a value is not an insertion: allowed */
-    CHECK(ecs_add(hw, holder, hc, &v) != NULL);
+    CHECK_PTR_NE(ecs_add(hw, holder, hc, &v), NULL);
 }
 
 static void test_a_hook_inserting_into_or_removing_from_its_own_storage_asserts_locked(void) {
@@ -435,11 +433,11 @@ static void test_a_hook_inserting_into_or_removing_from_its_own_storage_asserts_
     holder = ecs_create(w);
     ECS_ADD(w, holder, a, A, {1});
     target = ecs_create(w);
-    CHECK(ECS_ADD(w, target, a, A, {2}) != NULL);
+    CHECK_PTR_NE(ECS_ADD(w, target, a, A, {2}), NULL);
     /* the world is as if the refused calls had not been made */
     CHECK(!ecs_has(w, other, a));
     CHECK(ecs_alive(w, holder) && ECS_GET(w, holder, a, A)->v == 99);
-    CHECK(ECS_GET(w, target, a, A)->v == 2);
+    CHECK_EQ(ECS_GET(w, target, a, A)->v, 2);
     CHECK(ecs_count(w) == 3 && ecs_storage_count(ecs_storage_of(w, a)) == 2);
     for (it = ecs_view_of(w, 1, &a); ecs_iter_next(&it);) got[n++] = ecs_iter_entity(&it);
     CHECK(n == 2 && ((got[0] == target && got[1] == holder) || (got[0] == holder && got[1] == target)));
@@ -452,7 +450,7 @@ static void test_a_hook_inserting_into_or_removing_from_its_own_storage_asserts_
 static void destroy_self(ecs_world *hw, ecs_entity e, ecs_component hc, void *value, void *user) {
     (void)hc, (void)value, (void)user;
     EXPECT_ASSERT(!ecs_destroy(hw, e), "inside a hook");
-    CHECK(ecs_last_error(hw) == ECS_ERR_LOCKED);
+    CHECK_EQ(ecs_last_error(hw), ECS_ERR_LOCKED);
     EXPECT_ASSERT(ecs_strip(hw, e) == 0, "inside a hook");
     CHECK(ecs_alive(hw, e) && ecs_has(hw, e, b));
 }
@@ -463,7 +461,7 @@ static void test_a_hook_destroying_or_stripping_its_own_entity_asserts(void) {
     set_hooks(a, destroy_self, destroy_self, NULL);
     e = ecs_create(w);
     ECS_ADD(w, e, b, B, {1});
-    CHECK(ECS_ADD(w, e, a, A, {1}) != NULL);
+    CHECK_PTR_NE(ECS_ADD(w, e, a, A, {1}), NULL);
     CHECK(ecs_alive(w, e) && ecs_has(w, e, a) && ecs_has(w, e, b));
     CHECK(ecs_remove(w, e, a, NULL));
     CHECK(ecs_alive(w, e) && !ecs_has(w, e, a) && ecs_has(w, e, b));
@@ -477,9 +475,9 @@ static void give_b(ecs_world *hw, ecs_entity e, ecs_component hc, void *value, v
     (void)hc, (void)value, (void)user;
     if (refuse) {
         EXPECT_ASSERT(ECS_ADD(hw, e, b, B, {5}) == NULL, "being stripped or destroyed");
-        CHECK(ecs_last_error(hw) == ECS_ERR_LOCKED);
+        CHECK_EQ(ecs_last_error(hw), ECS_ERR_LOCKED);
     } else {
-        CHECK(ECS_ADD(hw, e, b, B, {5}) != NULL);
+        CHECK_PTR_NE(ECS_ADD(hw, e, b, B, {5}), NULL);
     }
 }
 
@@ -495,7 +493,7 @@ static void test_adding_to_an_entity_being_destroyed_or_stripped_asserts(void) {
     ecs_delete(w, e, b);
     ECS_ADD(w, e, a, A, {1});
     refuse = 1;
-    CHECK(ecs_strip(w, e) == 1);
+    CHECK_EQ(ecs_strip(w, e), 1);
     CHECK(ecs_alive(w, e) && !ecs_has(w, e, a) && !ecs_has(w, e, b));
     ECS_ADD(w, e, a, A, {1});
     CHECK(ecs_destroy(w, e));
@@ -519,14 +517,14 @@ static void test_a_hook_may_defer_what_it_may_not_do_now(void) {
     other = ecs_create(w);
     target = ecs_create(w);
     ECS_ADD(w, target, a, A, {1});
-    CHECK(ecs_defer_pending(w) == 2);
+    CHECK_EQ(ecs_defer_pending(w), 2);
     CHECK(!ecs_has(w, other, a) && ecs_alive(w, target));
-    CHECK(ecs_flush(w) == 2);
-    CHECK(ecs_defer_pending(w) == 0);
-    CHECK(ECS_GET(w, other, a, A)->v == 50);
+    CHECK_EQ(ecs_flush(w), 2);
+    CHECK_EQ(ecs_defer_pending(w), 0);
+    CHECK_EQ(ECS_GET(w, other, a, A)->v, 50);
     CHECK(!ecs_alive(w, target));
     /* the deferred add and destroy ran the hooks too, in command order */
-    CHECK(nev == 3);
+    CHECK_EQ(nev, 3);
     CHECK(ev[1].kind == 'i' && ev[1].e == other && ev[2].kind == 'r' && ev[2].e == target);
     ecs_world_free(w);
 }
@@ -557,7 +555,8 @@ static void test_a_hook_destroying_another_entity_during_destroy_records_both(vo
     ecs_world_free(w);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_on_insert_runs_after_the_add_with_the_value_and_user_pointer);
     RUN(test_on_replace_runs_after_an_add_replaced_the_value);
     RUN(test_on_replace_runs_for_add_if_changed_only_on_a_change);

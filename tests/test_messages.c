@@ -9,9 +9,9 @@
    names, what a snapshot got wrong), each at most TEXT_ARG characters,
    which this file also checks against ecs.h's source. For every row of
    the table the widest message is formatted and must fit. */
-#include "test.h"
-#define ECS_IMPLEMENTATION
+#define ECS_IMPLEMENTATION /* its own build: it reads the message table */
 #define ECS_STB_DS_IMPLEMENTATION
+#include "test.h"
 #include "../ecs.h"
 
 #define TEXT_ARG 64 /* the longest string of the library's own a message quotes */
@@ -47,16 +47,16 @@ static void test_every_message_fits_whole(void) {
     size_t place = strlen(" (at )") + ECS__NAME_IN_MSG;
     int i, worst = 0;
     size_t most = 0;
-    CHECK(ECS__NAME_IN_MSG == 64); /* the table spells it %.64s */
+    CHECK_EQ(ECS__NAME_IN_MSG, 64); /* the table spells it %.64s */
     for (i = 1; i < ECS__M_COUNT; i++) {
         size_t n = widest_text(ecs__messages[i].text);
         if (n == (size_t)-1) printf("  row %d: unknown conversion in \"%s\"\n", i, ecs__messages[i].text);
-        CHECK(n != (size_t)-1);
+        CHECK_NE(n, (size_t)-1);
         if (n > most) most = n, worst = i;
     }
     printf("  the widest message: row %d, %lu + %lu + %lu of %d bytes\n", worst, (unsigned long)prefix,
            (unsigned long)most, (unsigned long)place, ECS__MSG_MAX);
-    CHECK(prefix + most + place < ECS__MSG_MAX);
+    CHECK_LT(prefix + most + place, ECS__MSG_MAX);
 }
 
 /* The strings of the library's own that messages quote are at most
@@ -74,7 +74,7 @@ static void test_the_library_words_a_message_quotes_are_short(void) {
     char line[1024];
     int lines = 0, calls = 0, bad = 0;
     if (!f) f = fopen("../ecs.h", "rb");
-    CHECK(f != NULL);
+    CHECK_PTR_NE(f, NULL);
     while (fgets(line, sizeof line, f)) {
         const char *p;
         lines++;
@@ -84,12 +84,12 @@ static void test_the_library_words_a_message_quotes_are_short(void) {
             if (strchr(p + 1, ' ') && strchr(p + 1, ' ') < p + 1 + n) continue; /* words, not a call */
             calls++;
             if (n > TEXT_ARG) printf("  ecs.h:%d: call \"%.*s\"\n", lines, (int)n, p + 1);
-            CHECK(n <= TEXT_ARG);
+            CHECK_LE(n, TEXT_ARG);
         }
         if ((p = strstr(line, "ecs__load_bad(L, ")) != NULL && (p = strchr(p, '"')) != NULL) {
             bad++;
             if (literal_len(p + 1) > TEXT_ARG) printf("  ecs.h:%d: \"%s\"\n", lines, p);
-            CHECK(literal_len(p + 1) <= TEXT_ARG);
+            CHECK_LE(literal_len(p + 1), TEXT_ARG);
         }
     }
     fclose(f);
@@ -108,11 +108,11 @@ static void test_a_message_with_the_longest_names_is_whole(void) {
     name[sizeof name - 1] = '\0';
     c = ecs_register(w, name, sizeof(Val), ECS_ALIGNOF(Val));
     EXPECT_ASSERT(ECS_GET(w, e, c, char) == NULL, "sizeof(T) is 1");
-    CHECK(strstr(test__assert_msg, "registered with 4") != NULL);
-    CHECK(strlen(test__assert_msg) < ECS__MSG_MAX - 1);
+    CHECK_PTR_NE(strstr(test__assert_msg, "registered with 4"), NULL);
+    CHECK_LT(strlen(test__assert_msg), ECS__MSG_MAX - 1);
     EXPECT_ASSERT(ecs_workload_run(w, name) == -1, "no workload named");
-    CHECK(strstr(test__assert_msg, name) == NULL); /* cut at 64 */
-    CHECK(test__assert_msg[strlen(test__assert_msg) - 1] == '\'');
+    CHECK_PTR_EQ(strstr(test__assert_msg, name), NULL); /* cut at 64 */
+    CHECK_EQ(test__assert_msg[strlen(test__assert_msg) - 1], '\'');
     ecs_world_free(w);
 }
 

@@ -6,8 +6,6 @@
    counts the report system gets from modification tracking must equal the
    counts the simulation makes. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 #include "../examples/movement.h"
 
@@ -151,7 +149,7 @@ static void test_every_frame_equals_the_plain_array_simulation(void) {
     snapshot();
     for (f = 1; f <= 40; f++) {
         Stats want = model_frame(0.25f);
-        CHECK(movement_frame(&m) == 0);
+        CHECK_EQ(movement_frame(&m), 0);
         CHECK(world_matches_model());
         CHECK(same_stats(ECS_UNIQUE_GET(w, m.stats, Stats), &want));
     }
@@ -163,14 +161,14 @@ static void test_frozen_and_still_entities_never_move(void) {
     setup();
     CHECK(movement_spawn(&m, 300, 99));
     snapshot();
-    for (f = 0; f < 20; f++) CHECK(movement_frame(&m) == 0);
+    for (f = 0; f < 20; f++) CHECK_EQ(movement_frame(&m), 0);
     for (i = 0; i < nbodies; i++) {
         const Position *p = ECS_GET(w, bodies[i].id, m.position, Position);
         if (bodies[i].moves || !p) continue;
         CHECK(p->x == bodies[i].start.x && p->y == bodies[i].start.y);
         n++;
     }
-    CHECK(n > 40);
+    CHECK_GT(n, 40);
     finish();
 }
 
@@ -186,13 +184,13 @@ static void test_a_wall_reflects_position_and_velocity(void) {
     corner = ecs_create(w);
     ECS_ADD(w, corner, m.position, Position, {0, 16});
     ECS_ADD(w, corner, m.velocity, Velocity, {-1, 1});
-    CHECK(movement_frame(&m) == 0);
+    CHECK_EQ(movement_frame(&m), 0);
     CHECK(ECS_GET(w, right, m.position, Position)->x == 63.5f && ECS_GET(w, right, m.velocity, Velocity)->x == -4);
     CHECK(ECS_GET(w, left, m.position, Position)->x == 0.25f && ECS_GET(w, left, m.velocity, Velocity)->x == 2);
     CHECK(ECS_GET(w, corner, m.position, Position)->x == 0.25f && ECS_GET(w, corner, m.position, Position)->y == 15.75f);
     CHECK(ECS_GET(w, corner, m.velocity, Velocity)->x == 1 && ECS_GET(w, corner, m.velocity, Velocity)->y == -1);
     CHECK(ECS_UNIQUE_GET(w, m.stats, Stats)->bounced == 3 && ECS_UNIQUE_GET(w, m.stats, Stats)->moved == 3);
-    CHECK(movement_frame(&m) == 0); /* on their way back: nobody bounces */
+    CHECK_EQ(movement_frame(&m), 0); /* on their way back: nobody bounces */
     CHECK(ECS_UNIQUE_GET(w, m.stats, Stats)->bounced == 0 && ECS_UNIQUE_GET(w, m.stats, Stats)->moved == 3);
     ecs_world_free(w);
 }
@@ -206,7 +204,7 @@ static void test_report_counts_changes_since_its_previous_run(void) {
     CHECK(movement_spawn(&m, 200, 5));
     snapshot();
     want = model_frame(0.25f);
-    CHECK(movement_frame(&m) == 0);
+    CHECK_EQ(movement_frame(&m), 0);
     CHECK(same_stats(ECS_UNIQUE_GET(w, m.stats, Stats), &want));
     /* between frames, nudge three entities that do not move by themselves */
     for (i = 0; i < nbodies && touched < 3; i++) {
@@ -214,13 +212,13 @@ static void test_report_counts_changes_since_its_previous_run(void) {
         ECS_GET_MUT(w, bodies[i].id, m.position, Position)->x += 0; /* a write, even of the same value */
         touched++;
     }
-    CHECK(touched == 3);
+    CHECK_EQ(touched, 3);
     want = model_frame(0.25f);
-    CHECK(movement_frame(&m) == 0);
+    CHECK_EQ(movement_frame(&m), 0);
     want.moved += 3;
     CHECK(same_stats(ECS_UNIQUE_GET(w, m.stats, Stats), &want));
     want = model_frame(0.25f); /* and only once */
-    CHECK(movement_frame(&m) == 0);
+    CHECK_EQ(movement_frame(&m), 0);
     CHECK(same_stats(ECS_UNIQUE_GET(w, m.stats, Stats), &want));
     finish();
 }
@@ -232,15 +230,15 @@ static void test_expired_entities_are_gone_after_the_frame(void) {
     snapshot();
     for (f = 1; f <= 12; f++) {
         Stats want = model_frame(0.25f);
-        CHECK(movement_frame(&m) == 0);
-        CHECK(ecs_defer_pending(w) == 0); /* the workload flushed the destroys */
-        CHECK(ECS_UNIQUE_GET(w, m.stats, Stats)->expired == want.expired);
+        CHECK_EQ(movement_frame(&m), 0);
+        CHECK_EQ(ecs_defer_pending(w), 0); /* the workload flushed the destroys */
+        CHECK_EQ(ECS_UNIQUE_GET(w, m.stats, Stats)->expired, want.expired);
         expired += (int)want.expired;
     }
     /* every Lifetime was 1..12 frames: all mortal entities are gone */
-    for (i = 0; i < nbodies; i++) CHECK(ecs_alive(w, bodies[i].id) == !bodies[i].has_life);
+    for (i = 0; i < nbodies; i++) CHECK_EQ(ecs_alive(w, bodies[i].id), !bodies[i].has_life);
     CHECK(expired > 50 && ecs_storage_count(ecs_storage_of(w, m.lifetime)) == 0);
-    CHECK(ecs_count(w) == (uint32_t)(nbodies - expired));
+    CHECK_EQ(ecs_count(w), (uint32_t)(nbodies - expired));
     finish();
 }
 
@@ -249,7 +247,7 @@ static void test_the_workload_runs_the_four_systems_in_order_in_four_batches(voi
     uint32_t n;
     setup();
     n = ecs_workload_plan(w, "frame", steps, 8);
-    CHECK(n == 4);
+    CHECK_EQ(n, 4);
     CHECK(strcmp(steps[0].system, "integrate") == 0 && steps[0].batch == 0);
     CHECK(strcmp(steps[1].system, "bounce") == 0 && steps[1].batch == 1);
     CHECK(strcmp(steps[2].system, "expire") == 0 && steps[2].batch == 2);
@@ -257,7 +255,8 @@ static void test_the_workload_runs_the_four_systems_in_order_in_four_batches(voi
     ecs_world_free(w);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_spawn_makes_moving_frozen_still_and_mortal_entities_inside_the_box);
     RUN(test_every_frame_equals_the_plain_array_simulation);
     RUN(test_frozen_and_still_entities_never_move);

@@ -28,8 +28,6 @@
 
    Run one test alone with `test_null_args <test name>`. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 #include <ctype.h>
 
@@ -177,17 +175,17 @@ static void test_world_new_with_null_desc_makes_the_default_world(void) {
     ecs_world *d = ecs_world_new(NULL);
     ecs_component c;
     ecs_entity e;
-    CHECK(d != NULL);
+    CHECK_PTR_NE(d, NULL);
     c = ecs_register(d, "Pos", sizeof(Val), ECS_ALIGNOF(Val));
     e = ecs_create(d);
     CHECK(c == 1 && e != ECS_NULL && ECS_ADD(d, e, c, Val, {3}) != NULL && ecs_count(d) == 1);
-    CHECK(ecs_last_error(d) == ECS_OK);
+    CHECK_EQ(ecs_last_error(d), ECS_OK);
     ecs_world_free(d);
 }
 
 static void test_world_free_of_null_does_nothing(void) {
     ecs_world_free(NULL); /* no assert (the harness would fail it), no crash */
-    CHECK(test__asserts == 0);
+    CHECK_EQ(test__asserts, 0);
 }
 
 /* ---- 4. entities -------------------------------------------------------------------- */
@@ -303,13 +301,13 @@ static void test_null_optional_arguments_of_component_operations_behave_as_docum
     EXPECT_QUIET(w, (e = ecs_create_n(w, 2, both, NULL)) != ECS_NULL && ECS_GET(w, e, pos, Val)->v == 0);
     /* out NULL: the ids are not kept */
     EXPECT_QUIET(w, ecs_create_bulk(w, 3, 2, both, NULL, NULL));
-    CHECK(ecs_storage_count(ecs_storage_of(w, tag)) == 5);
+    CHECK_EQ(ecs_storage_count(ecs_storage_of(w, tag)), 5);
     EXPECT_QUIET(w, ecs_create_bulk(w, 3, 1, &pos, NULL, ids) && ECS_GET(w, ids[2], pos, Val)->v == 0);
     /* comps NULL with no component: plain entities */
     EXPECT_QUIET(w, ecs_add_n(w, e1, 0, NULL, NULL) && ecs_has(w, e1, pos));
     EXPECT_QUIET(w, (e = ecs_create_n(w, 0, NULL, NULL)) != ECS_NULL && ecs_alive(w, e));
     EXPECT_QUIET(w, ecs_create_bulk(w, 3, 0, NULL, NULL, ids) && ecs_alive(w, ids[0]) && ecs_alive(w, ids[2]));
-    CHECK(ecs_count(w) == 2 + 1 + 1 + 3 + 3 + 1 + 3);
+    CHECK_EQ(ecs_count(w), 2 + 1 + 1 + 3 + 3 + 1 + 3);
     teardown();
 }
 
@@ -551,7 +549,7 @@ static void test_null_world_to_the_group_calls_asserts(void) {
     memset(&gd, 0, sizeof gd);
     gd.owned[0] = pos;
     EXPECT_NO_WORLD(ecs_group_new(NULL, &gd) == 0, "ecs_group_new");
-    CHECK(ecs_group_new(w, &gd) == 1); /* nothing was made elsewhere */
+    CHECK_EQ(ecs_group_new(w, &gd), 1); /* nothing was made elsewhere */
     EXPECT_NO_WORLD(ecs_group_count(NULL, 1) == 0, "ecs_group_count");
     EXPECT_NO_WORLD(ecs_group_entities(NULL, 1) == NULL, "ecs_group_entities");
     EXPECT_NO_WORLD(ecs_group_data(NULL, 1, pos) == NULL, "ecs_group_data");
@@ -577,7 +575,7 @@ static void test_group_sort_with_null_cmp_is_refused_invalid(void) {
     ECS_GET_MUT(w, e1, pos, Val)->v = 50;
     memset(&gd, 0, sizeof gd);
     gd.owned[0] = pos;
-    CHECK(ecs_group_new(w, &gd) == 1);
+    CHECK_EQ(ecs_group_new(w, &gd), 1);
     rows = ecs_group_entities(w, 1);
     CHECK(rows[0] == e1 && rows[1] == e2);
     EXPECT_ARG_REFUSED(w, !ecs_group_sort(w, 1, pos, NULL, NULL), "ecs_group_sort", "cmp|comparator");
@@ -620,7 +618,7 @@ static void test_system_new_with_null_desc_name_or_fn_is_refused_invalid(void) {
     /* nothing was added: "a" is free, and the first system */
     d = sys("a", run_system);
     CHECK(ecs_system_new(w, &d) && ecs_workload_new(w, "frame", 1, items));
-    CHECK(ecs_workload_plan(w, "frame", NULL, 0) == 1);
+    CHECK_EQ(ecs_workload_plan(w, "frame", NULL, 0), 1);
     teardown();
 }
 
@@ -643,7 +641,7 @@ static void test_workload_new_with_null_name_items_or_item_is_refused_invalid(vo
     EXPECT_ARG_REFUSED(w, !ecs_workload_new(w, "frame", 2, NULL), "ecs_workload_new", "items");
     EXPECT_ARG_REFUSED(w, !ecs_workload_new(w, "frame", 2, items), "ecs_workload_new", "items");
     CHECK(ecs_workload_new(w, "frame", 1, items)); /* nothing was added: the name is free */
-    CHECK(ecs_workload_plan(w, "frame", NULL, 0) == 1);
+    CHECK_EQ(ecs_workload_plan(w, "frame", NULL, 0), 1);
     /* no items at all: an empty workload */
     EXPECT_QUIET(w, ecs_workload_new(w, "empty", 0, NULL) && ecs_workload_plan(w, "empty", NULL, 0) == 0);
     EXPECT_QUIET(w, ecs_workload_run(w, "empty") == 0);

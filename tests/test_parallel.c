@@ -3,8 +3,6 @@
    frame gives the world the serial run gives, to the bit. */
 #include "test.h"
 #include <time.h>
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 #include "../examples/movement.h"
 #include "../examples/pool.h"
@@ -57,7 +55,7 @@ static void test_pool_runs_every_index_once(void) {
         CHECK(p && pool_threads(p) == threads);
         probe_init(&pr, 0);
         pool_for(probe_job, &pr, 1000, p);
-        for (i = 0; i < 1000; i++) CHECK(pr.runs[i] == 1);
+        for (i = 0; i < 1000; i++) CHECK_EQ(pr.runs[i], 1);
         pool_for(probe_job, &pr, 3, p); /* the pool is reusable */
         CHECK(pr.runs[0] == 2 && pr.runs[2] == 2 && pr.runs[3] == 1);
         pool_for(probe_job, &pr, 0, p);
@@ -74,7 +72,7 @@ static void test_pool_runs_a_job_on_every_thread_at_once(void) {
     CHECK(p && pool_threads(p) == 4);
     probe_init(&pr, 4);
     pool_for(probe_job, &pr, 4, p);
-    CHECK(pr.most == 4);
+    CHECK_EQ(pr.most, 4);
     probe_free(&pr);
     pool_free(p);
 }
@@ -99,7 +97,7 @@ static void test_pool_for_inside_a_job_runs_on_the_calling_thread(void) {
     n.p = p;
     n.pr = &pr;
     pool_for(nested_job, &n, 6, p);
-    for (i = 0; i < 10; i++) CHECK(pr.runs[i] == 6);
+    for (i = 0; i < 10; i++) CHECK_EQ(pr.runs[i], 6);
     probe_free(&pr);
     pool_free(p);
 }
@@ -190,14 +188,15 @@ static void test_pool_as_parallel_for_runs_a_batch_at_once(void) {
     sys.writes[0] = cb;
     CHECK(ecs_system_new(w, &sys));
     CHECK(ecs_workload_new(w, "both", 2, both));
-    CHECK(ecs_workload_run(w, "both") == 0);
+    CHECK_EQ(ecs_workload_run(w, "both"), 0);
     CHECK(pr.runs[0] == 2 && pr.most == 2);
     ecs_world_free(w);
     probe_free(&pr);
     pool_free(p);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_pool_runs_every_index_once);
     RUN(test_pool_runs_a_job_on_every_thread_at_once);
     RUN(test_pool_for_inside_a_job_runs_on_the_calling_thread);

@@ -49,8 +49,6 @@
    table `triggers` below) and checks the world after each. Run one test
    alone with `test_reentrancy <test name>` (to see a crash in isolation). */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { int v; } Val;
@@ -225,24 +223,24 @@ static void fire(int t) {
     both[1] = extra;
     vals[0] = vals[1] = &seven;
     if (k & ON_REMOVE) {
-        CHECK((e = ecs_create_n(w, 2, both, vals)) != ECS_NULL); /* not armed yet */
+        CHECK_NE((e = ecs_create_n(w, 2, both, vals)), ECS_NULL); /* not armed yet */
     } else if (t != 2 && t != 3) {
         e = ecs_create(w);
-        CHECK(ecs_add(w, e, extra, &seven) != NULL);
+        CHECK_PTR_NE(ecs_add(w, e, extra, &seven), NULL);
     }
     if (t == 3) want = 2;
     count_inside = ecs_count(w) + (t == 2 ? 1u : t == 3 ? 2u : 0u);
     probed = 0;
     armed = want;
     switch (t) {
-    case 0: CHECK(ECS_ADD(w, e, hooked, Val, {7}) != NULL); break;
+    case 0: CHECK_PTR_NE(ECS_ADD(w, e, hooked, Val, {7}), NULL); break;
     case 1: CHECK(ecs_add_n(w, e, 2, both, vals)); break;
-    case 2: CHECK((e = ecs_create_n(w, 2, both, vals)) != ECS_NULL); break;
+    case 2: CHECK_NE((e = ecs_create_n(w, 2, both, vals)), ECS_NULL); break;
     case 3: CHECK(ecs_create_bulk(w, 2, 2, both, vals, ids)); e = ids[1]; break;
     case 4: CHECK(ecs_defer_add(w, e, hooked, &seven)); ecs_flush(w); break;
     case 5: CHECK(ecs_remove(w, e, hooked, NULL)); break;
     case 6: CHECK(ecs_delete(w, e, hooked)); break;
-    case 7: CHECK(ecs_strip(w, e) == 2); break;
+    case 7: CHECK_EQ(ecs_strip(w, e), 2); break;
     case 8: CHECK(ecs_destroy(w, e)); break;
     case 9: CHECK(ecs_defer_remove(w, e, hooked)); ecs_flush(w); break;
     case 10: CHECK(ecs_defer_delete(w, e, hooked)); ecs_flush(w); break;
@@ -251,7 +249,7 @@ static void fire(int t) {
     armed = 0;
     fired = e;
     if (test__failed) return;
-    CHECK(probed == want);
+    CHECK_EQ(probed, want);
     if (k & ON_INSERT) {
         CHECK((e_may_die && !ecs_alive(w, e)) || (ecs_alive(w, e) && ECS_GET(w, e, hooked, Val)->v == 7));
         if (t == 3) CHECK(ecs_alive(w, ids[0]) && ECS_GET(w, ids[0], hooked, Val)->v == 7);
@@ -312,7 +310,7 @@ static void test_hook_inserting_into_or_removing_from_its_own_storage_is_refused
     probe = try_own_storage;
     EACH_TRIGGER(t, ON_INSERT | ON_REMOVE) FIRE(t);
     CHECK(!ecs_has(w, loner, hooked) && ECS_GET(w, bystander, hooked, Val)->v == 100);
-    CHECK(ECS_ADD(w, loner, hooked, Val, {1}) != NULL); /* outside the hook: fine */
+    CHECK_PTR_NE(ECS_ADD(w, loner, hooked, Val, {1}), NULL); /* outside the hook: fine */
     teardown();
 }
 
@@ -350,7 +348,7 @@ static void test_hook_changing_the_storages_of_its_storages_group_is_refused_loc
     ECS_ADD(w, outcast, banned, Val, {1});
     matey = ecs_create(w);
     ECS_ADD(w, matey, mate, Val, {1});
-    CHECK(ecs_group_count(w, grp) == 1); /* bystander */
+    CHECK_EQ(ecs_group_count(w, grp), 1); /* bystander */
     probe = try_group_storages;
     EACH_TRIGGER(t, ON_INSERT | ON_REMOVE) FIRE(t);
     CHECK(ecs_group_count(w, grp) == 1 && ecs_has(w, matey, mate) && ecs_has(w, outcast, banned));
@@ -419,7 +417,7 @@ static void test_hook_sorting_or_rehooking_or_grouping_its_own_storage_is_refuse
     memset(&gd, 0, sizeof gd);
     gd.owned[0] = hooked;
     gd.owned[1] = other;
-    CHECK(ecs_group_new(w, &gd) == 1); /* no group was made inside the hook */
+    CHECK_EQ(ecs_group_new(w, &gd), 1); /* no group was made inside the hook */
     teardown();
 }
 
@@ -440,9 +438,9 @@ static void test_hook_sorting_its_storages_group_is_refused_locked(void) {
     both[0] = hooked;
     both[1] = extra;
     vals[0] = vals[1] = &lo;
-    CHECK(ecs_create_n(w, 2, both, vals) != ECS_NULL); /* members that sort before and after 7 */
+    CHECK_NE(ecs_create_n(w, 2, both, vals), ECS_NULL); /* members that sort before and after 7 */
     vals[0] = vals[1] = &hi;
-    CHECK(ecs_create_n(w, 2, both, vals) != ECS_NULL);
+    CHECK_NE(ecs_create_n(w, 2, both, vals), ECS_NULL);
     probe = try_sort_own_group;
     EACH_TRIGGER(t, ON_INSERT | ON_REMOVE) FIRE(t);
     teardown();
@@ -452,7 +450,7 @@ static void try_track_own_storage(ecs_world *hw, ecs_entity e, ecs_component c, 
     EXPECT_LOCKED(hw, !ecs_track_set(hw, c, ECS_TRACK_ALL), "ecs_track_set", ECS_NULL, "Hooked");
     EXPECT_LOCKED(hw, !ecs_track_set(hw, c, 0), "ecs_track_set", ECS_NULL, "Hooked");
     EXPECT_LOCKED(hw, !ecs_track_set(hw, c, ECS_TRACK_REMOVAL), "ecs_track_set", ECS_NULL, "Hooked");
-    CHECK(ecs_track_get(hw, c) == (ECS_TRACK_INSERTION | ECS_TRACK_DELETION));
+    CHECK_EQ(ecs_track_get(hw, c), (ECS_TRACK_INSERTION | ECS_TRACK_DELETION));
     CHECK(ecs_get(hw, e, c) == value && ((Val *)value)->v == 7);
 }
 
@@ -468,7 +466,7 @@ static void test_hook_changing_its_storages_tracking_is_refused_locked(void) {
         if ((triggers[t].kind & ON_REMOVE) && t != 5 && t != 9) deleted++; /* removals are not deletions */
         if (triggers[t].kind & ON_INSERT) CHECK(ecs_track_inserted(w, fired, hooked, 0));
     }
-    CHECK(ecs_track_get(w, hooked) == (ECS_TRACK_INSERTION | ECS_TRACK_DELETION));
+    CHECK_EQ(ecs_track_get(w, hooked), (ECS_TRACK_INSERTION | ECS_TRACK_DELETION));
     l = ecs_track_deleted(w, hooked, 0, &n);
     CHECK(n == deleted && ((const Val *)ecs_track_deleted_value(w, hooked, &l[n - 1]))->v == 7);
     teardown();
@@ -485,7 +483,7 @@ static void try_flush(ecs_world *hw, ecs_entity e, ecs_component c, void *value)
     CHECK(ecs_defer_destroy(hw, fl_victim));
     pending = ecs_defer_pending(hw);
     EXPECT_LOCKED(hw, ecs_flush(hw) == 0, "ecs_flush", ECS_NULL, NULL);
-    CHECK(ecs_defer_pending(hw) == pending);
+    CHECK_EQ(ecs_defer_pending(hw), pending);
     CHECK(!ecs_has(hw, fl_target, c) && ecs_has(hw, fl_holder, c) && ecs_alive(hw, fl_victim));
     CHECK(ecs_get(hw, e, c) == value && ((Val *)value)->v == 7);
 }
@@ -497,12 +495,12 @@ static void test_hook_flushing_is_refused_locked_and_drops_nothing(void) {
     EACH_TRIGGER(t, ON_INSERT | ON_REMOVE) {
         fl_target = ecs_create(w);
         fl_holder = ecs_create(w);
-        CHECK(ECS_ADD(w, fl_holder, hooked, Val, {9}) != NULL);
+        CHECK_PTR_NE(ECS_ADD(w, fl_holder, hooked, Val, {9}), NULL);
         fl_victim = ecs_create(w);
-        CHECK(ECS_ADD(w, fl_victim, other, Val, {9}) != NULL);
+        CHECK_PTR_NE(ECS_ADD(w, fl_victim, other, Val, {9}), NULL);
         FIRE(t);
         ecs_flush(w); /* outside the hook: applies what the hook queued (a flush trigger already did) */
-        CHECK(ecs_defer_pending(w) == 0);
+        CHECK_EQ(ecs_defer_pending(w), 0);
         CHECK(ECS_GET(w, fl_target, hooked, Val) && ECS_GET(w, fl_target, hooked, Val)->v == 5);
         CHECK(ecs_alive(w, fl_holder) && !ecs_has(w, fl_holder, hooked) && !ecs_alive(w, fl_victim));
         CHECK(world_ok());
@@ -550,7 +548,7 @@ static void try_free_world(ecs_world *hw, ecs_entity e, ecs_component c, void *v
     uint32_t n = ecs_count(hw);
     EXPECT_FREE_REFUSED(hw);
     CHECK(ecs_count(hw) == n && ecs_alive(hw, e) && ecs_get(hw, e, c) == value && ((Val *)value)->v == 7);
-    CHECK(ECS_GET(hw, bystander, c, Val)->v == 100);
+    CHECK_EQ(ECS_GET(hw, bystander, c, Val)->v, 100);
 }
 
 static void test_hook_freeing_the_world_is_refused_and_the_world_stays_usable(void) {
@@ -578,21 +576,21 @@ static void try_elsewhere(ecs_world *hw, ecs_entity e, ecs_component c, void *va
     if (al_done++) return;
     pair[0] = other;
     pair[1] = mate;
-    CHECK(ecs_add(hw, bystander, c, &v) != NULL);          /* a replace: a value change */
-    CHECK((p = ECS_GET_MUT(hw, bystander, c, Val)) != NULL);
+    CHECK_PTR_NE(ecs_add(hw, bystander, c, &v), NULL);          /* a replace: a value change */
+    CHECK_PTR_NE((p = ECS_GET_MUT(hw, bystander, c, Val)), NULL);
     p->v += 15;                                            /* 55 */
-    CHECK(ecs_add(hw, bystander, other, &v) != NULL);
-    CHECK(ECS_ADD(hw, al_target, other, Val, {41}) != NULL);
+    CHECK_PTR_NE(ecs_add(hw, bystander, other, &v), NULL);
+    CHECK_PTR_NE(ECS_ADD(hw, al_target, other, Val, {41}), NULL);
     CHECK(ecs_add_n(hw, al_target, 2, pair, NULL));         /* Other is replaced by zeroes */
     CHECK(ecs_remove(hw, al_holder, other, NULL));
-    if (!al_strip) CHECK(ECS_ADD(hw, e, other, Val, {42}) != NULL);
+    if (!al_strip) CHECK_PTR_NE(ECS_ADD(hw, e, other, Val, {42}), NULL);
     CHECK((al_made[0] = ecs_create(hw)) != ECS_NULL && ECS_ADD(hw, al_made[0], other, Val, {43}) != NULL);
-    CHECK((al_made[1] = ecs_create_n(hw, 2, pair, NULL)) != ECS_NULL);
+    CHECK_NE((al_made[1] = ecs_create_n(hw, 2, pair, NULL)), ECS_NULL);
     CHECK(ecs_create_bulk(hw, 3, 1, &other, NULL, al_made + 2));
     al_made[5] = ecs_defer_create(hw);
     CHECK(ecs_destroy(hw, al_victim));
-    CHECK(ecs_strip(hw, al_stripee) == 2);
-    CHECK(ecs_count(hw) == n + 6 - 1);
+    CHECK_EQ(ecs_strip(hw, al_stripee), 2);
+    CHECK_EQ(ecs_count(hw), n + 6 - 1);
     CHECK(ecs_get(hw, e, c) == value && ((Val *)value)->v == 7);
 }
 
@@ -620,7 +618,7 @@ static void test_hook_changing_other_storages_and_entities_is_allowed(void) {
         for (k = 2; k < 5; k++) CHECK(ecs_alive(w, al_made[k]) && ecs_has(w, al_made[k], other));
         CHECK(ecs_alive(w, al_made[5]));
         CHECK(!ecs_alive(w, al_victim) && ecs_alive(w, al_stripee) && !ecs_has(w, al_stripee, mate));
-        CHECK(ecs_add(w, bystander, hooked, &seven) != NULL); /* back to 7 for the next round */
+        CHECK_PTR_NE(ecs_add(w, bystander, hooked, &seven), NULL); /* back to 7 for the next round */
         ECS_GET_MUT(w, bystander, hooked, Val)->v = 100;
     }
     teardown();
@@ -637,7 +635,7 @@ static void try_register(ecs_world *hw, ecs_entity e, ecs_component c, void *val
     reg_first[reg_round] = ecs_component_max(hw) + 1;
     for (i = 0; i < NREG; i++) {
         snprintf(name, sizeof name, "Late%d_%d", reg_round, i);
-        CHECK(ecs_register(hw, name, (size_t)(i % 4 + 1) * 4, 4) == reg_first[reg_round] + (ecs_component)i);
+        CHECK_EQ(ecs_register(hw, name, (size_t)(i % 4 + 1) * 4, 4), reg_first[reg_round] + (ecs_component)i);
     }
     reg_round++;
     CHECK(ecs_get(hw, e, c) == value && ((Val *)value)->v == 7 && ecs_has(hw, e, extra));
@@ -723,7 +721,7 @@ static void try_group_new(ecs_world *hw, ecs_entity e, ecs_component c, void *va
     ents = ecs_group_entities(hw, g);
     for (k = 0; k < 3; k++) {
         for (found = 0, j = 0; j < 3; j++) found += ents[j] == pair_member[pair_round][k];
-        CHECK(found == 1);
+        CHECK_EQ(found, 1);
     }
     pair_round++;
     CHECK(ecs_get(hw, e, c) == value && ((Val *)value)->v == 7);
@@ -750,7 +748,7 @@ static void test_hook_making_a_group_of_unlocked_storages_is_allowed(void) {
     probe = try_group_new;
     pair_round = 0;
     EACH_TRIGGER(t, ON_INSERT | ON_REMOVE) FIRE(t);
-    CHECK(pair_round == 13);
+    CHECK_EQ(pair_round, 13);
     for (k = 0; k < pair_round; k++) {
         ecs_component o[2];
         o[0] = pair_a[k];
@@ -784,7 +782,7 @@ static void test_hook_adding_systems_and_workloads_is_allowed(void) {
     probe = try_system_new;
     sys_round = 0;
     EACH_TRIGGER(t, ON_INSERT | ON_REMOVE) FIRE(t);
-    CHECK(sys_round == 13);
+    CHECK_EQ(sys_round, 13);
     ran = 0;
     for (k = 0; k < sys_round; k++) {
         snprintf(wname, sizeof wname, "hooked_workload%d", k);
@@ -808,12 +806,12 @@ static void try_reads(ecs_world *hw, ecs_entity e, ecs_component c, void *value)
     CHECK(ecs_storage_has(s, e) && ecs_storage_get(s, e) == value && ECS_GET(hw, e, extra, Val)->v == 7);
     CHECK(ECS_GET(hw, bystander, c, Val)->v == 100 && ECS_GET(hw, bystander, other, Val)->v == 102);
     CHECK(!ecs_has(hw, loner, c) && ecs_get(hw, loner, c) == NULL);
-    CHECK(ecs_count(hw) == count_inside);
+    CHECK_EQ(ecs_count(hw), count_inside);
     for (it = ecs_view_of(hw, 1, &c); ecs_iter_next(&it);) {
-        CHECK(ecs_get(hw, ecs_iter_entity(&it), c) == ECS_FIELD(&it, 0, Val));
+        CHECK_PTR_EQ(ecs_get(hw, ecs_iter_entity(&it), c), ECS_FIELD(&it, 0, Val));
         n++;
     }
-    CHECK(n == ecs_storage_count(s));
+    CHECK_EQ(n, ecs_storage_count(s));
     memset(&d, 0, sizeof d);
     d.terms[0].c = c;
     d.terms[1].c = extra;
@@ -913,7 +911,7 @@ static void run_sort(int kind) {
         CHECK(ecs_sort(w, sorted, by_v, NULL));
     else
         CHECK(ecs_group_sort(w, sgroup, gkey, by_v, NULL));
-    CHECK(cmp_armed == 0);
+    CHECK_EQ(cmp_armed, 0);
     if (kind == 0)
         CHECK(sorted_ok(sorted, ecs_storage_count(ecs_storage_of(w, sorted)), 0));
     else
@@ -1016,7 +1014,7 @@ static void try_run_in_sort(ecs_world *hw, const ecs_component *locked, int nloc
     (void)locked, (void)nlocked;
     EXPECT_LOCKED(hw, ecs_workload_run(hw, "frame") == -1, "ecs_workload_run", ECS_NULL, NULL);
     EXPECT_LOCKED(hw, ecs_workload_run(hw, NULL) == -1, "ecs_workload_run", ECS_NULL, NULL);
-    CHECK(ran == before);
+    CHECK_EQ(ran, before);
 }
 
 static void test_comparator_running_a_workload_is_refused_locked(void) {
@@ -1057,12 +1055,12 @@ static ecs_entity cs_victim, cs_made;
 static void try_other_storages_in_sort(ecs_world *hw, const ecs_component *locked, int nlocked) {
     Val *p;
     (void)nlocked;
-    CHECK(ECS_ADD(hw, loner, other, Val, {3}) != NULL);
-    CHECK(ECS_ADD(hw, ecs_storage_entities(ecs_storage_of(hw, locked[0]))[0], other, Val, {4}) != NULL);
+    CHECK_PTR_NE(ECS_ADD(hw, loner, other, Val, {3}), NULL);
+    CHECK_PTR_NE(ECS_ADD(hw, ecs_storage_entities(ecs_storage_of(hw, locked[0]))[0], other, Val, {4}), NULL);
     CHECK(ecs_remove(hw, keeper, other, NULL));
-    CHECK((cs_made = ecs_create_n(hw, 1, &other, NULL)) != ECS_NULL);
+    CHECK_NE((cs_made = ecs_create_n(hw, 1, &other, NULL)), ECS_NULL);
     CHECK(ecs_destroy(hw, cs_victim));
-    CHECK((p = ECS_GET_MUT(hw, cs_made, other, Val)) != NULL);
+    CHECK_PTR_NE((p = ECS_GET_MUT(hw, cs_made, other, Val)), NULL);
     p->v = 9;
 }
 
@@ -1128,9 +1126,9 @@ static void sys_setup(void (*p)(ecs_world *hw), int in_run_if) {
 /* The frame ran first, meddler, last, once each, and returned 0. */
 static void check_frame(int rc) {
     ecs_plan_step plan[4];
-    CHECK(rc == 0);
-    CHECK(strcmp(order, "first meddler last") == 0);
-    CHECK(ecs_workload_plan(w, "frame", plan, 4) == 3);
+    CHECK_EQ(rc, 0);
+    CHECK_STR_EQ(order, "first meddler last");
+    CHECK_EQ(ecs_workload_plan(w, "frame", plan, 4), 3);
     CHECK(strcmp(plan[0].system, "first") == 0 && strcmp(plan[2].system, "last") == 0);
     CHECK(plan[0].batch == plan[1].batch && plan[2].batch == plan[1].batch + 1);
 }
@@ -1284,10 +1282,10 @@ static void busy_fn(ecs_iter *it, void *ctx) {
         ECS_GET_MUT(w, ents[j], pos, Val)->v += 0; /* a write elsewhere: the value stays its number */
         pokes[j]++;
     }
-    if (ecs_alive(w, ents[j])) CHECK(ECS_ADD(w, ents[j], vel, Val, {k}) != NULL);
-    CHECK(ECS_ADD(w, late[nlate], pos, Val, {-1}) != NULL);
+    if (ecs_alive(w, ents[j])) CHECK_PTR_NE(ECS_ADD(w, ents[j], vel, Val, {k}), NULL);
+    CHECK_PTR_NE(ECS_ADD(w, late[nlate], pos, Val, {-1}), NULL);
     nlate++;
-    CHECK((made[nmade] = ecs_create_n(w, 1, &pos, NULL)) != ECS_NULL);
+    CHECK_NE((made[nmade] = ecs_create_n(w, 1, &pos, NULL)), ECS_NULL);
     ECS_GET_MUT(w, made[nmade], pos, Val)->v = -2;
     nmade++;
     if (k % 4 == 0)
@@ -1316,14 +1314,14 @@ static void test_each_fn_follows_the_rules_of_iteration(void) {
     d.terms[0].flags = ECS_WRITE;
     d.terms[1].c = vel;
     d.terms[1].flags = ECS_OPTIONAL;
-    CHECK(ecs_visit(w, &d, busy_fn, NULL) == NEACH);
-    for (k = 0; k < NEACH; k++) CHECK(visits[k] == 1); /* each once, nothing created visited */
+    CHECK_EQ(ecs_visit(w, &d, busy_fn, NULL), NEACH);
+    for (k = 0; k < NEACH; k++) CHECK_EQ(visits[k], 1); /* each once, nothing created visited */
     CHECK(nmade == NEACH && nlate == NEACH);
-    CHECK(ecs_defer_pending(w) == NEACH / 4);
-    CHECK(ecs_flush(w) == NEACH / 4); /* the deferred destructions: (k+1) for k % 4 == 2 are all alive */
+    CHECK_EQ(ecs_defer_pending(w), NEACH / 4);
+    CHECK_EQ(ecs_flush(w), NEACH / 4); /* the deferred destructions: (k+1) for k % 4 == 2 are all alive */
     for (k = 0; k < NEACH; k++) {
         int destroyed = k % 4 == 0 || k % 4 == 3;
-        CHECK(ecs_alive(w, ents[k]) == !destroyed);
+        CHECK_EQ(ecs_alive(w, ents[k]), !destroyed);
         CHECK(destroyed || ecs_has(w, ents[k], pos) == (k % 4 != 1));
         CHECK(ECS_GET(w, late[k], pos, Val)->v == -1 && ECS_GET(w, made[k], pos, Val)->v == -2);
     }

@@ -35,8 +35,6 @@
    --write-golden prints the header to stdout (exit status 1, and nothing
    printed, if the world cannot be built or saved). */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 #include "snapshot_golden.h"
 
@@ -201,7 +199,7 @@ static void test_save_gives_the_golden_bytes(void) {
 static const ecs_tick SINCE_MAX = 8; /* past the last tick golden_build reaches */
 
 static void same_lists(const ecs_change *a, uint32_t na, const ecs_change *b, uint32_t nb) {
-    CHECK(na == nb);
+    CHECK_EQ(na, nb);
     CHECK(na == 0 || memcmp(a, b, na * sizeof *a) == 0);
 }
 
@@ -217,35 +215,35 @@ static void same_component(const golden *want, const golden *got, int k) {
     CHECK(ecs_storage_count(sb) == rows && rows > 0);
     CHECK(!memcmp(ecs_storage_entities(sa), ecs_storage_entities(sb), rows * sizeof(ecs_entity)));
     CHECK(!size || !memcmp(ecs_storage_data(sa), ecs_storage_data(sb), rows * size));
-    CHECK(ecs_track_get(b, cb) == flags);
+    CHECK_EQ(ecs_track_get(b, cb), flags);
     for (i = 0; i < want->nids; i++) {
         for (since = 0; since <= SINCE_MAX; since++) {
             if (flags & ECS_TRACK_INSERTION)
-                CHECK(ecs_track_inserted(a, want->ids[i], ca, since) == ecs_track_inserted(b, want->ids[i], cb, since));
+                CHECK_EQ(ecs_track_inserted(a, want->ids[i], ca, since), ecs_track_inserted(b, want->ids[i], cb, since));
             if (flags & ECS_TRACK_MODIFICATION)
-                CHECK(ecs_track_modified(a, want->ids[i], ca, since) == ecs_track_modified(b, want->ids[i], cb, since));
+                CHECK_EQ(ecs_track_modified(a, want->ids[i], ca, since), ecs_track_modified(b, want->ids[i], cb, since));
         }
     }
     if (flags & ECS_TRACK_REMOVAL) {
         const ecs_change *la = ecs_track_removed(a, ca, 0, &na), *lb = ecs_track_removed(b, cb, 0, &nb);
-        CHECK(na > 0);
+        CHECK_GT(na, 0);
         same_lists(la, na, lb, nb);
         if (test__failed) return;
     }
     if (flags & ECS_TRACK_DELETION) {
         const ecs_change *la = ecs_track_deleted(a, ca, 0, &na), *lb = ecs_track_deleted(b, cb, 0, &nb);
-        CHECK(na > 0);
+        CHECK_GT(na, 0);
         same_lists(la, na, lb, nb);
         if (test__failed) return;
         for (i = 0; i < na; i++)
             CHECK(!memcmp(ecs_track_deleted_value(a, ca, &la[i]), ecs_track_deleted_value(b, cb, &lb[i]), size));
     }
-    CHECK(ecs_unique_has(a, ca) == ecs_unique_has(b, cb));
+    CHECK_EQ(ecs_unique_has(a, ca), ecs_unique_has(b, cb));
     if (ecs_unique_has(a, ca)) {
         CHECK(!memcmp(ecs_unique_get(a, ca), ecs_unique_get(b, cb), size));
         for (since = 0; since <= SINCE_MAX; since++) {
-            CHECK(ecs_track_unique_inserted(a, ca, since) == ecs_track_unique_inserted(b, cb, since));
-            CHECK(ecs_track_unique_modified(a, ca, since) == ecs_track_unique_modified(b, cb, since));
+            CHECK_EQ(ecs_track_unique_inserted(a, ca, since), ecs_track_unique_inserted(b, cb, since));
+            CHECK_EQ(ecs_track_unique_modified(a, ca, since), ecs_track_unique_modified(b, cb, since));
         }
     }
 }
@@ -255,7 +253,7 @@ static void same_world(const golden *want, const golden *got) {
     uint32_t i, na, nb;
     int k;
     CHECK(ecs_count(got->w) == ecs_count(want->w) && ecs_count(want->w) == 26);
-    for (i = 0; i < want->nids; i++) CHECK(ecs_alive(got->w, want->ids[i]) == ecs_alive(want->w, want->ids[i]));
+    for (i = 0; i < want->nids; i++) CHECK_EQ(ecs_alive(got->w, want->ids[i]), ecs_alive(want->w, want->ids[i]));
     for (k = 0; k < NKINDS; k++) {
         if (k == CLOCK) { /* a unique only: no rows */
             CHECK(ecs_unique_has(got->w, got->c[k]) && ecs_storage_count(ecs_storage_of(got->w, got->c[k])) == 0);
@@ -270,12 +268,12 @@ static void same_world(const golden *want, const golden *got) {
     }
     la = ecs_track_created(want->w, 0, &na);
     lb = ecs_track_created(got->w, 0, &nb);
-    CHECK(na == GOLDEN_FIRST + 2);
+    CHECK_EQ(na, GOLDEN_FIRST + 2);
     same_lists(la, na, lb, nb);
     if (test__failed) return;
     la = ecs_track_destroyed(want->w, 0, &na);
     lb = ecs_track_destroyed(got->w, 0, &nb);
-    CHECK(na == 6);
+    CHECK_EQ(na, 6);
     same_lists(la, na, lb, nb);
 }
 
@@ -284,7 +282,7 @@ static void same_world(const golden *want, const golden *got) {
 static void same_future(golden *want, golden *got) {
     static const uint32_t slots[6] = {17, 20, 26, 3, 30, 31};
     int i;
-    CHECK(ecs_tick_advance(got->w) == ecs_tick_advance(want->w));
+    CHECK_EQ(ecs_tick_advance(got->w), ecs_tick_advance(want->w));
     for (i = 0; i < 6; i++) {
         ecs_entity a = ecs_create(want->w), b = ecs_create(got->w);
         CHECK(a != ECS_NULL && a == b && ECS_ENTITY_INDEX(a) == slots[i]);
@@ -328,7 +326,7 @@ static void test_golden_round_trips_and_refuses_a_flipped_bit(void) {
     unsigned char *odd = (unsigned char *)malloc(SNAPSHOT_GOLDEN_SIZE + 1), *again = NULL;
     size_t n = 0;
     bool loaded = false, refused = false, same = false;
-    CHECK(odd != NULL);
+    CHECK_PTR_NE(odd, NULL);
     memcpy(odd + 1, snapshot_golden, SNAPSHOT_GOLDEN_SIZE);
     if (golden_new(&g, false)) {
         loaded = ecs_load(g.w, odd + 1, SNAPSHOT_GOLDEN_SIZE);

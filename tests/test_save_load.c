@@ -26,10 +26,11 @@
    keep it that way.
 
    Run one test alone with `test_save_load <test name>`. */
-#include "test.h"
+/* its own configuration, so its own build of the implementation (Makefile) */
 #define ECS_VERSION_MAX 40u
 #define ECS_IMPLEMENTATION
 #define ECS_STB_DS_IMPLEMENTATION
+#include "test.h"
 #include "../ecs.h"
 
 /* ---- failure messages ------------------------------------------------------ */
@@ -822,10 +823,10 @@ static void test_an_empty_world_round_trips(void) {
     snap s;
     what = "empty";
     s = take(a);
-    CHECK(s.p != NULL);
+    CHECK_PTR_NE(s.p, NULL);
     CHECK(ecs_load(b, s.p, s.n));
-    CHECK(ecs_count(b) == 0);
-    CHECK(ecs_tick_advance(a) == ecs_tick_advance(b));
+    CHECK_EQ(ecs_count(b), 0);
+    CHECK_EQ(ecs_tick_advance(a), ecs_tick_advance(b));
     {
         ecs_entity x = ecs_create(b);
         CHECK(x == ecs_create(a) && x == ecs_create(c));
@@ -997,7 +998,7 @@ static void test_every_truncation_is_refused_and_changes_nothing(void) {
     CHECK(n);
     at = -1;
     if (damaged_wrong) printf("    %d cuts not called damaged\n", damaged_wrong);
-    CHECK(damaged_wrong == 0);
+    CHECK_EQ(damaged_wrong, 0);
     CHECK(unchanged(target, control, true));
     CHECK(unchanged_later(target, control));
     /* the whole snapshot loads: the refusals were about the cuts */
@@ -1006,7 +1007,7 @@ static void test_every_truncation_is_refused_and_changes_nothing(void) {
     ecs_world_free(target);
     target = target_world(ct, true);
     CHECK(ecs_load(target, s.p, s.n));
-    CHECK(ecs_count(target) == ecs_count(src));
+    CHECK_EQ(ecs_count(target), ecs_count(src));
     free(s.p);
     ecs_world_free(src), ecs_world_free(target), ecs_world_free(control);
 }
@@ -1037,7 +1038,7 @@ static void test_every_flipped_bit_is_refused_and_changes_nothing(void) {
         if (++tried % 97 == 0) CHECK(unchanged(target, control, false));
     }
     at = -1;
-    CHECK(tried == (long)nbits);
+    CHECK_EQ(tried, (long)nbits);
     CHECK(unchanged(target, control, false));
     CHECK(unchanged_later(target, control));
     free(s.p);
@@ -1145,7 +1146,7 @@ static void test_inconsistent_snapshots_are_refused(void) {
     {
         ecs_world *t = crafted_target();
         CHECK(ecs_load(t, p, n));
-        CHECK(*(const int32_t *)ecs_get(t, crafted_ids[0], ecs_lookup(t, "Aaa")) == 77);
+        CHECK_EQ(*(const int32_t *)ecs_get(t, crafted_ids[0], ecs_lookup(t, "Aaa")), 77);
         ecs_world_free(t);
     }
     CRAFT("a row of a free slot", wr64(p + L.dense_at[0], (uint64_t)2 << 32 | 1));
@@ -1226,9 +1227,9 @@ static void test_the_header_is_as_documented(void) {
     const unsigned one = 1;
     unsigned char order = *(const unsigned char *)&one == 1 ? 1 : 2;
     CHECK(s.p != NULL && s.n >= 16 + 16);
-    CHECK(memcmp(s.p, "ECSHSNAP", 8) == 0);
-    CHECK(rd32(s.p + 8) == 1);
-    CHECK(s.p[12] == order);
+    CHECK_EQ(memcmp(s.p, "ECSHSNAP", 8), 0);
+    CHECK_EQ(rd32(s.p + 8), 1);
+    CHECK_EQ(s.p[12], order);
     CHECK(s.p[13] == 0 && s.p[14] == 0 && s.p[15] == 0);
     /* the trailer: u64 length of the whole snapshot, then the checksum */
     CHECK(rd32(s.p + s.n - 16) == s.n && rd32(s.p + s.n - 12) == 0);
@@ -1273,7 +1274,7 @@ static void test_a_wrong_magic_version_or_byte_order_is_named(void) {
     const unsigned one = 1;
     int little = *(const unsigned char *)&one == 1;
     what = "header";
-    CHECK(s.p != NULL);
+    CHECK_PTR_NE(s.p, NULL);
     CHECK(refused_patched(s, 0, 'X', ECS_ERR_FORMAT, "not a snapshot"));
     CHECK(refused_patched(s, 7, 'p', ECS_ERR_FORMAT, "not a snapshot"));
     /* the version found is named (its checksum fails too: the header comes first) */
@@ -1396,16 +1397,16 @@ static void test_a_load_refused_late_leaves_memory_as_it_was(void) {
     for (i = 0; i < 3 * 4096; i++) ecs_add(src, e = ecs_create(src), a, &i);
     ecs_add(src, e, z, &i);
     s = take(src);
-    CHECK(s.p != NULL);
+    CHECK_PTR_NE(s.p, NULL);
     ecs_register(t, "Aaa", 4, 4);
     CHECK(ecs_world_stats_get(t, &before));
     CHECK(!ecs_load(t, s.p, s.n) && ecs_last_error(t) == ECS_ERR_NOT_FOUND);
     CHECK(ecs_world_stats_get(t, &after));
     CHECK(after.total == before.total && after.storage_bytes == before.storage_bytes);
-    CHECK(after.slot_capacity == before.slot_capacity);
+    CHECK_EQ(after.slot_capacity, before.slot_capacity);
     ecs_register(t, "Zzz", 4, 4);
     CHECK(ecs_load(t, s.p, s.n) && ecs_count(t) == 3 * 4096);
-    CHECK(*(const int32_t *)ecs_get(t, e, ecs_lookup(t, "Zzz")) == 3 * 4096);
+    CHECK_EQ(*(const int32_t *)ecs_get(t, e, ecs_lookup(t, "Zzz")), 3 * 4096);
     free(s.p);
     ecs_world_free(src);
     ecs_world_free(t);
@@ -1418,7 +1419,7 @@ static void test_a_component_missing_in_the_target_is_named(void) {
     ecs_component c[NC];
     ecs_world *w = small_world(c), *t;
     snap s = take(w);
-    CHECK(s.p != NULL);
+    CHECK_PTR_NE(s.p, NULL);
 
     t = ecs_world_new(NULL); /* Int, Tag and two others: no Vec3 */
     ecs_register(t, "Int", sizeof(int32_t), ECS_ALIGNOF(int32_t));
@@ -1428,7 +1429,7 @@ static void test_a_component_missing_in_the_target_is_named(void) {
     CHECK(!ecs_load(t, s.p, s.n));
     CHECK(error_is(t, ECS_ERR_NOT_FOUND, "Vec3"));
     CHECK(ecs_count(t) == 0 && ecs_storage_count(ecs_storage_of(t, ecs_lookup(t, "Int"))) == 0);
-    CHECK(ECS_ENTITY_INDEX(ecs_create(t)) == 0); /* its own slots, untouched */
+    CHECK_EQ(ECS_ENTITY_INDEX(ecs_create(t)), 0); /* its own slots, untouched */
     ecs_world_free(t);
 
     t = ecs_world_new(NULL); /* Int and Tag only */
@@ -1456,7 +1457,7 @@ static void test_a_size_mismatch_is_named_and_another_alignment_loads(void) {
     ecs_component c[NC];
     ecs_world *w = small_world(c), *t;
     snap s = take(w);
-    CHECK(s.p != NULL);
+    CHECK_PTR_NE(s.p, NULL);
 
     t = ecs_world_new(NULL); /* Vec3 of 16 bytes */
     ecs_register(t, "Int", sizeof(int32_t), ECS_ALIGNOF(int32_t));
@@ -1474,9 +1475,9 @@ static void test_a_size_mismatch_is_named_and_another_alignment_loads(void) {
     CHECK(ecs_load(t, s.p, s.n));
     {
         const ecs_storage *a = ecs_storage_of(w, c[C_INT]), *b = ecs_storage_of(t, ecs_lookup(t, "Int"));
-        CHECK(strcmp(ecs_component_name(w, c[C_INT]), "Int") == 0);
+        CHECK_STR_EQ(ecs_component_name(w, c[C_INT]), "Int");
         CHECK(ecs_count(t) == ecs_count(w) && ecs_storage_count(a) == ecs_storage_count(b) && ecs_storage_count(a) > 0);
-        CHECK(memcmp(ecs_storage_data(a), ecs_storage_data(b), ecs_storage_count(a) * sizeof(int32_t)) == 0);
+        CHECK_EQ(memcmp(ecs_storage_data(a), ecs_storage_data(b), ecs_storage_count(a) * sizeof(int32_t)), 0);
     }
     ecs_world_free(t);
 
@@ -1503,21 +1504,21 @@ static void test_more_slots_than_max_entities_is_exhausted(void) {
     for (i = 0; i < 30; i++) e[i] = ecs_create(w);
     for (i = 0; i < 30; i += 3) ecs_destroy(w, e[i]); /* free slots count too */
     s = take(w);
-    CHECK(s.p != NULL);
+    CHECK_PTR_NE(s.p, NULL);
     memset(&d, 0, sizeof d);
     d.max_entities = 29;
     t = ecs_world_new(&d);
     CHECK(!ecs_load(t, s.p, s.n));
     CHECK(error_is(t, ECS_ERR_EXHAUSTED, "ecs_load"));
-    CHECK(ecs_count(t) == 0);
-    CHECK(ECS_ENTITY_INDEX(ecs_create(t)) == 0); /* its own slots, untouched */
+    CHECK_EQ(ecs_count(t), 0);
+    CHECK_EQ(ECS_ENTITY_INDEX(ecs_create(t)), 0); /* its own slots, untouched */
     ecs_world_free(t);
     d.max_entities = 30;
     t = ecs_world_new(&d);
     CHECK(ecs_load(t, s.p, s.n));
-    CHECK(ecs_count(t) == 20);
-    for (i = 0; i < 30; i++) CHECK(ecs_alive(t, e[i]) == (i % 3 != 0));
-    for (i = 0; i < 10; i++) CHECK(ecs_create(t) == ecs_create(w)); /* the 10 free slots */
+    CHECK_EQ(ecs_count(t), 20);
+    for (i = 0; i < 30; i++) CHECK_EQ(ecs_alive(t, e[i]), (i % 3 != 0));
+    for (i = 0; i < 10; i++) CHECK_EQ(ecs_create(t), ecs_create(w)); /* the 10 free slots */
     CHECK(ecs_create(t) == ECS_NULL && ecs_last_error(t) == ECS_ERR_EXHAUSTED);
     free(s.p);
     ecs_world_free(w), ecs_world_free(t);
@@ -1531,16 +1532,16 @@ static void test_the_target_must_have_no_entity_and_no_command(void) {
     ecs_entity e;
     snap s = take(w);
     int32_t v = 9;
-    CHECK(s.p != NULL);
+    CHECK_PTR_NE(s.p, NULL);
 
     t = target_world(ct, true);
     e = ecs_create(t);
     ecs_add(t, e, ct[C_INT], &v);
     EXPECT_ASSERT(!ecs_load(t, s.p, s.n), "live");
     CHECK(test_names_or_say(test__assert_msg, "ecs_load", NULL, NULL, __FILE__, __LINE__));
-    CHECK(ecs_last_error(t) == ECS_ERR_INVALID);
+    CHECK_EQ(ecs_last_error(t), ECS_ERR_INVALID);
     CHECK(ecs_count(t) == 1 && ecs_alive(t, e) && *(const int32_t *)ecs_get(t, e, ct[C_INT]) == 9);
-    CHECK(ecs_storage_count(ecs_storage_of(t, ct[C_VEC])) == 0);
+    CHECK_EQ(ecs_storage_count(ecs_storage_of(t, ct[C_VEC])), 0);
     ecs_destroy(t, e);
     CHECK(ecs_load(t, s.p, s.n)); /* emptied: now it loads */
     ecs_world_free(t);
@@ -1552,9 +1553,9 @@ static void test_the_target_must_have_no_entity_and_no_command(void) {
     CHECK(ecs_defer_pending(t) == 1 && ecs_count(t) == 0);
     EXPECT_ASSERT(!ecs_load(t, s.p, s.n), "pending");
     CHECK(test_names_or_say(test__assert_msg, "ecs_load", NULL, NULL, __FILE__, __LINE__));
-    CHECK(ecs_last_error(t) == ECS_ERR_INVALID);
+    CHECK_EQ(ecs_last_error(t), ECS_ERR_INVALID);
     CHECK(ecs_defer_pending(t) == 1 && ecs_count(t) == 0);
-    CHECK(ecs_storage_count(ecs_storage_of(t, ct[C_INT])) == 0);
+    CHECK_EQ(ecs_storage_count(ecs_storage_of(t, ct[C_INT])), 0);
     ecs_flush(t);
     CHECK(ecs_load(t, s.p, s.n));
     ecs_world_free(t);
@@ -1575,13 +1576,13 @@ static void test_save_refuses_pending_commands(void) {
     CHECK(ecs_defer_add(w, e, c[C_VEC], NULL));
     EXPECT_ASSERT(!ecs_save(w, sink_write, &out), "pending");
     CHECK(test_names_or_say(test__assert_msg, "ecs_save", NULL, NULL, __FILE__, __LINE__));
-    CHECK(ecs_last_error(w) == ECS_ERR_INVALID);
-    CHECK(out.calls == 0);
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_INVALID);
+    CHECK_EQ(out.calls, 0);
     EXPECT_ASSERT(ecs_save_buffer(w, NULL, 0) == 0, "pending");
     CHECK(test_names_or_say(test__assert_msg, "ecs_save_buffer", NULL, NULL, __FILE__, __LINE__));
-    CHECK(ecs_last_error(w) == ECS_ERR_INVALID);
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_INVALID);
     EXPECT_ASSERT(ecs_save_buffer(w, buf, sizeof buf) == 0, "ecs_save_buffer");
-    CHECK(ecs_defer_pending(w) == 1); /* the queue is untouched */
+    CHECK_EQ(ecs_defer_pending(w), 1); /* the queue is untouched */
     CHECK(ecs_flush(w) == 1 && ecs_has(w, e, c[C_VEC]));
     CHECK(ecs_save(w, sink_write, &out) && out.n == ecs_save_buffer(w, NULL, 0));
     free(out.p);
@@ -1609,11 +1610,11 @@ static void test_a_failing_write_fails_the_save(void) {
         if (i % 2) ecs_add(w, e, c[C_VEC], &v);
     }
     s = take(w);
-    CHECK(s.p != NULL);
+    CHECK_PTR_NE(s.p, NULL);
     memset(&out, 0, sizeof out);
     CHECK(ecs_save(w, sink_write, &out));
     calls = out.calls;
-    CHECK(calls >= 4);
+    CHECK_GE(calls, 4);
     for (k = 1; k <= calls; k++) {
         at = (long)k;
         free(out.p);
@@ -1621,7 +1622,7 @@ static void test_a_failing_write_fails_the_save(void) {
         out.fail_at = k;
         ecs_clear_error(w);
         CHECK(!ecs_save(w, sink_write, &out));
-        CHECK(out.calls == k); /* it stops at the first refusal */
+        CHECK_EQ(out.calls, k); /* it stops at the first refusal */
         CHECK(error_is(w, ECS_ERR_INVALID, "ecs_save"));
         /* the offset named is where the refused piece starts: out.n bytes went through */
         snprintf(where, sizeof where, "byte %lu", (unsigned long)out.n);
@@ -1630,7 +1631,7 @@ static void test_a_failing_write_fails_the_save(void) {
     }
     at = -1;
     if (wrong_offset) printf("    %d of %lu messages name another offset\n", wrong_offset, calls);
-    CHECK(wrong_offset == 0);
+    CHECK_EQ(wrong_offset, 0);
     free(out.p);
     memset(&out, 0, sizeof out);
     CHECK(ecs_save(w, sink_write, &out));
@@ -1650,10 +1651,10 @@ static void test_save_buffer_answers_like_snprintf(void) {
     unsigned char *buf, *small;
     sink out;
     memset(&out, 0, sizeof out);
-    CHECK(n > 32);
+    CHECK_GT(n, 32);
     CHECK(ecs_save(w, sink_write, &out) && out.n == n);
     buf = (unsigned char *)malloc(1);
-    CHECK(ecs_save_buffer(w, buf, 0) == n); /* cap 0: nothing written */
+    CHECK_EQ(ecs_save_buffer(w, buf, 0), n); /* cap 0: nothing written */
     free(buf);
     for (k = 1; k < n; k += k < 64 ? 1 : 97) { /* blocks of exactly k bytes: ASan sees an overrun */
         small = (unsigned char *)malloc(k);
@@ -1667,9 +1668,9 @@ static void test_save_buffer_answers_like_snprintf(void) {
     at = -1;
     buf = (unsigned char *)malloc(n + 8);
     memset(buf, 0xab, n + 8);
-    CHECK(ecs_save_buffer(w, buf, n + 8) == n);
-    CHECK(memcmp(buf, out.p, n) == 0);
-    for (k = n; k < n + 8; k++) CHECK(buf[k] == 0xab); /* only the snapshot is written */
+    CHECK_EQ(ecs_save_buffer(w, buf, n + 8), n);
+    CHECK_EQ(memcmp(buf, out.p, n), 0);
+    for (k = n; k < n + 8; k++) CHECK_EQ(buf[k], 0xab); /* only the snapshot is written */
     memset(buf, 0, n);
     CHECK(ecs_save_buffer(w, buf, n) == n && memcmp(buf, out.p, n) == 0);
     free(buf);
@@ -1688,18 +1689,18 @@ static void test_null_arguments_are_refused(void) {
     ecs_serial ser;
     memset(&out, 0, sizeof out);
     memset(&ser, 0, sizeof ser);
-    CHECK(s.p != NULL);
+    CHECK_PTR_NE(s.p, NULL);
     EXPECT_ASSERT(!ecs_save(NULL, sink_write, &out), "ecs_save");
     EXPECT_ASSERT(ecs_save_buffer(NULL, NULL, 0) == 0, "ecs_save_buffer");
     EXPECT_ASSERT(!ecs_load(NULL, s.p, s.n), "ecs_load");
     EXPECT_ASSERT(!ecs_serial_set(NULL, c[C_INT], &ser), "ecs_serial_set");
     EXPECT_ASSERT(!ecs_save(w, NULL, &out), "ecs_save");
-    CHECK(ecs_last_error(w) == ECS_ERR_INVALID);
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_INVALID);
     ecs_clear_error(w);
     EXPECT_ASSERT(ecs_save_buffer(w, NULL, 64) == 0, "ecs_save_buffer");
-    CHECK(ecs_last_error(w) == ECS_ERR_INVALID);
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_INVALID);
     EXPECT_ASSERT(!ecs_load(t, NULL, s.n), "ecs_load");
-    CHECK(ecs_last_error(t) == ECS_ERR_INVALID);
+    CHECK_EQ(ecs_last_error(t), ECS_ERR_INVALID);
     /* an unknown component */
     EXPECT_ASSERT(!ecs_serial_set(w, 0, &ser), "ecs_serial_set");
     EXPECT_ASSERT(!ecs_serial_set(w, 99, NULL), "ecs_serial_set");
@@ -1724,7 +1725,7 @@ static void test_the_target_keeps_what_the_snapshot_lacks(void) {
     snap s;
     ecs_add(a, e, ia, &v);
     s = take(a);
-    CHECK(s.p != NULL);
+    CHECK_PTR_NE(s.p, NULL);
     xt = ecs_register(t, "Extra", 4, 4);
     it = ecs_register(t, "Int", 4, 4);
     ecs_unique_add(t, xt, &x);
@@ -1736,11 +1737,11 @@ static void test_the_target_keeps_what_the_snapshot_lacks(void) {
     ecs_destroy(t, g);
     CHECK(ecs_load(t, s.p, s.n));
     CHECK(ecs_unique_has(t, xt) && *(const int32_t *)ecs_unique_get(t, xt) == 42);
-    CHECK(ecs_track_get(t, xt) == (ECS_TRACK_DELETION | ECS_TRACK_MODIFICATION));
+    CHECK_EQ(ecs_track_get(t, xt), (ECS_TRACK_DELETION | ECS_TRACK_MODIFICATION));
     l = ecs_track_deleted(t, xt, 0, &n);
     CHECK(n == 1 && l[0].entity == g && *(const int32_t *)ecs_track_deleted_value(t, xt, &l[0]) == 42);
     CHECK(!ecs_unique_has(t, it));
-    CHECK(ecs_track_get(t, it) == 0);
+    CHECK_EQ(ecs_track_get(t, it), 0);
     CHECK(ecs_alive(t, e) && *(const int32_t *)ecs_get(t, e, it) == 3);
     free(s.p);
     ecs_world_free(a), ecs_world_free(t);
@@ -1767,24 +1768,24 @@ static void test_a_group_only_the_target_has_is_packed(void) {
         want += i % 2 && i % 3 && i % 5;
     }
     s = take(a);
-    CHECK(s.p != NULL);
+    CHECK_PTR_NE(s.p, NULL);
     ft = ECS_TAG(t, "Tag");
     it = ecs_register(t, "Int", 4, 4);
     pt = ECS_COMPONENT(t, Vec3);
     memset(&d, 0, sizeof d);
     d.owned[0] = pt, d.owned[1] = it, d.excluded[0] = ft;
     g = ecs_group_new(t, &d);
-    CHECK(g != 0);
+    CHECK_NE(g, 0);
     CHECK(ecs_load(t, s.p, s.n));
     n = ecs_group_count(t, g);
-    CHECK(n == want);
+    CHECK_EQ(n, want);
     for (i = 0; i < n; i++) {
         ecs_entity x = ecs_group_entities(t, g)[i];
-        CHECK(ecs_storage_entities(ecs_storage_of(t, pt))[i] == x);
-        CHECK(ecs_storage_entities(ecs_storage_of(t, it))[i] == x);
+        CHECK_EQ(ecs_storage_entities(ecs_storage_of(t, pt))[i], x);
+        CHECK_EQ(ecs_storage_entities(ecs_storage_of(t, it))[i], x);
         CHECK(!ecs_has(t, x, ft));
-        CHECK(*(const int32_t *)ecs_get(t, x, it) == (int32_t)ECS_ENTITY_INDEX(x));
-        CHECK(((const int32_t *)ecs_group_data(t, g, it))[i] == (int32_t)ECS_ENTITY_INDEX(x));
+        CHECK_EQ(*(const int32_t *)ecs_get(t, x, it), (int32_t)ECS_ENTITY_INDEX(x));
+        CHECK_EQ(((const int32_t *)ecs_group_data(t, g, it))[i], (int32_t)ECS_ENTITY_INDEX(x));
     }
     for (i = 0; i < 60; i++) CHECK(ecs_has(t, e[i], it) == (i % 3 != 0) && ecs_has(t, e[i], pt) == (i % 2 != 0));
     free(s.p);
@@ -1800,18 +1801,18 @@ static void test_a_retired_slot_stays_retired(void) {
     uint32_t i;
     for (i = 0; i < ECS_VERSION_MAX; i++) {
         e = ecs_create(a);
-        CHECK(ECS_ENTITY_INDEX(e) == 0);
+        CHECK_EQ(ECS_ENTITY_INDEX(e), 0);
         ecs_destroy(a, e);
     }
-    CHECK(ECS_ENTITY_VERSION(e) == ECS_VERSION_MAX);
+    CHECK_EQ(ECS_ENTITY_VERSION(e), ECS_VERSION_MAX);
     s = take(a);
-    CHECK(s.p != NULL);
+    CHECK_PTR_NE(s.p, NULL);
     CHECK(ecs_load(b, s.p, s.n));
     CHECK(!ecs_alive(b, e));
     for (i = 0; i < 100; i++) {
         ecs_entity x = ecs_create(b);
-        CHECK(x == ecs_create(a));
-        CHECK(ECS_ENTITY_INDEX(x) != 0);
+        CHECK_EQ(x, ecs_create(a));
+        CHECK_NE(ECS_ENTITY_INDEX(x), 0);
     }
     free(s.p);
     ecs_world_free(a), ecs_world_free(b);
@@ -1938,7 +1939,7 @@ static void test_serial_callbacks_rebuild_pointers(void) {
     a = names_world(&nm, &in, e);
     ecs_destroy(a, e[5]); /* its Name freed by the hook, its bytes in the deleted list */
     s = take(a);
-    CHECK(s.p != NULL);
+    CHECK_PTR_NE(s.p, NULL);
     CHECK(nc.saves >= 2 * 12 && nc.loads == 0); /* 11 rows and the unique, for the size and the bytes */
     {
         layout L; /* per value: u64 length, then the bytes the callback wrote */
@@ -1954,18 +1955,18 @@ static void test_serial_callbacks_rebuild_pointers(void) {
         CHECK((x == NULL) == (i == 5) && (y == NULL) == (i == 5));
         if (i == 5) continue;
         CHECK(strcmp(x->s, y->s) == 0 && x->s != y->s);
-        CHECK(*(const int32_t *)ecs_get(b, e[i], ti) == i);
+        CHECK_EQ(*(const int32_t *)ecs_get(b, e[i], ti), i);
     }
-    CHECK(strcmp(((const Name *)ecs_unique_get(b, tn))->s, "the unique") == 0);
-    CHECK(((const Name *)ecs_unique_get(b, tn))->s != ((const Name *)ecs_unique_get(a, nm))->s);
+    CHECK_STR_EQ(((const Name *)ecs_unique_get(b, tn))->s, "the unique");
+    CHECK_PTR_NE(((const Name *)ecs_unique_get(b, tn))->s, ((const Name *)ecs_unique_get(a, nm))->s);
     la = ecs_track_deleted(a, nm, 0, &na);
     lb = ecs_track_deleted(b, tn, 0, &nb);
     CHECK(na == 1 && nb == 1 && la[0].entity == e[5] && lb[0].entity == e[5]);
-    CHECK(memcmp(ecs_track_deleted_value(a, nm, &la[0]), ecs_track_deleted_value(b, tn, &lb[0]), sizeof(Name)) == 0);
-    CHECK(nc.live == 2 * 12);
+    CHECK_EQ(memcmp(ecs_track_deleted_value(a, nm, &la[0]), ecs_track_deleted_value(b, tn, &lb[0]), sizeof(Name)), 0);
+    CHECK_EQ(nc.live, 2 * 12);
     names_world_free(a, nm);
     names_world_free(b, tn);
-    CHECK(nc.live == 0);
+    CHECK_EQ(nc.live, 0);
     free(s.p);
 }
 
@@ -1982,7 +1983,7 @@ static void test_load_callbacks_see_checked_bytes_only(void) {
     memset(&nc, 0, sizeof nc);
     a = names_world(&nm, &in, e);
     s = take(a);
-    CHECK(s.p != NULL);
+    CHECK_PTR_NE(s.p, NULL);
     b = ecs_world_new(NULL);
     ti = ecs_register(b, "Int", 4, 4);
     tn = name_component(b);
@@ -2001,7 +2002,7 @@ static void test_load_callbacks_see_checked_bytes_only(void) {
     CHECK(ecs_load(b, s.p, s.n) && nc.loads == 13 && *(const int32_t *)ecs_get(b, e[3], ti) == 3); /* 12 rows, the unique */
     names_world_free(a, nm);
     names_world_free(b, tn);
-    CHECK(nc.live == 0);
+    CHECK_EQ(nc.live, 0);
     free(s.p);
 }
 
@@ -2017,7 +2018,7 @@ static void test_a_failing_load_callback_drops_what_was_built(void) {
     memset(&nc, 0, sizeof nc);
     a = names_world(&nm, &in, e);
     s = take(a);
-    CHECK(s.p != NULL);
+    CHECK_PTR_NE(s.p, NULL);
     what = "failing load callback";
     for (k = 1; k <= 13; k++) {
         at = k;
@@ -2029,7 +2030,7 @@ static void test_a_failing_load_callback_drops_what_was_built(void) {
         CHECK(!ecs_load(b, s.p, s.n));
         CHECK(error_is(b, ECS_ERR_INVALID, "Name"));
         CHECK(nc.loads == k && nc.drops == k - 1);
-        CHECK(nc.live == 13); /* a's strings only */
+        CHECK_EQ(nc.live, 13); /* a's strings only */
         CHECK(ecs_count(b) == 0 && ecs_storage_count(ecs_storage_of(b, tn)) == 0 && !ecs_unique_has(b, tn));
         nc.fail_load = 0;
         nc.loads = nc.drops = 0;
@@ -2039,7 +2040,7 @@ static void test_a_failing_load_callback_drops_what_was_built(void) {
     }
     at = -1;
     names_world_free(a, nm);
-    CHECK(nc.live == 0);
+    CHECK_EQ(nc.live, 0);
     free(s.p);
 }
 
@@ -2071,7 +2072,7 @@ static void test_serial_save_failure_skip_and_default(void) {
     tn = ECS_COMPONENT(b, Name); /* no callbacks, no hook: b does not own these pointers */
     ecs_register(b, "Int", 4, 4);
     CHECK(ecs_load(b, plain.p, plain.n));
-    CHECK(((const Name *)ecs_get(b, e[2], tn))->s == ((const Name *)ecs_get(a, e[2], nm))->s);
+    CHECK_PTR_EQ(((const Name *)ecs_get(b, e[2], tn))->s, ((const Name *)ecs_get(a, e[2], nm))->s);
     ecs_world_free(b);
 
     memset(&skip, 0, sizeof skip);
@@ -2092,7 +2093,7 @@ static void test_serial_save_failure_skip_and_default(void) {
     CHECK(ecs_load(b, s.p, s.n));
     CHECK(ecs_count(b) == 12 && ecs_storage_count(ecs_storage_of(b, tn)) == 0);
     CHECK(ecs_unique_has(b, tn) && ((const Name *)ecs_unique_get(b, tn))->s == NULL);
-    CHECK(ecs_track_get(b, tn) == 0);
+    CHECK_EQ(ecs_track_get(b, tn), 0);
     ecs_world_free(b);
 
     CHECK(ecs_serial_set(a, nm, NULL));
@@ -2100,7 +2101,7 @@ static void test_serial_save_failure_skip_and_default(void) {
     CHECK(back.p != NULL && same_bytes(plain, back));
 
     names_world_free(a, nm);
-    CHECK(nc.live == 0);
+    CHECK_EQ(nc.live, 0);
     free(plain.p), free(s.p), free(back.p), free(out.p);
 }
 
@@ -2115,7 +2116,7 @@ static void test_values_saved_by_a_callback_need_a_load_callback(void) {
     memset(&nc, 0, sizeof nc);
     a = names_world(&nm, &in, e);
     s = take(a);
-    CHECK(s.p != NULL);
+    CHECK_PTR_NE(s.p, NULL);
     b = ecs_world_new(NULL);
     tn = ECS_COMPONENT(b, Name);
     ecs_register(b, "Int", 4, 4);
@@ -2124,7 +2125,7 @@ static void test_values_saved_by_a_callback_need_a_load_callback(void) {
     CHECK(nc.loads == 0 && ecs_count(b) == 0 && ecs_storage_count(ecs_storage_of(b, tn)) == 0);
     ecs_world_free(b);
     names_world_free(a, nm);
-    CHECK(nc.live == 0);
+    CHECK_EQ(nc.live, 0);
     free(s.p);
 }
 
@@ -2150,9 +2151,9 @@ static void test_empty_storages_round_trip(void) {
     ecs_serial_set(a, na, &ns);
     ecs_unique_add(a, ua, &v);
     e = ecs_create(a); /* alive, no component */
-    CHECK(ecs_storage_count(ecs_storage_of(a, pa)) == 0);
+    CHECK_EQ(ecs_storage_count(ecs_storage_of(a, pa)), 0);
     s = take(a);
-    CHECK(s.p != NULL);
+    CHECK_PTR_NE(s.p, NULL);
     ub = ecs_register(b, "OnlyUnique", 4, 4);
     nb = ECS_COMPONENT(b, Name);
     kb = ecs_register(b, "Tracked", 8, 8);
@@ -2164,13 +2165,13 @@ static void test_empty_storages_round_trip(void) {
     CHECK(ecs_storage_count(ecs_storage_of(b, pb)) == 0 && ecs_storage_count(ecs_storage_of(b, tb)) == 0);
     CHECK(ecs_storage_count(ecs_storage_of(b, kb)) == 0 && ecs_storage_count(ecs_storage_of(b, nb)) == 0);
     CHECK(ecs_track_get(b, kb) == ECS_TRACK_ALL && ecs_track_get(b, tb) == ECS_TRACK_ALL);
-    CHECK(*(const int32_t *)ecs_unique_get(b, ub) == 8);
+    CHECK_EQ(*(const int32_t *)ecs_unique_get(b, ub), 8);
     t = ecs_tick_advance(b);
-    CHECK(t == ecs_tick_advance(a));
+    CHECK_EQ(t, ecs_tick_advance(a));
     CHECK(ecs_add(b, e, pb, &v) && ecs_add(b, e, tb, NULL) && ecs_add(b, e, kb, &big));
     CHECK(ecs_track_inserted(b, e, kb, t) && ecs_track_inserted(b, e, tb, t));
-    CHECK(*(const uint64_t *)ecs_get(b, e, kb) == 99);
-    CHECK(ecs_create(b) == ecs_create(a));
+    CHECK_EQ(*(const uint64_t *)ecs_get(b, e, kb), 99);
+    CHECK_EQ(ecs_create(b), ecs_create(a));
     CHECK(nc.loads == 0 && nc.live == 0);
     free(s.p);
     ecs_world_free(a), ecs_world_free(b);
@@ -2209,7 +2210,7 @@ static void test_a_callback_that_changes_the_world_asserts(void) {
     meddles = 0;
     EXPECT_ASSERT(ecs_save_buffer(a, NULL, 0) > 0 || 1, "callback changed the world");
     s = take(a); /* meddles no more */
-    CHECK(s.p != NULL);
+    CHECK_PTR_NE(s.p, NULL);
     meddles = 0;
     EXPECT_ASSERT(ecs_load(b, s.p, s.n) || 1, "callback changed the world");
     free(s.p);
@@ -2350,7 +2351,7 @@ static void test_a_load_out_of_memory_drops_what_was_built(void) {
     memset(&A, 0, sizeof A);
     a = names_world(&nm, &in, e);
     s = take(a);
-    CHECK(s.p != NULL);
+    CHECK_PTR_NE(s.p, NULL);
     what = "load with callbacks, out of memory";
     for (k = 1; k < 10000 && !loaded; k++) {
         ecs_desc d = counted(k % 2 == 0, false);
@@ -2366,11 +2367,11 @@ static void test_a_load_out_of_memory_drops_what_was_built(void) {
         A.armed = 0;
         if (loaded) {
             CHECK(A.failures == 0 && nc.loads == 13 && nc.drops == 0);
-            CHECK(strcmp(((const Name *)ecs_get(b, e[7], tn))->s, ((const Name *)ecs_get(a, e[7], nm))->s) == 0);
+            CHECK_STR_EQ(((const Name *)ecs_get(b, e[7], tn))->s, ((const Name *)ecs_get(a, e[7], nm))->s);
             names_world_free(b, tn);
             break;
         }
-        CHECK(A.failures == 1);
+        CHECK_EQ(A.failures, 1);
         CHECK(error_is(b, ECS_ERR_OUT_OF_MEMORY, "ecs_load"));
         CHECK(nc.drops == nc.loads && nc.live == 13);
         CHECK(ecs_count(b) == 0 && ecs_storage_count(ecs_storage_of(b, tn)) == 0 && !ecs_unique_has(b, tn));
@@ -2415,7 +2416,7 @@ static void test_save_fails_cleanly_under_allocation_failure(void) {
         }
     }
     ref = take(w);
-    CHECK(ref.p != NULL);
+    CHECK_PTR_NE(ref.p, NULL);
     what = "save under allocation failure";
     for (which = 0; which < 2; which++)
         for (k = 1; k < 1000; k++) {
@@ -2439,7 +2440,7 @@ static void test_save_fails_cleanly_under_allocation_failure(void) {
                 break;
             }
             free(got.p);
-            CHECK(A.failures == 1);
+            CHECK_EQ(A.failures, 1);
             CHECK(error_is(w, ECS_ERR_OUT_OF_MEMORY, which ? "ecs_save_buffer" : "ecs_save"));
         }
     at = -1;
@@ -2450,7 +2451,7 @@ static void test_save_fails_cleanly_under_allocation_failure(void) {
     }
     free(ref.p);
     names_world_free(w, c[3]);
-    CHECK(nc.live == 0);
+    CHECK_EQ(nc.live, 0);
     CHECK(A.outstanding == 0 && A.bad_size == 0);
 }
 
@@ -2469,19 +2470,19 @@ static void test_a_slot_retired_for_lack_of_memory_stays_retired(void) {
     A.calls = 0, A.fail_at = 1, A.armed = 1;
     CHECK(ecs_destroy(a, e[64])); /* the ring cannot grow: slot 64 retired */
     A.armed = 0;
-    CHECK(A.failures == 1);
+    CHECK_EQ(A.failures, 1);
     s = take(a);
-    CHECK(s.p != NULL);
+    CHECK_PTR_NE(s.p, NULL);
     b = ecs_world_new(NULL);
     CHECK(ecs_load(b, s.p, s.n));
     for (i = 0; i < 200; i++) {
         ecs_entity x = ecs_create(b);
-        CHECK(x == ecs_create(a));
-        CHECK(ECS_ENTITY_INDEX(x) != 64);
+        CHECK_EQ(x, ecs_create(a));
+        CHECK_NE(ECS_ENTITY_INDEX(x), 64);
     }
     free(s.p);
     ecs_world_free(a), ecs_world_free(b);
-    CHECK(A.outstanding == 0);
+    CHECK_EQ(A.outstanding, 0);
 }
 
 /* ---- hooks and systems ------------------------------------------------------------ */
@@ -2506,7 +2507,7 @@ static void test_hooks_do_not_run_on_load(void) {
     ecs_hooks h = {0};
     ecs_entity e;
     snap s = take(a);
-    CHECK(s.p != NULL);
+    CHECK_PTR_NE(s.p, NULL);
     it = ecs_register(b, "Int", 4, 4);
     ECS_COMPONENT(b, Vec3);
     ECS_TAG(b, "Tag");
@@ -2517,7 +2518,7 @@ static void test_hooks_do_not_run_on_load(void) {
     inserts = removes = 0;
     CHECK(ecs_load(b, s.p, s.n));
     CHECK(inserts == 0 && removes == 0);
-    CHECK(ecs_storage_count(ecs_storage_of(b, it)) > 0);
+    CHECK_GT(ecs_storage_count(ecs_storage_of(b, it)), 0);
     e = ecs_storage_entities(ecs_storage_of(b, it))[0];
     CHECK(ecs_destroy(b, e));
     CHECK(removes == 1 && removed_value == *(const int32_t *)ecs_get(a, e, c[C_INT]));
@@ -2553,21 +2554,21 @@ static void test_systems_start_over_after_load(void) {
     items[0] = "probe";
     CHECK(ecs_workload_new(b, "frame", 1, items));
     probe_runs = 0;
-    CHECK(ecs_workload_run(b, NULL) == 0);
+    CHECK_EQ(ecs_workload_run(b, NULL), 0);
     CHECK(probe_runs == 1 && seen_last_run == 1);
     first_now = seen_now;
-    CHECK(ecs_workload_run(b, NULL) == 0);
+    CHECK_EQ(ecs_workload_run(b, NULL), 0);
     CHECK(probe_runs == 2 && seen_last_run == first_now);
     s = take(a);
-    CHECK(s.p != NULL);
+    CHECK_PTR_NE(s.p, NULL);
     CHECK(ecs_load(b, s.p, s.n));
     clock = ecs_tick_advance(a); /* the saved clock (a's first tick after the save) */
-    CHECK(ecs_workload_run(b, NULL) == 0);
+    CHECK_EQ(ecs_workload_run(b, NULL), 0);
     CHECK(probe_runs == 3 && seen_last_run == 1);
-    CHECK(seen_now >= clock);
+    CHECK_GE(seen_now, clock);
     first_now = seen_now;
-    CHECK(ecs_workload_run(b, NULL) == 0);
-    CHECK(seen_last_run == first_now);
+    CHECK_EQ(ecs_workload_run(b, NULL), 0);
+    CHECK_EQ(seen_last_run, first_now);
     free(s.p);
     ecs_world_free(a), ecs_world_free(b);
 }

@@ -27,8 +27,6 @@
 
    Run one test alone with `test_sizes <test name>`. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 #include "meter.h"
 
@@ -178,11 +176,11 @@ static void test_create_bulk_of_nearly_uint32_max_entities_fails_cleanly_without
             ecs_clear_error(w);
             CHECK(!ecs_create_bulk(w, count, 2, both, vals, NULL));
             CHECK(ecs_last_error(w) == ECS_ERR_EXHAUSTED || ecs_last_error(w) == ECS_ERR_OUT_OF_MEMORY);
-            CHECK(strncmp(ecs_last_error_msg(w), "ecs_create_bulk", 15) == 0);
+            CHECK_EQ(strncmp(ecs_last_error_msg(w), "ecs_create_bulk", 15), 0);
             CHECK(no_refused_below(mt, (size_t)count * 4)); /* 4 bytes: a slot's version, the least per entity */
             CHECK(ecs_count(w) == 1 && hook_calls == 0);
             CHECK(ecs_storage_count(ecs_storage_of(w, pos)) == 1 && ecs_storage_count(ecs_storage_of(w, tag)) == 1);
-            CHECK(ECS_GET(w, first, pos, Val)->v == 3);
+            CHECK_EQ(ECS_GET(w, first, pos, Val)->v, 3);
             /* and the world works on */
             CHECK(ecs_create_bulk(w, 4, 2, both, vals, ids) && ecs_count(w) == 5);
             CHECK(ECS_GET(w, ids[3], pos, Val)->v == 3 && storage_ok(pos) && storage_ok(tag));
@@ -222,7 +220,7 @@ static void test_creating_beyond_max_entities_is_refused_exhausted_and_keeps_no_
     for (i = 0; i < 5; i++) CHECK(ecs_destroy(w, ids[i]));
     EXPECT_ERROR(!ecs_create_bulk(w, 6, 1, &pos, NULL, ids), ECS_ERR_EXHAUSTED, "ecs_create_bulk");
     CHECK(ecs_count(w) == 995 && ecs_create_bulk(w, 5, 1, &pos, NULL, ids) && ecs_count(w) == 1000);
-    for (i = 0; i < 5; i++) CHECK(ECS_ENTITY_INDEX(ids[i]) < 1000);
+    for (i = 0; i < 5; i++) CHECK_LT(ECS_ENTITY_INDEX(ids[i]), 1000);
     EXPECT_ERROR(ecs_create(w) == ECS_NULL, ECS_ERR_EXHAUSTED, "ecs_create");
     CHECK(storage_ok(pos) && ecs_storage_count(ecs_storage_of(w, pos)) == 990);
     TEARDOWN_CLEAN();
@@ -254,7 +252,7 @@ static void test_register_refuses_sizes_above_0xffffffff(void) {
         EXPECT_REFUSED(ecs_register(w, "Huge", (size_t)-1 / 2 + 1, 8) == 0, ECS_ERR_INVALID, "ecs_register");
         EXPECT_REFUSED(ecs_register(w, "Huge", (size_t)-1, 1) == 0, ECS_ERR_INVALID, "ecs_register");
         EXPECT_REFUSED(ecs_register(w, "Huge", (size_t)-16, 16) == 0, ECS_ERR_INVALID, "ecs_register");
-        CHECK(strstr(test__assert_msg, "Huge") != NULL);
+        CHECK_PTR_NE(strstr(test__assert_msg, "Huge"), NULL);
     } /* with a 32-bit size_t every size is at most 0xffffffff: accepted, and adds fail cleanly (below) */
     CHECK(ecs_component_max(w) == before && ecs_lookup(w, "Huge") == 0 && mt->live == live);
     TEARDOWN_CLEAN();
@@ -289,7 +287,7 @@ static void test_a_component_of_nearly_4_gib_fails_cleanly_everywhere(void) {
         }
         both[0] = pos;
         both[1] = big;
-        CHECK(ecs_component_size(w, big) == size);
+        CHECK_EQ(ecs_component_size(w, big), size);
         meter_mark(mt);
         EXPECT_ERROR(ecs_add(w, e, big, NULL) == NULL, ECS_ERR_OUT_OF_MEMORY, "ecs_add");
         EXPECT_ERROR(!ecs_add_n(w, e, 2, both, NULL), ECS_ERR_OUT_OF_MEMORY, "ecs_add_n");
@@ -334,13 +332,13 @@ static void test_defer_add_of_a_big_component_with_a_failing_allocator_leaves_th
         CHECK(!ecs_defer_add(w, e, big, NULL));
         /* out of memory, or refused as too big for a command (INVALID, with an assert) */
         CHECK(ecs_last_error(w) == ECS_ERR_OUT_OF_MEMORY || ecs_last_error(w) == ECS_ERR_INVALID);
-        CHECK(test__asserts - before == (ecs_last_error(w) == ECS_ERR_INVALID));
+        CHECK_EQ(test__asserts - before, (ecs_last_error(w) == ECS_ERR_INVALID));
         test__expected += test__asserts - before;
-        CHECK(strncmp(ecs_last_error_msg(w), "ecs_defer_add", 13) == 0);
+        CHECK_EQ(strncmp(ecs_last_error_msg(w), "ecs_defer_add", 13), 0);
         CHECK(no_refused_below(mt, size));
-        CHECK(ecs_defer_pending(w) == 1);
+        CHECK_EQ(ecs_defer_pending(w), 1);
         CHECK(ecs_flush(w) == 1 && ECS_GET(w, e, pos, Val)->v == 5 && !ecs_has(w, e, big));
-        CHECK(ecs_defer_pending(w) == 0);
+        CHECK_EQ(ecs_defer_pending(w), 0);
         TEARDOWN_CLEAN();
         if (test__failed) {
             printf("  (size 0x%lx)\n", (unsigned long)size);
@@ -387,12 +385,12 @@ static void test_workload_new_above_2_24_steps_is_refused_invalid_and_keeps_no_m
     live = mt->live;
     meter_mark(mt);
     EXPECT_REFUSED(!ecs_workload_new(w, "outer", 65536, items), ECS_ERR_INVALID, "ecs_workload_new");
-    CHECK(mt->live == live);
+    CHECK_EQ(mt->live, live);
     for (i = 0; i < 256; i++) items[i] = "mid";
     EXPECT_REFUSED(!ecs_workload_new(w, "outer", 256, items), ECS_ERR_INVALID, "ecs_workload_new");
     for (i = 255; i < 512; i++) items[i] = "s"; /* 255 x 65792 + 257 = 2^24 + 1 */
     EXPECT_REFUSED(!ecs_workload_new(w, "outer", 512, items), ECS_ERR_INVALID, "ecs_workload_new");
-    CHECK(mt->live == live);
+    CHECK_EQ(mt->live, live);
     free(items);
     CHECK(ecs_workload_new(w, "outer", 1, one)); /* the name was not taken */
     CHECK(ecs_workload_plan(w, "outer", NULL, 0) == 1 && ecs_workload_run(w, "outer") == 0);
@@ -470,12 +468,12 @@ static void test_bundles_take_more_than_max_terms_but_not_more_than_registered(v
     EXPECT_REFUSED(!ecs_add_n(w, e, NCOMPS + 1, comps, NULL), ECS_ERR_INVALID, "ecs_add_n");
     EXPECT_REFUSED(ecs_create_n(w, UINT32_MAX, comps, NULL) == ECS_NULL, ECS_ERR_INVALID, "ecs_create_n");
     EXPECT_REFUSED(!ecs_create_bulk(w, 3, UINT32_MAX, comps, NULL, ids), ECS_ERR_INVALID, "ecs_create_bulk");
-    CHECK(ecs_count(w) == 1);
-    for (i = 0; i < NCOMPS; i++) CHECK(ecs_storage_count(ecs_storage_of(w, comps[i])) == 0);
+    CHECK_EQ(ecs_count(w), 1);
+    for (i = 0; i < NCOMPS; i++) CHECK_EQ(ecs_storage_count(ecs_storage_of(w, comps[i])), 0);
     CHECK(ecs_add_n(w, e, NCOMPS, comps, NULL)); /* ECS_MAX_TERMS + 1 distinct components */
-    CHECK(ecs_create_n(w, NCOMPS, comps, NULL) != ECS_NULL);
+    CHECK_NE(ecs_create_n(w, NCOMPS, comps, NULL), ECS_NULL);
     CHECK(ecs_create_bulk(w, 3, NCOMPS, comps, NULL, ids));
-    CHECK(ecs_count(w) == 5);
+    CHECK_EQ(ecs_count(w), 5);
     for (i = 0; i < NCOMPS; i++) CHECK(ecs_has(w, e, comps[i]) && ecs_has(w, ids[2], comps[i]) &&
                                        ecs_storage_count(ecs_storage_of(w, comps[i])) == 5);
     free(comps);
@@ -510,7 +508,7 @@ static void test_iter_chunk_with_nchunks_past_2_32_over_rows_covers_every_row_on
         total += got;
         most = got > most ? got : most;
     }
-    for (k = 0; k < ROWS; k++) CHECK(seen[k] == 1);
+    for (k = 0; k < ROWS; k++) CHECK_EQ(seen[k], 1);
     CHECK(total == ROWS && most == 1);
     /* near 2^32 slices of 70000 rows: none holds two rows */
     for (k = 0; k < 8; k++) {
@@ -520,7 +518,7 @@ static void test_iter_chunk_with_nchunks_past_2_32_over_rows_covers_every_row_on
         it = ecs_view_of(w, 1, &pos);
         CHECK(ecs_iter_chunk(&it, at[k], UINT32_MAX));
         while (ecs_iter_next(&it)) got++;
-        CHECK(got <= 1);
+        CHECK_LE(got, 1);
     }
     free(seen);
     TEARDOWN_CLEAN();

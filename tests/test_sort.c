@@ -1,7 +1,5 @@
 /* Sorting a storage, and sorting one to follow another's order. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { int key, id; } Item;
@@ -28,13 +26,13 @@ static void test_sort_orders_rows_and_keeps_data_attached(void) {
     }
     for (i = 0; i < 500; i += 3) ecs_delete(w, e[i], item); /* holes: rows not in creation order */
     CHECK(ecs_sort(w, item, by_key, &calls));
-    CHECK(calls > 0); /* the context reaches the comparator */
+    CHECK_GT(calls, 0); /* the context reaches the comparator */
     rows = (const Item *)ecs_storage_data(ecs_storage_of(w, item));
     for (i = 0; i < (int)ecs_storage_count(ecs_storage_of(w, item)); i++) {
         ecs_entity ent = ecs_storage_entities(ecs_storage_of(w, item))[i];
         CHECK(ecs_get(w, ent, item) == &rows[i]); /* sparse follows the move */
-        CHECK(rows[i].id == (int)ECS_ENTITY_INDEX(ent)); /* data stayed with its entity */
-        if (i) CHECK(rows[i - 1].key <= rows[i].key); /* sorted by key */
+        CHECK_EQ(rows[i].id, (int)ECS_ENTITY_INDEX(ent)); /* data stayed with its entity */
+        if (i) CHECK_LE(rows[i - 1].key, rows[i].key); /* sorted by key */
     }
     ecs_world_free(w);
 }
@@ -71,11 +69,11 @@ static void test_sort_as_puts_shared_entities_first_in_the_others_order(void) {
     for (i = 0; i < (int)ecs_storage_count(ecs_storage_of(w, item)); i++) {
         ecs_entity ent = ecs_storage_entities(ecs_storage_of(w, item))[i];
         if (!ecs_has(w, ent, vel)) continue;
-        CHECK(ecs_storage_entities(ecs_storage_of(w, vel))[shared] == ent);
+        CHECK_EQ(ecs_storage_entities(ecs_storage_of(w, vel))[shared], ent);
         CHECK(((const Vel *)ecs_storage_data(ecs_storage_of(w, vel)))[shared].x == (float)ECS_ENTITY_INDEX(ent));
         shared++;
     }
-    CHECK(shared == 160);
+    CHECK_EQ(shared, 160);
     ecs_world_free(w);
 }
 
@@ -129,10 +127,10 @@ static void test_a_comparator_cannot_destroy_entities_of_the_storage_being_sorte
     m.n = 3;
     test__expected += 3; /* each refusal asserts */
     CHECK(ecs_sort(w, item, by_key_meddling, &m));
-    CHECK(m.refused == 3);
+    CHECK_EQ(m.refused, 3);
     CHECK(ecs_count(w) == 41 && ecs_storage_count(ecs_storage_of(w, item)) == 40);
     rows = (const Item *)ecs_storage_data(ecs_storage_of(w, item));
-    for (i = 1; i < 40; i++) CHECK(rows[i - 1].key <= rows[i].key);
+    for (i = 1; i < 40; i++) CHECK_LE(rows[i - 1].key, rows[i].key);
     m.victims = &loose; /* an entity the sort does not touch */
     m.next = 0;
     m.n = 1;
@@ -163,7 +161,7 @@ static void test_a_group_comparator_cannot_make_entities_join_or_leave_the_group
         if (i & 1) ecs_add(w, e[i], frozen, NULL);
     }
     g = ecs_group_new(w, &gd);
-    CHECK(ecs_group_count(w, g) == 20);
+    CHECK_EQ(ecs_group_count(w, g), 20);
     m.w = w;
     frozen_ones[0] = e[1];
     frozen_ones[1] = e[3];
@@ -177,12 +175,13 @@ static void test_a_group_comparator_cannot_make_entities_join_or_leave_the_group
     members = ecs_group_entities(w, g);
     for (i = 0; i < 20; i++) {
         CHECK(!ecs_has(w, members[i], frozen) && ecs_get(w, members[i], item) == &rows[i]);
-        if (i) CHECK(rows[i - 1].key <= rows[i].key);
+        if (i) CHECK_LE(rows[i - 1].key, rows[i].key);
     }
     ecs_world_free(w);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_sort_orders_rows_and_keeps_data_attached);
     RUN(test_sort_is_stable);
     RUN(test_sort_as_puts_shared_entities_first_in_the_others_order);

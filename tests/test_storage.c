@@ -4,8 +4,6 @@
    that reuses its slot. Ends with a randomized test against a naive model
    (ecs.h section 4). */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { float x, y; } Pos;
@@ -78,12 +76,12 @@ static void test_a_huge_index_costs_one_page_not_index_slots(void) {
     /* one page of the sparse array and the first rows (page tables cover
        every slot from the entity's creation on: 8 bytes per 4096 slots) */
     CHECK(cost >= PAGE_BYTES && cost < PAGE_BYTES + 1024);
-    CHECK(cost < (size_t)last * sizeof(uint32_t) / 4);
+    CHECK_LT(cost, (size_t)last * sizeof(uint32_t) / 4);
 
     /* neighbours in the same page need no page */
     before = cnt.outstanding;
     CHECK(ecs_add(w, fresh_id(last - 1), pos, NULL) && ecs_add(w, fresh_id(last - 2), pos, NULL));
-    CHECK(cnt.outstanding - before < PAGE_BYTES);
+    CHECK_LT(cnt.outstanding - before, PAGE_BYTES);
 
     /* an index in an untouched page costs one more page, whatever its index */
     before = cnt.outstanding;
@@ -95,7 +93,7 @@ static void test_a_huge_index_costs_one_page_not_index_slots(void) {
     cost = cnt.outstanding - before;
     CHECK(cost >= PAGE_BYTES && cost < 2 * PAGE_BYTES);
     ecs_world_free(w);
-    CHECK(cnt.outstanding == 0);
+    CHECK_EQ(cnt.outstanding, 0);
 }
 
 static void test_huge_and_scattered_indices_hold_their_own_values(void) {
@@ -115,14 +113,14 @@ static void test_huge_and_scattered_indices_hold_their_own_values(void) {
     for (i = 0; i < NUM_ENTITIES; i++) {
         int chosen = i % 997 == 0 || i >= NUM_ENTITIES - 5;
         const Health *h = (const Health *)ecs_get(w, fresh_id(i), health);
-        CHECK(ecs_has(w, fresh_id(i), health) == chosen);
+        CHECK_EQ(ecs_has(w, fresh_id(i), health), chosen);
         CHECK(chosen ? h && h->hp == (int)i : h == NULL);
     }
     /* destroying the highest ones leaves the scattered ones intact */
     for (i = NUM_ENTITIES - 5; i < NUM_ENTITIES; i++) CHECK(ecs_destroy(w, fresh_id(i)));
     CHECK(storage_is_packed(w, health, n - 5));
     for (i = 0; i < NUM_ENTITIES - 5; i += 997)
-        CHECK(((const Health *)ecs_get(w, fresh_id(i), health))->hp == (int)i);
+        CHECK_EQ(((const Health *)ecs_get(w, fresh_id(i), health))->hp, (int)i);
     ecs_world_free(w);
 }
 
@@ -164,14 +162,14 @@ static void test_swap_remove_keeps_every_other_entity_s_value(void) {
             v.x = (float)i;
             v.y = (float)-i;
             CHECK(ecs_add(w, e[i], pos, &v));
-            CHECK(ecs_storage_entities(ecs_storage_of(w, pos))[count] == e[i]);
+            CHECK_EQ(ecs_storage_entities(ecs_storage_of(w, pos))[count], e[i]);
             has[i] = 1;
             count++;
         }
         CHECK(storage_is_packed(w, pos, count));
         for (i = 0; i < SWAP_N; i++) {
             const Pos *p = (const Pos *)ecs_get(w, e[i], pos);
-            CHECK(ecs_has(w, e[i], pos) == has[i]);
+            CHECK_EQ(ecs_has(w, e[i], pos), has[i]);
             CHECK(has[i] ? p && p->x == (float)i && p->y == (float)-i : p == NULL);
         }
     }
@@ -219,14 +217,14 @@ static void test_stale_id_never_reaches_the_entity_that_reuses_its_slot(void) {
     ecs_add(w, a, frozen, NULL);
     ecs_destroy(w, a);
     b = ecs_create(w);
-    CHECK(ECS_ENTITY_INDEX(b) == ECS_ENTITY_INDEX(a)); /* same slot, same sparse entry */
+    CHECK_EQ(ECS_ENTITY_INDEX(b), ECS_ENTITY_INDEX(a)); /* same slot, same sparse entry */
     ecs_add(w, b, pos, &vb);
     ecs_add(w, b, frozen, NULL);
     CHECK(!ecs_has(w, a, pos) && ecs_get(w, a, pos) == NULL && ecs_get_mut(w, a, pos) == NULL);
     CHECK(!ecs_has(w, a, frozen) && ecs_get(w, a, frozen) == NULL);
     CHECK(!ecs_remove(w, a, pos, &out) && out.x == 9);
     CHECK(!ecs_delete(w, a, frozen));
-    CHECK(ecs_strip(w, a) == 0);
+    CHECK_EQ(ecs_strip(w, a), 0);
     CHECK(!ecs_destroy(w, a));
     EXPECT_ASSERT(ecs_add(w, a, pos, &va) == NULL, "not alive");
     /* b was never touched */
@@ -244,7 +242,7 @@ static void test_new_occupant_of_a_slot_starts_with_no_components(void) {
     ecs_add(w, a, frozen, NULL);
     ecs_destroy(w, a);
     b = ecs_create(w);
-    CHECK(ECS_ENTITY_INDEX(b) == ECS_ENTITY_INDEX(a));
+    CHECK_EQ(ECS_ENTITY_INDEX(b), ECS_ENTITY_INDEX(a));
     CHECK(!ecs_has(w, b, pos) && !ecs_has(w, b, frozen));
     CHECK(ecs_storage_count(ecs_storage_of(w, pos)) == 0 && ecs_storage_count(ecs_storage_of(w, frozen)) == 0);
     ecs_world_free(w);
@@ -360,7 +358,7 @@ static void test_random_operations_match_a_naive_model(void) {
         case 0: /* create, while there is room in the model */
             if (m.nlive < MAX_LIVE) {
                 ecs_entity want = model_next_id(&m), got = ecs_create(w);
-                CHECK(got == want);
+                CHECK_EQ(got, want);
                 model_create(&m, got);
             }
             break;
@@ -373,7 +371,7 @@ static void test_random_operations_match_a_naive_model(void) {
             unsigned char v[VAL_MAX];
             int zero = test_rand(5) == 0;
             random_value(v, m.size[c]);
-            CHECK(ecs_add(w, e->id, m.comp[c], zero ? NULL : v) != NULL);
+            CHECK_PTR_NE(ecs_add(w, e->id, m.comp[c], zero ? NULL : v), NULL);
             if (zero) memset(v, 0, sizeof v);
             memcpy(e->val[c], v, m.size[c]);
             e->has[c] = 1;
@@ -382,19 +380,19 @@ static void test_random_operations_match_a_naive_model(void) {
         case 4: { /* remove: returns the value */
             unsigned char out[VAL_MAX];
             memset(out, 0xee, sizeof out);
-            CHECK(ecs_remove(w, e->id, m.comp[c], out) == e->has[c]);
-            if (e->has[c] && m.size[c]) CHECK(memcmp(out, e->val[c], m.size[c]) == 0);
+            CHECK_EQ(ecs_remove(w, e->id, m.comp[c], out), e->has[c]);
+            if (e->has[c] && m.size[c]) CHECK_EQ(memcmp(out, e->val[c], m.size[c]), 0);
             e->has[c] = 0;
             break;
         }
         case 5: /* delete */
-            CHECK(ecs_delete(w, e->id, m.comp[c]) == e->has[c]);
+            CHECK_EQ(ecs_delete(w, e->id, m.comp[c]), e->has[c]);
             e->has[c] = 0;
             break;
         case 6: { /* strip */
             uint32_t n = 0;
             for (c = 0; c < NCOMP; c++) n += (uint32_t)e->has[c];
-            CHECK(ecs_strip(w, e->id) == n);
+            CHECK_EQ(ecs_strip(w, e->id), n);
             memset(e->has, 0, sizeof e->has);
             CHECK(ecs_alive(w, e->id));
             break;
@@ -431,11 +429,12 @@ static void test_random_operations_match_a_naive_model(void) {
             CHECK(0);
         }
     }
-    CHECK(m.nslots > MAX_LIVE / 2); /* the run did exercise slot reuse */
+    CHECK_GT(m.nslots, MAX_LIVE / 2); /* the run did exercise slot reuse */
     ecs_world_free(w);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_a_huge_index_costs_one_page_not_index_slots);
     RUN(test_huge_and_scattered_indices_hold_their_own_values);
     RUN(test_swap_remove_keeps_every_other_entity_s_value);

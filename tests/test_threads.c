@@ -31,8 +31,6 @@
 #include "test.h"
 #include <pthread.h>
 #include <stdint.h>
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 #include "../examples/pool.h"
 
@@ -337,9 +335,9 @@ static void test_get_has_alive_on_live_stale_and_forged_ids(void) {
     tb_init(&sh.bar, NTHREADS);
     fails = run_workers(readers_thread, &sh, wk, &done);
     tb_free(&sh.bar);
-    CHECK(fails == 0);
-    CHECK(done == (uint64_t)NTHREADS * sh.rounds * sh.nq);
-    CHECK(ecs_last_error(sh.w) == ECS_OK); /* no reader recorded an error */
+    CHECK_EQ(fails, 0);
+    CHECK_EQ(done, (uint64_t)NTHREADS * sh.rounds * sh.nq);
+    CHECK_EQ(ecs_last_error(sh.w), ECS_OK); /* no reader recorded an error */
     ecs_world_free(sh.w);
     free(sh.q);
     free(ids);
@@ -399,15 +397,15 @@ static void test_lookup_and_component_names_from_every_thread(void) {
         snprintf(sh->unknown[i], sizeof sh->unknown[i], i % 2 ? "comp.%u" : "Comp.%u", (unsigned)(i % 2 ? NNAMES + i : i));
         sh->size[i] = (i % 4) * 8; /* 0: a tag */
         sh->id[i] = ecs_register(sh->w, sh->name[i], sh->size[i], 8);
-        CHECK(sh->id[i] == i + 1);
+        CHECK_EQ(sh->id[i], i + 1);
     }
     sh->rounds = rounds(200);
     tb_init(&sh->bar, NTHREADS);
     fails = run_workers(names_thread, sh, wk, &done);
     tb_free(&sh->bar);
-    CHECK(fails == 0);
-    CHECK(done == (uint64_t)NTHREADS * sh->rounds * NNAMES);
-    CHECK(ecs_last_error(sh->w) == ECS_OK);
+    CHECK_EQ(fails, 0);
+    CHECK_EQ(done, (uint64_t)NTHREADS * sh->rounds * NNAMES);
+    CHECK_EQ(ecs_last_error(sh->w), ECS_OK);
     ecs_world_free(sh->w);
     free(sh);
 }
@@ -720,9 +718,9 @@ static void test_read_only_views_on_every_thread(void) {
     tb_init(&sh->bar, NTHREADS);
     fails = run_workers(views_thread, sh, wk, &done);
     tb_free(&sh->bar);
-    CHECK(fails == 0);
-    CHECK(done > (uint64_t)sh->rounds * NENT / 2);
-    CHECK(ecs_last_error(vw->w) == ECS_OK);
+    CHECK_EQ(fails, 0);
+    CHECK_GT(done, (uint64_t)sh->rounds * NENT / 2);
+    CHECK_EQ(ecs_last_error(vw->w), ECS_OK);
     ecs_world_free(vw->w);
     free(sh);
 }
@@ -801,8 +799,8 @@ static void test_in_step_memo_under_contention(void) {
     tb_init(&sh.bar, NTHREADS);
     fails = run_workers(memo_thread, &sh, wk, &done);
     tb_free(&sh.bar);
-    CHECK(fails == 0);
-    CHECK(done == (uint64_t)NTHREADS * sh.rounds * 64);
+    CHECK_EQ(fails, 0);
+    CHECK_EQ(done, (uint64_t)NTHREADS * sh.rounds * 64);
     ecs_world_free(sh.w);
 }
 
@@ -1030,7 +1028,7 @@ static void test_chunks_hand_out_every_entity_once_across_threads(void) {
         CHECK(ch_run(sh, kase, false));
         CHECK(ch_run(sh, kase, true));
     }
-    CHECK(ecs_last_error(sh->w) == ECS_OK);
+    CHECK_EQ(ecs_last_error(sh->w), ECS_OK);
     ecs_world_free(sh->w);
     free(sh);
 }
@@ -1227,12 +1225,12 @@ static void test_workload_batch_runs_through_a_pthread_pool(void) {
     par.pool = pool_new(NTHREADS);
     CHECK(par.pool && pool_threads(par.pool) == NTHREADS);
     CHECK(game_build(&par, true) && game_build(&ser, false));
-    CHECK(ecs_workload_plan(par.w, "frame", plan, 5) == 5);
-    for (i = 0; i < 4; i++) CHECK(plan[i].batch == plan[0].batch); /* one batch of four */
-    CHECK(plan[4].batch != plan[0].batch);
+    CHECK_EQ(ecs_workload_plan(par.w, "frame", plan, 5), 5);
+    for (i = 0; i < 4; i++) CHECK_EQ(plan[i].batch, plan[0].batch); /* one batch of four */
+    CHECK_NE(plan[4].batch, plan[0].batch);
     for (f = 0; f < frames; f++) {
-        CHECK(ecs_workload_run(par.w, "frame") == 0);
-        CHECK(ecs_workload_run(ser.w, NULL) == 0);
+        CHECK_EQ(ecs_workload_run(par.w, "frame"), 0);
+        CHECK_EQ(ecs_workload_run(ser.w, NULL), 0);
     }
     CHECK(par.calls == frames && par.jobs == 4 * frames); /* the batch went through parallel_for */
     for (i = 0; i < NENT; i++) {
@@ -1253,16 +1251,16 @@ static void test_workload_batch_runs_through_a_pthread_pool(void) {
         velsum += v.x + v.y;
         hp_sum += (uint64_t)frames * (i % 100) + (uint64_t)frames * (frames + 1) / 2 * (uint64_t)regen;
     }
-    CHECK(bad == 0);
+    CHECK_EQ(bad, 0);
     {
         const Stats *st = ECS_UNIQUE_GET(par.w, par.stats, Stats);
         const Score *sc = ECS_UNIQUE_GET(par.w, par.score, Score), *ssc = ECS_UNIQUE_GET(ser.w, ser.score, Score);
         CHECK(st && st->runs == frames && st->velsum == velsum * frames && st->regens == frames * (NENT / 2));
         CHECK(sc && sc->runs == frames && sc->modified_seen == (uint64_t)frames * NENT);
         CHECK(ssc && !memcmp(sc, ssc, sizeof *sc));
-        CHECK(sc->hp_sum == hp_sum); /* each frame's sum of Hp, after that frame's healing */
+        CHECK_EQ(sc->hp_sum, hp_sum); /* each frame's sum of Hp, after that frame's healing */
     }
-    CHECK(ecs_last_error(par.w) == ECS_OK);
+    CHECK_EQ(ecs_last_error(par.w), ECS_OK);
     ecs_world_free(par.w);
     ecs_world_free(ser.w);
     pool_free(par.pool);
@@ -1390,11 +1388,11 @@ static void test_other_reads_uniques_tracking_groups_errors(void) {
     gd.owned[0] = sh->g1;
     gd.owned[1] = sh->g2;
     gd.excluded[0] = sh->gx;
-    CHECK((sh->g = ecs_group_new(sh->w, &gd)) != 0);
+    CHECK_NE((sh->g = ecs_group_new(sh->w, &gd)), 0);
     sh->s0 = ecs_tick_advance(sh->w);
     for (i = 0; i < NENT; i++) {
         ecs_entity e = ecs_create(sh->w);
-        CHECK(ECS_ENTITY_INDEX(e) == i);
+        CHECK_EQ(ECS_ENTITY_INDEX(e), i);
         CHECK(ECS_ADD(sh->w, e, sh->m, Val, val_of(e, sh->m)));
         if (i % 2 == 0) {
             CHECK(ECS_ADD(sh->w, e, sh->g1, Val, val_of(e, sh->g1)));
@@ -1436,13 +1434,14 @@ static void test_other_reads_uniques_tracking_groups_errors(void) {
     tb_init(&sh->bar, NTHREADS);
     fails = run_workers(misc_thread, sh, wk, &done);
     tb_free(&sh->bar);
-    CHECK(fails == 0);
-    CHECK(done == (uint64_t)NTHREADS * sh->rounds);
+    CHECK_EQ(fails, 0);
+    CHECK_EQ(done, (uint64_t)NTHREADS * sh->rounds);
     ecs_world_free(sh->w);
     free(sh);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN_T(test_get_has_alive_on_live_stale_and_forged_ids);
     RUN_T(test_lookup_and_component_names_from_every_thread);
     RUN_T(test_read_only_views_on_every_thread);

@@ -3,8 +3,6 @@
    ecs_tick_advance); the removed/deleted/created/destroyed lists, their
    clearing and their memory; stamps that stay with their rows. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 #include "walk.h"
 
@@ -105,7 +103,7 @@ static void test_get_mut_marks_modified_get_never_does(void) {
     s = ecs_tick_advance(w);
     CHECK(ecs_get(w, e, pos) != NULL && ECS_GET(w, e, pos, Pos) != NULL && ecs_has(w, e, pos));
     CHECK(!ecs_track_modified(w, e, pos, s));
-    CHECK(ecs_get_mut(w, e, pos) != NULL);
+    CHECK_PTR_NE(ecs_get_mut(w, e, pos), NULL);
     CHECK(ecs_track_modified(w, e, pos, s));
     s = ecs_tick_advance(w);
     CHECK(!ecs_track_modified(w, e, pos, s));
@@ -254,7 +252,7 @@ static void test_every_way_of_writing_a_unique_marks_it_modified(void) {
     ecs_tick since;
     int k;
     setup();
-    CHECK(ecs_unique_add(w, pos, &v) != NULL);
+    CHECK_PTR_NE(ecs_unique_add(w, pos, &v), NULL);
     for (k = 0; k < 4; k++) {
         since = ecs_tick_advance(w);
         CHECK(!ecs_track_unique_modified(w, pos, since));
@@ -281,7 +279,7 @@ static void test_read_view_terms_never_mark(void) {
     d = filter(pos, 0, 0);
     for (it = ecs_view(w, &d); ecs_iter_next(&it);) n += ECS_FIELD(&it, 0, Pos) != NULL;
     for (it = ecs_view(w, &d); ecs_iter_next_block(&it);) n += (int)it.count;
-    CHECK(n == 8);
+    CHECK_EQ(n, 8);
     for (i = 0; i < 4; i++) CHECK(!ecs_track_modified(w, e[i], pos, s));
     ecs_world_free(w);
 }
@@ -369,7 +367,7 @@ static void test_write_term_marks_with_the_time_the_entity_is_reached(void) {
         for (i = 1; i < n; i++) later += ecs_track_modified(w, seen[i], pos, s);
         ecs_world_free(w);
         CHECK(n == 4 && !first);
-        CHECK(later == 3); /* the three reached after s */
+        CHECK_EQ(later, 3); /* the three reached after s */
     }
 }
 
@@ -403,13 +401,13 @@ static void test_turning_tracking_off_in_a_loop_ends_its_marks(void) {
             d = filter(pos, ECS_WRITE, 0);
             d.terms[1].c = layout ? vel : 0;
             it = ecs_view(w, &d);
-            CHECK(walk(&it, form, tracking_off_then_on, &steps) == (layout ? 20 : 40));
+            CHECK_EQ(walk(&it, form, tracking_off_then_on, &steps), (layout ? 20 : 40));
             for (i = 0; i < 40; i++) modified += ecs_track_modified(w, e[i], pos, s);
             if (form == WALK_BLOCKS && !layout) { /* one block, marked whole when handed out: no step after it */
                 CHECK(steps == 1 && modified == 40);
             } else { /* the stamps were made anew, and the walk marks no more */
                 CHECK(steps >= 4 && ecs_track_get(w, pos) == ECS_TRACK_ALL);
-                CHECK(modified == 0);
+                CHECK_EQ(modified, 0);
             }
             ecs_world_free(w);
         }
@@ -455,7 +453,7 @@ static void test_an_empty_tracked_storage_is_still_marked_once_it_has_rows(void)
             d.terms[1].flags = ECS_WRITE | ECS_OPTIONAL;
             it = ecs_view(w, &d);
             walk(&it, form, health_comes_back, &h);
-            CHECK(h.reached == 1);
+            CHECK_EQ(h.reached, 1);
             CHECK(ecs_track_modified(w, h.e0, hp, s)); /* reached with Health: marked */
             ecs_world_free(w);
         }
@@ -473,7 +471,7 @@ static void test_next_block_marks_the_whole_block_when_handed_out(void) {
     d = filter(pos, ECS_WRITE, 0);
     it = ecs_view(w, &d);
     CHECK(ecs_iter_next_block(&it));
-    CHECK(it.count == 5); /* one storage: one block */
+    CHECK_EQ(it.count, 5); /* one storage: one block */
     for (i = 0; i < 5; i++) CHECK(ecs_track_modified(w, e[i], pos, s));
     ecs_world_free(w);
 }
@@ -494,7 +492,7 @@ static void test_next_block_marks_only_the_blocks_handed_out(void) {
     d.lead = pos;
     it = ecs_view(w, &d);
     CHECK(ecs_iter_next_block(&it) && it.count == 1);
-    for (i = 0; i < 4; i++) CHECK(ecs_track_modified(w, e[i], pos, s) == (e[i] == it.entities[0]));
+    for (i = 0; i < 4; i++) CHECK_EQ(ecs_track_modified(w, e[i], pos, s), (e[i] == it.entities[0]));
     ecs_world_free(w);
 }
 
@@ -546,7 +544,7 @@ static void test_set_if_changed_marks_only_when_the_bytes_differ(void) {
     CHECK(ecs_track_modified(w, e, pos, s) && !ecs_track_inserted(w, e, pos, s));
     CHECK(ECS_GET(w, e, pos, Pos)->x == 3 && ECS_GET(w, e, pos, Pos)->y == 4);
     EXPECT_ASSERT(!ECS_ADD_IF_CHANGED(w, e, pos, Health, h), "sizeof(T) is 4");
-    CHECK(ecs_last_error(w) == ECS_ERR_SIZE_MISMATCH);
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_SIZE_MISMATCH);
     ecs_world_free(w);
 }
 
@@ -574,7 +572,7 @@ static void test_view_filters_inserted_modified_or_either_since_a_timestamp(void
     CHECK(n == 2 && contains(got, n, ins) && contains(got, n, mod) && !contains(got, n, old));
     /* a later window sees none of it */
     d = filter(pos, ECS_INSERTED | ECS_MODIFIED, ecs_tick_advance(w));
-    CHECK(collect(&d, got) == 0);
+    CHECK_EQ(collect(&d, got), 0);
     ecs_world_free(w);
 }
 
@@ -603,13 +601,13 @@ static void test_default_window_is_since_the_last_clear_of_that_storage(void) {
     b = spawn(1);
     ins = filter(pos, ECS_INSERTED, 0);
     mod = filter(pos, ECS_MODIFIED, 0);
-    CHECK(collect(&ins, got) == 2); /* since tracking began */
-    CHECK(collect(&mod, got) == 0);
+    CHECK_EQ(collect(&ins, got), 2); /* since tracking began */
+    CHECK_EQ(collect(&mod, got), 0);
     ecs_get_mut(w, a, pos);
     CHECK(collect(&mod, got) == 1 && got[0] == a);
     ecs_track_clear(w, pos, ECS_TRACK_INSERTION);
-    CHECK(collect(&ins, got) == 0);
-    CHECK(collect(&mod, got) == 1); /* the modified window did not move */
+    CHECK_EQ(collect(&ins, got), 0);
+    CHECK_EQ(collect(&mod, got), 1); /* the modified window did not move */
     CHECK(ecs_track_modified(w, a, pos, 0) && !ecs_track_inserted(w, a, pos, 0));
     c = spawn(2);
     ecs_get_mut(w, b, pos);
@@ -629,7 +627,7 @@ static void test_rows_that_existed_before_tracking_count_as_neither(void) {
     ECS_ADD(w, before, vel, Vel, {1, 1});
     ecs_get_mut(w, before, vel);
     CHECK(ecs_track_set(w, vel, ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION));
-    CHECK(ecs_track_get(w, vel) == (ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION));
+    CHECK_EQ(ecs_track_get(w, vel), (ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION));
     CHECK(!ecs_track_inserted(w, before, vel, 0) && !ecs_track_modified(w, before, vel, 0));
     CHECK(!ecs_track_inserted(w, before, vel, 1));
     after = ecs_create(w);
@@ -651,7 +649,7 @@ static void test_untracked_storage_filters_and_queries_assert(void) {
     ECS_ADD(w, e, hp, Health, {1});
     d = filter(vel, ECS_INSERTED, 0);
     EXPECT_ASSERT(collect(&d, got) == 0, "does not track");
-    CHECK(ecs_last_error(w) == ECS_ERR_INVALID);
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_INVALID);
     ecs_track_set(w, vel, ECS_TRACK_INSERTION); /* insertion only */
     d = filter(vel, ECS_MODIFIED, 0);
     EXPECT_ASSERT(collect(&d, got) == 0, "does not track");
@@ -681,12 +679,12 @@ static void test_removed_list_keeps_ids_of_remove_REMOVE_and_defer_remove(void) 
     CHECK(ECS_REMOVE(w, b, pos, Pos, &out) && out.x == 2);
     CHECK(ecs_defer_remove(w, c, pos));
     CHECK(ecs_track_removed(w, pos, 0, &n) != NULL && n == 2); /* not applied yet */
-    CHECK(ecs_flush(w) == 1);
+    CHECK_EQ(ecs_flush(w), 1);
     l = ecs_track_removed(w, pos, 0, &n);
     CHECK(n == 3 && l[0].entity == a && l[1].entity == b && l[2].entity == c);
     CHECK(l[0].tick <= l[1].tick && l[1].tick <= l[2].tick); /* oldest first */
     ecs_track_deleted(w, pos, 0, &n);
-    CHECK(n == 0); /* removals are not deletions */
+    CHECK_EQ(n, 0); /* removals are not deletions */
     CHECK(ecs_has(w, keep, pos) && ecs_storage_count(ecs_storage_of(w, pos)) == 1);
     ecs_world_free(w);
 }
@@ -698,20 +696,20 @@ static void test_deleted_list_keeps_ids_and_copies_of_the_values(void) {
     setup();
     for (i = 0; i < 5; i++) e[i] = spawn((float)(10 + i));
     CHECK(ecs_delete(w, e[0], pos));
-    CHECK(ecs_strip(w, e[1]) == 1);
+    CHECK_EQ(ecs_strip(w, e[1]), 1);
     CHECK(ecs_destroy(w, e[2]));
     CHECK(ecs_defer_delete(w, e[3], pos) && ecs_defer_destroy(w, e[4]) && ecs_flush(w) == 2);
     /* overwrite the rows the values came from: the copies stay */
     for (i = 0; i < 8; i++) spawn(-1);
     l = ecs_track_deleted(w, pos, 0, &n);
-    CHECK(n == 5);
+    CHECK_EQ(n, 5);
     for (i = 0; i < 5; i++) {
         const Pos *v = (const Pos *)ecs_track_deleted_value(w, pos, &l[i]);
-        CHECK(l[i].entity == e[i]);
+        CHECK_EQ(l[i].entity, e[i]);
         CHECK(v != NULL && v->x == (float)(10 + i));
     }
     ecs_track_removed(w, pos, 0, &n);
-    CHECK(n == 0); /* deletions are not removals */
+    CHECK_EQ(n, 0); /* deletions are not removals */
     ecs_world_free(w);
 }
 
@@ -771,7 +769,7 @@ static void test_lists_filter_by_timestamp(void) {
     l = ecs_track_deleted(w, pos, s1, &n);
     CHECK(n == 2 && l[0].entity == e[4] && ((const Pos *)ecs_track_deleted_value(w, pos, &l[1]))->x == 5);
     ecs_track_removed(w, pos, ecs_tick_advance(w), &n);
-    CHECK(n == 0);
+    CHECK_EQ(n, 0);
     ecs_world_free(w);
 }
 
@@ -822,7 +820,7 @@ static void test_clear_tracking_per_flag_and_per_storage(void) {
     CHECK(deleted_n(pos) == 0 && deleted_n(vel) == 1);
     ecs_track_clear(w, pos, ECS_TRACK_INSERTION);
     CHECK(window_n(pos, ECS_INSERTED) == 0 && window_n(pos, ECS_MODIFIED) == 1);
-    CHECK(window_n(vel, ECS_INSERTED) == 1);
+    CHECK_EQ(window_n(vel, ECS_INSERTED), 1);
     ecs_track_clear(w, pos, ECS_TRACK_MODIFICATION);
     CHECK(window_n(pos, ECS_MODIFIED) == 0 && window_n(vel, ECS_MODIFIED) == 1);
     /* what happens after a clear is seen again */
@@ -847,7 +845,7 @@ static void test_clear_tracking_of_component_0_clears_every_storage(void) {
     CHECK(window_n(pos, ECS_MODIFIED) == 0 && window_n(vel, ECS_MODIFIED) == 0);
     churn();
     ecs_track_clear(w, 0, ECS_TRACK_ALL);
-    CHECK(removed_n(pos) + deleted_n(pos) + removed_n(vel) + deleted_n(vel) == 0);
+    CHECK_EQ(removed_n(pos) + deleted_n(pos) + removed_n(vel) + deleted_n(vel), 0);
     CHECK(window_n(pos, ECS_INSERTED | ECS_MODIFIED) == 0 && window_n(vel, ECS_INSERTED | ECS_MODIFIED) == 0);
     ecs_world_free(w);
 }
@@ -872,7 +870,7 @@ static void test_clear_tracking_older_than_drops_entries_at_or_before_the_stamp(
     ecs_track_clear_until(w, pos, ECS_TRACK_REMOVAL, t1);
     l = ecs_track_removed(w, pos, 0, &n);
     CHECK(n == 2 && l[0].entity == e[1] && l[1].entity == e[2]);
-    CHECK(deleted_n(pos) == 3); /* only the flags given */
+    CHECK_EQ(deleted_n(pos), 3); /* only the flags given */
     ecs_track_clear_until(w, 0, ECS_TRACK_REMOVAL | ECS_TRACK_DELETION, t2);
     l = ecs_track_removed(w, pos, 0, &n);
     CHECK(n == 1 && l[0].entity == e[2]);
@@ -943,17 +941,17 @@ static void test_lists_stay_bounded_when_cleared_every_frame(void) {
     for (f = 0; f < 1000; f++) {
         frame(f);
         ecs_track_deleted(w, pos, 0, &n);
-        CHECK(n == 3); /* this frame's only: e0, e2, e3 */
+        CHECK_EQ(n, 3); /* this frame's only: e0, e2, e3 */
         ecs_track_destroyed(w, 0, &n);
-        CHECK(n == 4);
+        CHECK_EQ(n, 4);
         ecs_track_clear(w, 0, ECS_TRACK_ALL | ECS_TRACK_ENTITIES);
         ecs_track_created(w, 0, &n);
-        CHECK(n == 0);
+        CHECK_EQ(n, 0);
         if (f == 9) after_warmup = outstanding;
-        if (f > 9) CHECK(outstanding == after_warmup);
+        if (f > 9) CHECK_EQ(outstanding, after_warmup);
     }
     ecs_world_free(w);
-    CHECK(outstanding == 0);
+    CHECK_EQ(outstanding, 0);
 }
 
 static void test_lists_stay_bounded_when_clearing_what_is_older_than_a_few_frames(void) {
@@ -978,14 +976,14 @@ static void test_lists_stay_bounded_when_clearing_what_is_older_than_a_few_frame
         /* keep this frame and the two before it */
         if (f >= 2) ecs_track_clear_until(w, 0, ECS_TRACK_ALL | ECS_TRACK_ENTITIES, stamps[f - 2]);
         ecs_track_removed(w, pos, 0, &n);
-        CHECK(n == (uint32_t)(f < 3 ? f + 1 : 3)); /* one per frame, three frames kept */
+        CHECK_EQ(n, (uint32_t)(f < 3 ? f + 1 : 3)); /* one per frame, three frames kept */
         ecs_track_destroyed(w, 0, &n);
-        CHECK(n == (uint32_t)(f < 3 ? 4 * (f + 1) : 12));
+        CHECK_EQ(n, (uint32_t)(f < 3 ? 4 * (f + 1) : 12));
         if (f == 19) after_warmup = outstanding;
-        if (f > 19) CHECK(outstanding == after_warmup);
+        if (f > 19) CHECK_EQ(outstanding, after_warmup);
     }
     ecs_world_free(w);
-    CHECK(outstanding == 0);
+    CHECK_EQ(outstanding, 0);
 }
 
 /* --- entity tracking ---------------------------------------------------- */
@@ -1020,9 +1018,9 @@ static void test_created_and_destroyed_entities_are_recorded_with_ticks(void) {
     CHECK(n == 2 && l[1].entity == b);
     ecs_track_clear(w, 0, ECS_TRACK_ENTITIES);
     ecs_track_created(w, 0, &n);
-    CHECK(n == 0);
+    CHECK_EQ(n, 0);
     ecs_track_destroyed(w, 0, &n);
-    CHECK(n == 0);
+    CHECK_EQ(n, 0);
     ecs_world_free(w);
 }
 
@@ -1095,19 +1093,19 @@ static void test_stamps_move_with_their_rows_through_swap_remove_and_sort(void) 
     ecs_get_mut(w, e[5], pos);
     CHECK(stamps_follow_rows(e, s));
     ecs_delete(w, e[0], pos); /* e5, the last row, moves into row 0 */
-    CHECK(ecs_storage_entities(ecs_storage_of(w, pos))[0] == e[5]);
+    CHECK_EQ(ecs_storage_entities(ecs_storage_of(w, pos))[0], e[5]);
     CHECK(stamps_follow_rows(e, s));
     ecs_remove(w, e[2], pos, NULL);
     CHECK(stamps_follow_rows(e, s));
     CHECK(ecs_sort(w, pos, by_x_descending, NULL));
-    CHECK(ecs_storage_entities(ecs_storage_of(w, pos))[0] == e[5]);
+    CHECK_EQ(ecs_storage_entities(ecs_storage_of(w, pos))[0], e[5]);
     CHECK(stamps_follow_rows(e, s));
     /* sort_as: Vel's order is e4, e1, e3 */
     ECS_ADD(w, e[4], vel, Vel, {0, 0});
     ECS_ADD(w, e[1], vel, Vel, {0, 0});
     ECS_ADD(w, e[3], vel, Vel, {0, 0});
     CHECK(ecs_sort_as(w, pos, vel));
-    CHECK(ecs_storage_entities(ecs_storage_of(w, pos))[0] == e[4]);
+    CHECK_EQ(ecs_storage_entities(ecs_storage_of(w, pos))[0], e[4]);
     CHECK(stamps_follow_rows(e, s));
     d = filter(pos, ECS_MODIFIED, s);
     n = collect(&d, got);
@@ -1123,7 +1121,7 @@ static void test_timestamp_separates_before_from_after(void) {
     t1 = ecs_tick_advance(w);
     b = spawn(2);
     t2 = ecs_tick_advance(w);
-    CHECK(t2 > t1);
+    CHECK_GT(t2, t1);
     CHECK(!ecs_track_inserted(w, a, pos, t1) && ecs_track_inserted(w, b, pos, t1));
     CHECK(!ecs_track_inserted(w, b, pos, t2));
     ecs_get_mut(w, a, pos);
@@ -1135,12 +1133,12 @@ static void test_turning_a_kind_of_tracking_off_drops_its_list(void) {
     uint32_t n;
     setup();
     ecs_remove(w, spawn(1), pos, NULL);
-    CHECK(removed_n(pos) == 1);
+    CHECK_EQ(removed_n(pos), 1);
     CHECK(ecs_track_set(w, pos, ECS_TRACK_DELETION)); /* replaces the flags */
-    CHECK(ecs_track_get(w, pos) == ECS_TRACK_DELETION);
+    CHECK_EQ(ecs_track_get(w, pos), ECS_TRACK_DELETION);
     EXPECT_ASSERT(ecs_track_removed(w, pos, 0, &n) == NULL, "does not track");
     ecs_track_set(w, pos, ECS_TRACK_ALL);
-    CHECK(removed_n(pos) == 0);
+    CHECK_EQ(removed_n(pos), 0);
     ecs_world_free(w);
 }
 
@@ -1162,11 +1160,12 @@ static void test_deleting_a_tracked_tag_records_the_entity(void) {
     CHECK(ecs_destroy(w, b));
     l = ecs_track_deleted(w, frozen, 0, &n);
     CHECK(n == 2 && l[0].entity == a && l[1].entity == b);
-    CHECK(ecs_track_deleted_value(w, frozen, &l[0]) != NULL); /* non-NULL, not to be dereferenced */
+    CHECK_PTR_NE(ecs_track_deleted_value(w, frozen, &l[0]), NULL); /* non-NULL, not to be dereferenced */
     ecs_world_free(w);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_insertion_counts_as_inserted_not_modified);
     RUN(test_add_over_an_existing_value_counts_as_modified_not_inserted);
     RUN(test_get_mut_marks_modified_get_never_does);

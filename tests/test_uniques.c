@@ -2,8 +2,6 @@
    entity (time step, input, config). Add inserts or replaces; get on a
    missing unique is a bug and asserts; uniques are always tracked. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef struct { float dt; } Time;
@@ -27,8 +25,8 @@ static void test_unique_add_inserts_then_replaces_in_place(void) {
     CHECK(ecs_unique_has(w, time_c));
     again = ECS_UNIQUE_ADD(w, time_c, Time, {0.25f}); /* replaces: same place */
     CHECK(again == t && t->dt == 0.25f);
-    CHECK(ecs_unique_get(w, time_c) == t);
-    CHECK(ecs_unique_get_mut(w, time_c) == t);
+    CHECK_PTR_EQ(ecs_unique_get(w, time_c), t);
+    CHECK_PTR_EQ(ecs_unique_get_mut(w, time_c), t);
     CHECK(ECS_UNIQUE_GET(w, time_c, Time) == t && ECS_UNIQUE_GET_MUT(w, time_c, Time) == t);
     ecs_world_free(w);
 }
@@ -107,13 +105,13 @@ static void test_unique_remove_copies_out_and_forgets_the_value(void) {
 static void test_missing_unique_returns_null_and_asserts_not_found(void) {
     setup();
     EXPECT_ASSERT(ecs_unique_get(w, time_c) == NULL, "no unique value");
-    CHECK(ecs_last_error(w) == ECS_ERR_NOT_FOUND);
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_NOT_FOUND);
     ecs_clear_error(w);
     EXPECT_ASSERT(ecs_unique_get_mut(w, time_c) == NULL, "no unique value");
-    CHECK(ecs_last_error(w) == ECS_ERR_NOT_FOUND);
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_NOT_FOUND);
     EXPECT_ASSERT(ECS_UNIQUE_GET(w, time_c, Time) == NULL, "ECS_UNIQUE_GET");
     EXPECT_ASSERT(ECS_UNIQUE_GET_MUT(w, time_c, Time) == NULL, "ECS_UNIQUE_GET_MUT");
-    CHECK(ecs_last_error(w) == ECS_ERR_NOT_FOUND);
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_NOT_FOUND);
     /* after a remove it is missing again */
     ECS_UNIQUE_ADD(w, time_c, Time, {1.0f});
     ecs_unique_remove(w, time_c, NULL);
@@ -124,11 +122,11 @@ static void test_missing_unique_returns_null_and_asserts_not_found(void) {
 static void test_typed_unique_macros_check_the_size(void) {
     setup();
     EXPECT_ASSERT(ECS_UNIQUE_ADD(w, time_c, Gravity, {1.0, 2.0}) == NULL, "sizeof(T) is 16");
-    CHECK(ecs_last_error(w) == ECS_ERR_SIZE_MISMATCH);
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_SIZE_MISMATCH);
     CHECK(!ecs_unique_has(w, time_c)); /* nothing was added */
     ECS_UNIQUE_ADD(w, time_c, Time, {1.0f});
     EXPECT_ASSERT(ECS_UNIQUE_GET(w, time_c, Gravity) == NULL, "ECS_UNIQUE_GET");
-    CHECK(ecs_last_error(w) == ECS_ERR_SIZE_MISMATCH);
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_SIZE_MISMATCH);
     {
         ecs_tick s = ecs_tick_advance(w);
         EXPECT_ASSERT(ECS_UNIQUE_GET_MUT(w, time_c, Gravity) == NULL, "ECS_UNIQUE_GET_MUT");
@@ -141,7 +139,7 @@ static void test_typed_unique_macros_check_the_size(void) {
 static void test_unknown_component_asserts(void) {
     setup();
     EXPECT_ASSERT(ecs_unique_add(w, 99, NULL) == NULL, "unknown component");
-    CHECK(ecs_last_error(w) == ECS_ERR_UNKNOWN_COMPONENT);
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_UNKNOWN_COMPONENT);
     EXPECT_ASSERT(!ecs_unique_has(w, 99), "unknown component");
     EXPECT_ASSERT(ecs_unique_get(w, 0) == NULL, "unknown component");
     EXPECT_ASSERT(!ecs_unique_remove(w, 99, NULL), "unknown component");
@@ -152,7 +150,7 @@ static void test_a_tag_can_be_a_unique(void) {
     ecs_component paused;
     setup();
     paused = ECS_TAG(w, "Paused");
-    CHECK(ecs_unique_add(w, paused, NULL) != NULL);
+    CHECK_PTR_NE(ecs_unique_add(w, paused, NULL), NULL);
     CHECK(ecs_unique_has(w, paused) && ecs_unique_get(w, paused) != NULL);
     CHECK(ecs_unique_remove(w, paused, NULL));
     CHECK(!ecs_unique_has(w, paused));
@@ -164,7 +162,7 @@ static void test_a_tag_can_be_a_unique(void) {
 static void test_unique_insert_counts_as_inserted_not_modified(void) {
     ecs_tick s;
     setup();
-    CHECK(ecs_track_get(w, time_c) == 0); /* uniques are tracked anyway */
+    CHECK_EQ(ecs_track_get(w, time_c), 0); /* uniques are tracked anyway */
     s = ecs_tick_advance(w);
     CHECK(!ecs_track_unique_inserted(w, time_c, s)); /* no unique yet */
     ECS_UNIQUE_ADD(w, time_c, Time, {1.0f});
@@ -225,7 +223,8 @@ static void test_unique_removed_then_added_again_is_inserted_again(void) {
     ecs_world_free(w);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_unique_add_inserts_then_replaces_in_place);
     RUN(test_unique_add_with_null_value_zeroes);
     RUN(test_typed_unique_remove_gives_the_value_and_checks_its_size);

@@ -1,8 +1,6 @@
 /* Views: the lead storage, filters, iteration rules and structural changes
    during iteration. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 #include "walk.h"
 
@@ -57,7 +55,7 @@ static void test_view_walks_the_shortest_storage_from_its_last_row(void) {
     both[1] = vel;
     it = ecs_view_of(w, 2, both);
     while (ecs_iter_next(&it)) seen[n++] = ecs_iter_entity(&it);
-    CHECK(n == 3);
+    CHECK_EQ(n, 3);
     CHECK(seen[0] == e[2] && seen[1] == e[1] && seen[2] == e[4]); /* Vel's rows, last first */
     ecs_world_free(w);
 }
@@ -96,14 +94,14 @@ static void test_fields_point_at_each_terms_value(void) {
         Pos *p = ECS_FIELD(&it, 0, Pos);
         const Vel *v = ECS_FIELD(&it, 1, Vel);
         CHECK(p == ecs_get_mut(w, ecs_iter_entity(&it), pos) && v == ecs_get(w, ecs_iter_entity(&it), vel));
-        CHECK((int)p->x % 2 == 1);
+        CHECK_EQ((int)p->x % 2, 1);
         p->x += v->x; /* writes land in the storage */
         n++;
     }
-    CHECK(n == 5);
+    CHECK_EQ(n, 5);
     for (i = 0; i < (int)ecs_storage_count(ecs_storage_of(w, pos)); i++) {
         const Pos *p = (const Pos *)ecs_storage_data(ecs_storage_of(w, pos)) + i;
-        CHECK((int)p->x % 2 == 0);
+        CHECK_EQ((int)p->x % 2, 0);
     }
     ecs_world_free(w);
 }
@@ -126,11 +124,11 @@ static void test_not_optional_and_any_terms(void) {
     it = ecs_view(w, &d);
     while (ecs_iter_next(&it)) {
         CHECK(ecs_iter_entity(&it) == a || ecs_iter_entity(&it) == c);
-        CHECK(ecs_field(&it, 1) == NULL);
-        CHECK((ECS_FIELD(&it, 2, Health) != NULL) == (ecs_iter_entity(&it) == c));
+        CHECK_PTR_EQ(ecs_field(&it, 1), NULL);
+        CHECK_EQ((ECS_FIELD(&it, 2, Health) != NULL), (ecs_iter_entity(&it) == c));
         n++;
     }
-    CHECK(n == 2);
+    CHECK_EQ(n, 2);
     /* any: Vel or Health */
     memset(&d, 0, sizeof d);
     d.terms[0].c = pos;
@@ -141,11 +139,11 @@ static void test_not_optional_and_any_terms(void) {
     e = spawn(4, 0, 0, 0); /* neither */
     n = 0;
     for (it = ecs_view(w, &d); ecs_iter_next(&it); n++) {
-        CHECK(ecs_iter_entity(&it) != e);
-        CHECK((ECS_FIELD(&it, 1, Vel) != NULL) == (ecs_iter_entity(&it) != c));
-        CHECK((ECS_FIELD(&it, 2, Health) != NULL) == (ecs_iter_entity(&it) != a));
+        CHECK_NE(ecs_iter_entity(&it), e);
+        CHECK_EQ((ECS_FIELD(&it, 1, Vel) != NULL), (ecs_iter_entity(&it) != c));
+        CHECK_EQ((ECS_FIELD(&it, 2, Health) != NULL), (ecs_iter_entity(&it) != a));
     }
-    CHECK(n == 3);
+    CHECK_EQ(n, 3);
     ecs_world_free(w);
 }
 
@@ -198,10 +196,10 @@ static void test_more_than_eight_terms(void) {
             if (i != 1 || k != 11) *(int *)ecs_add(w, e[i], c[k], NULL) = i * 100 + k;
     }
     for (it = ecs_view_of(w, 12, c); ecs_iter_next(&it); n++) {
-        CHECK(ecs_iter_entity(&it) != e[1]);
-        for (k = 0; k < 12; k++) CHECK(*ECS_FIELD(&it, (uint32_t)k, int) % 100 == k);
+        CHECK_NE(ecs_iter_entity(&it), e[1]);
+        for (k = 0; k < 12; k++) CHECK_EQ(*ECS_FIELD(&it, (uint32_t)k, int) % 100, k);
     }
-    CHECK(n == 2);
+    CHECK_EQ(n, 2);
     ecs_world_free(w);
 }
 
@@ -215,10 +213,10 @@ static void test_tag_terms_match_without_data(void) {
     t[0] = frozen;
     t[1] = pos;
     for (it = ecs_view_of(w, 2, t); ecs_iter_next(&it); n++) {
-        CHECK(ecs_field(&it, 0) != NULL);
+        CHECK_PTR_NE(ecs_field(&it, 0), NULL);
         CHECK(ECS_FIELD(&it, 1, Pos)->x == 1);
     }
-    CHECK(n == 1);
+    CHECK_EQ(n, 1);
     ecs_world_free(w);
 }
 
@@ -237,7 +235,7 @@ static void test_removing_the_current_entity_visits_every_other_once(void) {
         both[1] = vel;
         for (it = ecs_view_of(w, 2, both); ecs_iter_next(&it);) {
             ecs_entity e = ecs_iter_entity(&it);
-            CHECK(n < 300);
+            CHECK_LT(n, 300);
             got[n++] = e;
             if (ECS_ENTITY_INDEX(e) % 2) continue; /* every other one */
             if (mode == 0) ecs_destroy(w, e);
@@ -246,7 +244,7 @@ static void test_removing_the_current_entity_visits_every_other_once(void) {
             if (mode == 3) ecs_strip(w, e);
         }
         CHECK(same_set(got, n, all, 300));
-        CHECK(ecs_storage_count(ecs_storage_of(w, pos)) == (mode == 0 || mode == 1 || mode == 3 ? 150u : 300u));
+        CHECK_EQ(ecs_storage_count(ecs_storage_of(w, pos)), (mode == 0 || mode == 1 || mode == 3 ? 150u : 300u));
         ecs_world_free(w);
     }
 }
@@ -288,8 +286,8 @@ static void test_iter_entity_names_the_current_entity_after_the_body_took_it(voi
                     wrong += ecs_iter_entity(&it) != e;
                 }
             }
-            CHECK(n == 50);
-            CHECK(wrong == 0);
+            CHECK_EQ(n, 50);
+            CHECK_EQ(wrong, 0);
             ecs_world_free(w);
         }
 }
@@ -342,7 +340,7 @@ static void test_forbidden_change_during_iteration_asserts_naming_storage_and_ca
 #endif
     n = 2;
     while (ecs_iter_next(&it)) n++; /* still memory-safe afterwards */
-    CHECK(n <= 10);
+    CHECK_LE(n, 10);
     ecs_world_free(w);
 }
 
@@ -380,13 +378,13 @@ static void test_a_forbidden_change_leaves_the_walk_in_bounds(void) {
             d.lead = pos;
             it = ecs_view(w, &d);
             before = test__asserts;
-            CHECK(walk(&it, form, destroy_most_at_first_step, e) <= (layout ? 8 : 16));
+            CHECK_LE(walk(&it, form, destroy_most_at_first_step, e), (layout ? 8 : 16));
             CHECK(!ecs_alive(w, e[0]) && ecs_alive(w, e[15])); /* the body ran */
 #if ECS_DEBUG
             CHECK(test__asserts > before && strstr(test__assert_msg, "under a live view"));
             test__expected += test__asserts - before;
 #else
-            CHECK(test__asserts == before);
+            CHECK_EQ(test__asserts, before);
 #endif
             ecs_world_free(w);
         }
@@ -404,7 +402,7 @@ static void test_block_iteration_hands_out_arrays(void) {
         Pos *p = ECS_BLOCK(&it, 0, Pos);
         const Vel *v = ECS_BLOCK(&it, 1, Vel);
         uint32_t j;
-        CHECK(it.count > 0);
+        CHECK_GT(it.count, 0);
         for (j = 0; j < it.count; j++) {
             CHECK(ecs_get(w, it.entities[j], pos) == &p[j]);
             CHECK(ecs_get(w, it.entities[j], vel) == &v[j] || it.count == 1);
@@ -412,10 +410,10 @@ static void test_block_iteration_hands_out_arrays(void) {
         }
         rows += (int)it.count;
     }
-    CHECK(rows == 1000 - 143);
+    CHECK_EQ(rows, 1000 - 143);
     for (i = 0; i < 1000; i++) {
         const Pos *p = (const Pos *)ecs_storage_data(ecs_storage_of(w, pos)) + i;
-        CHECK((p->x == -1) == ecs_has(w, ecs_storage_entities(ecs_storage_of(w, pos))[i], vel));
+        CHECK_EQ((p->x == -1), ecs_has(w, ecs_storage_entities(ecs_storage_of(w, pos))[i], vel));
     }
     ecs_world_free(w);
 }
@@ -451,7 +449,7 @@ static void test_blocks_of_a_not_term_span_the_rows_between_its_entities(void) {
     CHECK(rows == 90 && frozen_seen == 0);
     CHECK(blocks == 10 && widest == 9);
     for (i = 0; i < 100; i++) /* each entity's own Pos was reached, the frozen ones' not */
-        CHECK((((const Pos *)ecs_storage_data(ecs_storage_of(w, pos)))[i].y == 1) == (i % 10 != 0));
+        CHECK_EQ((((const Pos *)ecs_storage_data(ecs_storage_of(w, pos)))[i].y == 1), (i % 10 != 0));
     ecs_world_free(w);
 }
 
@@ -510,7 +508,7 @@ static void test_storages_found_in_step_are_rechecked_after_any_row_moves(void) 
     memset(&g, 0, sizeof g); /* a group owning Pos and Health moves Pos rows */
     g.owned[0] = pos;
     g.owned[1] = hp;
-    CHECK(ecs_group_new(w, &g) != 0);
+    CHECK_NE(ecs_group_new(w, &g), 0);
     for (i = 0; i < 300; i += 3) ECS_ADD(w, e[i], hp, Health, {i});
     CHECK(blocks_hold_each_entitys_values(310));
     ecs_world_free(w);
@@ -612,22 +610,22 @@ static void test_fields_taken_after_a_change_that_moved_the_arrays_are_right(voi
         float x = ECS_FIELD(&it, 0, Pos)->x;
         const void *old = ecs_storage_data(ecs_storage_of(w, pos));
         for (i = 0; i < 200; i++) spawn(1000, 0, 0, 0); /* grows pos: its arrays move */
-        CHECK(ecs_storage_data(ecs_storage_of(w, pos)) != old);
-        CHECK(ECS_FIELD(&it, 0, Pos) == ECS_GET_MUT(w, cur, pos, Pos));
+        CHECK_PTR_NE(ecs_storage_data(ecs_storage_of(w, pos)), old);
+        CHECK_PTR_EQ(ECS_FIELD(&it, 0, Pos), ECS_GET_MUT(w, cur, pos, Pos));
         CHECK(ECS_FIELD(&it, 0, Pos)->x == x);
         n++;
     }
-    CHECK(n == 3);
+    CHECK_EQ(n, 3);
     n = 0;
     for (it = ecs_view_of(w, 1, &vel); ecs_iter_next_block(&it);) {
         ecs_entity first = it.entities[0];
         const void *old = ecs_storage_data(ecs_storage_of(w, vel));
         for (i = 0; i < 200; i++) ECS_ADD(w, ecs_create(w), vel, Vel, {5, 5});
-        CHECK(ecs_storage_data(ecs_storage_of(w, vel)) != old);
-        CHECK(ECS_BLOCK(&it, 0, Vel) == ECS_GET_MUT(w, first, vel, Vel));
+        CHECK_PTR_NE(ecs_storage_data(ecs_storage_of(w, vel)), old);
+        CHECK_PTR_EQ(ECS_BLOCK(&it, 0, Vel), ECS_GET_MUT(w, first, vel, Vel));
         n += (int)it.count;
     }
-    CHECK(n == 3);
+    CHECK_EQ(n, 3);
     ecs_world_free(w);
 }
 
@@ -652,7 +650,7 @@ static void test_each_view_declares_its_iterator(void) {
     ECS_EACH_VIEW(it, w, &(ecs_view_desc){.terms = {{pos, 0}}}) {
         if (++n == 3) break;
     }
-    CHECK(n == 3);
+    CHECK_EQ(n, 3);
     ecs_world_free(w);
 }
 
@@ -672,7 +670,7 @@ static void test_each_over_interleaved_storages_matches_the_other_loop_forms(voi
     for (i = 0; i < N; i++) e[i] = spawn((float)i, 1, 0, i % 3 == 0);
     for (i = 1; i < N; i += 2) CHECK(ecs_delete(w, e[i], vel));
     for (i = 0; i < N; i += 2) ECS_GET_MUT(w, e[i], vel, Vel)->x = (float)(2 * i);
-    CHECK(ecs_storage_entities(ecs_storage_of(w, vel))[1] != e[2]); /* out of step */
+    CHECK_NE(ecs_storage_entities(ecs_storage_of(w, vel))[1], e[2]); /* out of step */
     for (k = 0; k < 2; k++) { /* Pos + Vel, then Pos + NOT Frozen */
         memset(&d, 0, sizeof d);
         d.terms[0].c = pos;
@@ -733,21 +731,22 @@ static void test_each_over_interleaved_storages_matches_the_other_loop_forms(voi
         CHECK(n > 0 && ecs_count(w) == before + 40000);
         m = 0;
         for (it = ecs_view(w, &d); ecs_iter_next(&it);) m++;
-        CHECK(n == m); /* the new entities have no Pos: nothing more to visit */
+        CHECK_EQ(n, m); /* the new entities have no Pos: nothing more to visit */
         d.terms[1].c = vel; /* then a required tested term */
         d.terms[1].flags = 0;
     }
-    CHECK(ecs_storage_count(ecs_storage_of(w, vel)) == (uint32_t)(N / 2 - nnot));
+    CHECK_EQ(ecs_storage_count(ecs_storage_of(w, vel)), (uint32_t)(N / 2 - nnot));
     n = 0;
     it = ecs_view(w, &d);
     ECS_EACH(&it) {
         if (++n == 7) break;
     }
-    CHECK(n == 7);
+    CHECK_EQ(n, 7);
     ecs_world_free(w);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_view_walks_the_shortest_storage_from_its_last_row);
     RUN(test_forced_lead_walks_that_storage);
     RUN(test_fields_point_at_each_terms_value);

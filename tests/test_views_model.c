@@ -14,8 +14,6 @@
        SEED=123 STEPS=20000 ./build/plain/test_views_model
    Every failure names its seed and step. */
 #include "test.h"
-#define ECS_IMPLEMENTATION
-#define ECS_STB_DS_IMPLEMENTATION
 #include "../ecs.h"
 
 typedef int32_t I32;
@@ -755,7 +753,8 @@ static void test_changes_inside_a_union_loop_skip_and_repeat_nothing(void) {
     for (s = 0; s < nseeds; s++) CHECK(run_seed(seeds[s], check_union_changes));
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     const char *seed = getenv("SEED"), *n = getenv("STEPS");
     int i;
     if (seed) {

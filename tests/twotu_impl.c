@@ -1,8 +1,8 @@
 /* The implementation TU. It must not define the stb_ds implementation
    itself: twotu_stb_user.c does (or -lstb provides it), and a second copy
    would not link. */
-#include "test.h"
 #define ECS_IMPLEMENTATION
+#include "test.h"
 #include "twotu.h"
 
 typedef struct { float x, y; } Pos;
@@ -11,9 +11,9 @@ static void test_header_only_file_uses_the_shared_implementation(void) {
     ecs_world *w = ecs_world_new(NULL);
     ecs_component pos = ECS_COMPONENT(w, Pos);
     CHECK(user_spawn(w, pos, 100));
-    CHECK(ecs_storage_count(ecs_storage_of(w, pos)) == 100);
+    CHECK_EQ(ecs_storage_count(ecs_storage_of(w, pos)), 100);
     CHECK(user_sum_x(w, pos) == 4950.0f);
-    CHECK(ecs_lookup(w, "Pos") == pos);
+    CHECK_EQ(ecs_lookup(w, "Pos"), pos);
     ecs_world_free(w);
 }
 
@@ -21,7 +21,8 @@ static void test_header_only_file_uses_the_shared_implementation(void) {
 static void test_stb_ds_user_links_beside_ecs(void) { CHECK(stb_user_check()); }
 #endif
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_only(argc, argv);
     RUN(test_header_only_file_uses_the_shared_implementation);
 #ifndef TWOTU_LINK_LIBSTB
     RUN(test_stb_ds_user_links_beside_ecs);
