@@ -9,3 +9,5 @@
 #   tests/test_readme.sh    README.md's ```c blocks compiled as C99 and as
 #                           C++ (-Wall -Wextra -Wpedantic -Werror), and run
 TEST_CMDS += 'sh tests/test_docs.sh $(B)/docs'
+TEST_CMDS += 'CC="$(CC)" CXX="$(CXX)" CLANGXX="$(if $(HAVE_CLANG),$(CLANGXX))" STB_CFLAGS="$(STB_CFLAGS)" \
+              sh tests/test_readme.sh $(B)/readme'
