@@ -8,7 +8,8 @@
 #                     bench-plot-commit (or BENCH_PLOT_OUT=bench) updates the
 #                     committed bench/results.svg and results.csv instead
 #   make bench-quick  the benchmark at a small N (also part of make test)
-#   make install      ecs.h and ecs.pc (PREFIX=/usr/local, DESTDIR; mk/integration.mk)
+#   make install      ecs.h, ecs.pc and the CMake package (PREFIX=/usr/local, DESTDIR;
+#                     mk/integration.mk); make shared: build/shared/libecs.so
 #   make test-matrix  more platforms (mk/matrix.mk); make test-minimal: make test
 #                     without the optional tools (mk/minimal.mk)
 #   make clean

@@ -1,15 +1,15 @@
 # mk/integration.mk - ecs.h in other people's builds (included by the Makefile).
 #
 #   make install    ecs.h to $(DESTDIR)$(INCLUDEDIR), ecs.pc (from ecs.pc.in)
-#                   to $(DESTDIR)$(PKGCONFIGDIR); PREFIX=/usr/local,
-#                   INCLUDEDIR=$(PREFIX)/include,
+#                   to $(DESTDIR)$(PKGCONFIGDIR), and the CMake package
+#                   (ecsConfig.cmake, ecsConfigVersion.cmake, ecs-stb.cmake,
+#                   from cmake/*.in) to $(DESTDIR)$(CMAKEDIR): byte for byte
+#                   the files cmake --install writes for the default
+#                   (header-only) configuration, without cmake. PREFIX=
+#                   /usr/local, INCLUDEDIR=$(PREFIX)/include,
 #                   PKGCONFIGDIR=$(PREFIX)/share/pkgconfig (the place of
-#                   architecture-independent .pc files; pkg-config looks there)
-#                   and the CMake package (ecsConfig.cmake, its version
-#                   file, ecs-stb.cmake) to $(DESTDIR)$(CMAKEDIR)
-#                   (CMAKEDIR=$(PREFIX)/share/cmake/ecs): the same files,
-#                   byte for byte, as cmake --install of the default
-#                   (header-only) configuration
+#                   architecture-independent .pc files; pkg-config looks
+#                   there), CMAKEDIR=$(PREFIX)/share/cmake/ecs
 #   make uninstall  removes those files
 #   make shared     $(B)/shared/libecs.so.MAJOR.MINOR.PATCH with the SONAME
 #                   libecs.so.MAJOR.MINOR and the links libecs.so.MAJOR.MINOR
