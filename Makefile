@@ -13,9 +13,12 @@
 #                     without T, every test file of that configuration
 #   make bench        the benchmark table (-O2 -DNDEBUG; BENCH_CFLAGS="-O3 -march=native" to change),
 #                     also written to build/bench/results.csv
-#   make bench-plot   bench/results.svg from that CSV (gnuplot), for bench/README.md
+#   make bench-plot   build/bench/results.svg from that CSV (gnuplot); make
+#                     bench-plot-commit (or BENCH_PLOT_OUT=bench) updates the
+#                     committed bench/results.svg and results.csv instead
 #   make bench-quick  the benchmark at a small N (also part of make test)
-#   make install      ecs.h and ecs.pc (PREFIX=/usr/local, DESTDIR; mk/integration.mk)
+#   make install      ecs.h, ecs.pc and the CMake package (PREFIX=/usr/local, DESTDIR;
+#                     mk/integration.mk); make shared: build/shared/libecs.so
 #   make test-matrix  more platforms (mk/matrix.mk); make test-minimal: make test
 #                     without the optional tools (mk/minimal.mk)
 #   make clean
@@ -261,8 +264,9 @@ $(B)/twotu/links-libstb: tests/twotu_impl.c tests/twotu_user.c tests/twotu.h ecs
 # the tests (-O1, ASan/UBSan): it only checks that every workload runs and its
 # checksum matches (exit status 1 if not), so make test runs it too.
 # make bench also writes the table as CSV ($(B)/bench/results.csv); make
-# bench-plot draws it with bench/plot.gp into bench/results.svg (the picture
-# in bench/README.md) and copies the CSV beside it: commit both. make test
+# bench-plot draws it with bench/plot.gp into $(B)/bench/results.svg; make
+# bench-plot-commit draws it into bench/results.svg (the picture in
+# bench/README.md) and copies the CSV beside it: commit both. make test
 # checks the CSV and the drawing on two quick runs (tests/test_plot.sh;
 # skipped without gnuplot).
 # On Intel CPUs with the JCC erratum microcode (Skylake-derived, like the
@@ -283,10 +287,18 @@ $(B)/bench/bench-quick: bench/bench.c $(BENCH_HEADERS) | $(B)/bench
 	    -DBENCH_BUILD='"$(CC) -std=c99 -O1 -fsanitize=address,undefined"' $< -o $@ -lm -lpthread
 bench: $(B)/bench/bench
 	./$(B)/bench/bench --csv $(B)/bench/results.csv
+# make bench-plot draws into $(BENCH_PLOT_OUT) (default $(B)/bench, beside
+# the CSV); make bench-plot-commit (BENCH_PLOT_OUT=bench) updates the
+# committed bench/results.svg and bench/results.csv
+BENCH_PLOT_OUT ?= $(B)/bench
 bench-plot:
 	@test -f $(B)/bench/results.csv || $(MAKE) bench
-	gnuplot -e "csv='$(B)/bench/results.csv'; svg='bench/results.svg'" bench/plot.gp
-	cp $(B)/bench/results.csv bench/results.csv
+	@mkdir -p $(BENCH_PLOT_OUT)
+	gnuplot -e "csv='$(B)/bench/results.csv'; svg='$(BENCH_PLOT_OUT)/results.svg'" bench/plot.gp
+	@cmp -s $(B)/bench/results.csv $(BENCH_PLOT_OUT)/results.csv || cp $(B)/bench/results.csv $(BENCH_PLOT_OUT)/results.csv
+	@echo "bench-plot: $(BENCH_PLOT_OUT)/results.svg"
+bench-plot-commit:
+	$(MAKE) bench-plot BENCH_PLOT_OUT=bench
 bench-quick: $(B)/bench/bench-quick
 	./$(B)/bench/bench-quick --quick
 # instructions per entity of every row, counted by callgrind (bench/callgrind.sh);
@@ -306,5 +318,5 @@ $(B)/ex $(B)/gcc-c99 $(B)/clang-c11 $(B)/plain $(B)/tcc $(B)/cpp $(B)/twotu $(B)
 clean:
 	rm -rf $(B)
 
-.PHONY: run test check clean bench bench-plot bench-quick bench-callgrind FORCE
+.PHONY: run test check clean bench bench-plot bench-plot-commit bench-quick bench-callgrind FORCE
 .SECONDARY:

@@ -20,7 +20,8 @@
    sum of the values read or stored), computed by the code under test; it
    must equal its raw baseline's. A mismatch prints an error and the program
    exits with status 1, so a workload that skips work cannot pass. Missed
-   performance targets are printed, but do not change the exit status.
+   performance targets are printed (MISS for a guarantee, "open" for a
+   goal), but do not change the exit status.
 
    Adding a workload is one function and one row of ROWS:
        static bench_sum ecs_my_work(bench_run *r)
@@ -1670,7 +1671,7 @@ enum {
     RAW_CREATE, RAW_GET, RAW_ADD_REMOVE, RAW_ITER1, RAW_ITER2, RAW_HALF, RAW_FROZEN, RAW_ITER3, RAW_TREE,
     RAW_TREE_MOVED, RAW_SNAPSHOT, RAW_FRAME,
     ECS_ITER2_EACH, ECS_ITER2_BLOCK, ECS_ADD_REMOVE, ECS_CREATE, ECS_DESTROY, ECS_FRAME, ECS_TREE, ECS_PLACED,
-    NBASELINES, NO_TARGET = -1
+    ECS_HALF_EACH, NBASELINES, NO_TARGET = -1
 };
 
 static const bench_baseline BASELINES[NBASELINES] = {
@@ -1694,7 +1695,15 @@ static const bench_baseline BASELINES[NBASELINES] = {
     {"ecs 1 core", ecs_frame_serial}, /* the serial frame, for the parallel one */
     {"ecs tree", ecs_tree_transforms}, /* the full pass, for the tree's edits */
     {"ecs placed", ecs_create_placed}, /* create + Transform + WorldTransform, for the spawn */
+    {"ecs mixed/e", ecs_half_each}, /* the per-entity loop, for the block loop (issue 22) */
 };
+
+/* A target is a guarantee (met with room to spare when it was set, kept
+   since: at N = 1M the table says ok or MISS, and a MISS is a regression to
+   look into) or a goal (not met, or met only on a quiet machine; the
+   direction work is going: the table says "goal met" or "goal open").
+   bench/README.md, "Goals and guarantees", gives each one's reason. */
+enum { GUARANTEE, GOAL };
 
 typedef struct bench_row {
     const char *name;
@@ -1702,50 +1711,51 @@ typedef struct bench_row {
     int raw;         /* BASELINES[raw] does the same work with plain arrays */
     int target_raw;  /* the target is stated against BASELINES[target_raw] */
     double target;   /* as ecs min / raw min at N = 1M: at most this */
+    int kind;        /* GUARANTEE or GOAL */
 } bench_row;
 
 #define TARGET_N 1000000u
 
 static const bench_row ROWS[] = {
-    {"create + 2x ECS_ADD", ecs_create_add, RAW_CREATE, NO_TARGET, 0},
-    {"create + 2x ECS_ADD, grouped", ecs_create_add_grouped, ECS_CREATE, NO_TARGET, 0},
-    {"create_n, one by one", ecs_create_with_each, RAW_CREATE, ECS_CREATE, 1.0},
-    {"create_bulk, all at once", ecs_create_bulk_all, RAW_CREATE, ECS_CREATE, 1.0},
-    {"destroy, creation order", ecs_destroy_in_order, RAW_CREATE, NO_TARGET, 0},
-    {"destroy, grouped", ecs_destroy_grouped, ECS_DESTROY, NO_TARGET, 0},
-    {"get Position, shuffled", ecs_get_shuffled, RAW_GET, RAW_GET, 2.0},
-    {"get Position, shuffled, handle", ecs_get_shuffled_handle, RAW_GET, RAW_GET, 2.0},
-    {"add+remove Data", ecs_add_remove, RAW_ADD_REMOVE, NO_TARGET, 0},
-    {"add+remove Data, tracked", ecs_add_remove_tracked, RAW_ADD_REMOVE, ECS_ADD_REMOVE, 1.3},
-    {"add+remove Data, grouped", ecs_add_remove_grouped, ECS_ADD_REMOVE, NO_TARGET, 0},
-    {"iterate 1, per entity", ecs_iter1_each, RAW_ITER1, RAW_ITER1, 1.3},
-    {"iterate 1, blocks", ecs_iter1_block, RAW_ITER1, RAW_ITER1, 1.05},
-    {"iterate 2, per entity", ecs_iter2_each, RAW_ITER2, RAW_ITER2, 1.3},
-    {"iterate 2, blocks", ecs_iter2_block, RAW_ITER2, RAW_ITER2, 1.05},
-    {"iterate 2, blocks, after a change", ecs_iter2_block_churn, RAW_ITER2, NO_TARGET, 0},
-    {"iterate 2, group blocks", ecs_iter2_group, RAW_ITER2, RAW_ITER2, 1.05},
-    {"iterate 2 tracked, per entity", ecs_tracked_each, RAW_ITER2, ECS_ITER2_EACH, 1.3},
-    {"iterate 2 tracked, blocks", ecs_tracked_block, RAW_ITER2, ECS_ITER2_BLOCK, 1.3},
-    {"iterate 2 mixed, per entity", ecs_half_each, RAW_HALF, RAW_HALF, 1.5},
-    {"iterate 2 mixed, blocks", ecs_half_block, RAW_HALF, RAW_HALF, 1.5},
-    {"iterate 2 mixed, group blocks", ecs_half_group, RAW_HALF, RAW_HALF, 1.05},
-    {"iterate 2 NOT Frozen, per entity", ecs_frozen_each, RAW_FROZEN, NO_TARGET, 0},
-    {"iterate 2 NOT Frozen, blocks", ecs_frozen_block, RAW_FROZEN, NO_TARGET, 0},
-    {"iterate 2 NOT Frozen, group blocks", ecs_frozen_group, RAW_FROZEN, NO_TARGET, 0},
-    {"iterate 3, per entity", ecs_iter3_each, RAW_ITER3, RAW_ITER3, 1.3},
-    {"iterate 3, blocks", ecs_iter3_block, RAW_ITER3, RAW_ITER3, 1.05},
-    {"iterate 3, group blocks", ecs_iter3_group, RAW_ITER3, RAW_ITER3, 1.05},
-    {"hierarchy transforms, 4-ary", ecs_tree_transforms, RAW_TREE, RAW_TREE, 3.0},
-    {"hierarchy 1% moved, leaves", ecs_tree_moved_leaves, RAW_TREE_MOVED, ECS_TREE, 0.1},
-    {"hierarchy 1% moved, any nodes", ecs_tree_moved_any, RAW_TREE, NO_TARGET, 0},
-    {"hierarchy 1% moved, ECS_MODIFIED", ecs_tree_moved_tracked, RAW_TREE_MOVED, NO_TARGET, 0},
-    {"hierarchy reparent 100+, pass", ecs_tree_reparent, RAW_TREE, ECS_TREE, 2.0},
-    {"hierarchy spawn under a parent", ecs_tree_spawn, ECS_PLACED, ECS_PLACED, 2.0},
-    {"movement frame, 1 core", ecs_frame_serial, RAW_FRAME, RAW_FRAME, 1.5},
-    {"movement frame, 1 core, grouped", ecs_frame_grouped, RAW_FRAME, NO_TARGET, 0},
-    {"movement frame, all cores", ecs_frame_parallel, ECS_FRAME, NO_TARGET, 0},
-    {"save snapshot, 2 components", ecs_save_snapshot, RAW_SNAPSHOT, RAW_SNAPSHOT, 3.0},
-    {"load snapshot, 2 components", ecs_load_snapshot, RAW_SNAPSHOT, RAW_SNAPSHOT, 3.0},
+    {"create + 2x ECS_ADD", ecs_create_add, RAW_CREATE, NO_TARGET, 0, 0},
+    {"create + 2x ECS_ADD, grouped", ecs_create_add_grouped, ECS_CREATE, NO_TARGET, 0, 0},
+    {"create_n, one by one", ecs_create_with_each, RAW_CREATE, ECS_CREATE, 1.0, GOAL},
+    {"create_bulk, all at once", ecs_create_bulk_all, RAW_CREATE, ECS_CREATE, 1.0, GUARANTEE},
+    {"destroy, creation order", ecs_destroy_in_order, RAW_CREATE, NO_TARGET, 0, 0},
+    {"destroy, grouped", ecs_destroy_grouped, ECS_DESTROY, NO_TARGET, 0, 0},
+    {"get Position, shuffled", ecs_get_shuffled, RAW_GET, RAW_GET, 2.0, GOAL},
+    {"get Position, shuffled, handle", ecs_get_shuffled_handle, RAW_GET, RAW_GET, 2.0, GOAL},
+    {"add+remove Data", ecs_add_remove, RAW_ADD_REMOVE, NO_TARGET, 0, 0},
+    {"add+remove Data, tracked", ecs_add_remove_tracked, RAW_ADD_REMOVE, ECS_ADD_REMOVE, 1.3, GOAL},
+    {"add+remove Data, grouped", ecs_add_remove_grouped, ECS_ADD_REMOVE, NO_TARGET, 0, 0},
+    {"iterate 1, per entity", ecs_iter1_each, RAW_ITER1, RAW_ITER1, 1.3, GUARANTEE},
+    {"iterate 1, blocks", ecs_iter1_block, RAW_ITER1, RAW_ITER1, 1.05, GUARANTEE},
+    {"iterate 2, per entity", ecs_iter2_each, RAW_ITER2, RAW_ITER2, 1.3, GUARANTEE},
+    {"iterate 2, blocks", ecs_iter2_block, RAW_ITER2, RAW_ITER2, 1.05, GUARANTEE},
+    {"iterate 2, blocks, after a change", ecs_iter2_block_churn, RAW_ITER2, NO_TARGET, 0, 0},
+    {"iterate 2, group blocks", ecs_iter2_group, RAW_ITER2, RAW_ITER2, 1.05, GUARANTEE},
+    {"iterate 2 tracked, per entity", ecs_tracked_each, RAW_ITER2, ECS_ITER2_EACH, 1.3, GOAL},
+    {"iterate 2 tracked, blocks", ecs_tracked_block, RAW_ITER2, ECS_ITER2_BLOCK, 1.3, GOAL},
+    {"iterate 2 mixed, per entity", ecs_half_each, RAW_HALF, RAW_HALF, 1.5, GOAL},
+    {"iterate 2 mixed, blocks", ecs_half_block, RAW_HALF, ECS_HALF_EACH, 1.0, GOAL},
+    {"iterate 2 mixed, group blocks", ecs_half_group, RAW_HALF, RAW_HALF, 1.05, GUARANTEE},
+    {"iterate 2 NOT Frozen, per entity", ecs_frozen_each, RAW_FROZEN, NO_TARGET, 0, 0},
+    {"iterate 2 NOT Frozen, blocks", ecs_frozen_block, RAW_FROZEN, NO_TARGET, 0, 0},
+    {"iterate 2 NOT Frozen, group blocks", ecs_frozen_group, RAW_FROZEN, NO_TARGET, 0, 0},
+    {"iterate 3, per entity", ecs_iter3_each, RAW_ITER3, RAW_ITER3, 1.3, GOAL},
+    {"iterate 3, blocks", ecs_iter3_block, RAW_ITER3, RAW_ITER3, 1.05, GUARANTEE},
+    {"iterate 3, group blocks", ecs_iter3_group, RAW_ITER3, RAW_ITER3, 1.05, GUARANTEE},
+    {"hierarchy transforms, 4-ary", ecs_tree_transforms, RAW_TREE, RAW_TREE, 3.0, GUARANTEE},
+    {"hierarchy 1% moved, leaves", ecs_tree_moved_leaves, RAW_TREE_MOVED, ECS_TREE, 0.1, GOAL},
+    {"hierarchy 1% moved, any nodes", ecs_tree_moved_any, RAW_TREE, NO_TARGET, 0, 0},
+    {"hierarchy 1% moved, ECS_MODIFIED", ecs_tree_moved_tracked, RAW_TREE_MOVED, NO_TARGET, 0, 0},
+    {"hierarchy reparent 100+, pass", ecs_tree_reparent, RAW_TREE, ECS_TREE, 2.0, GUARANTEE},
+    {"hierarchy spawn under a parent", ecs_tree_spawn, ECS_PLACED, ECS_PLACED, 2.0, GOAL},
+    {"movement frame, 1 core", ecs_frame_serial, RAW_FRAME, RAW_FRAME, 1.5, GOAL},
+    {"movement frame, 1 core, grouped", ecs_frame_grouped, RAW_FRAME, NO_TARGET, 0, 0},
+    {"movement frame, all cores", ecs_frame_parallel, ECS_FRAME, NO_TARGET, 0, 0},
+    {"save snapshot, 2 components", ecs_save_snapshot, RAW_SNAPSHOT, RAW_SNAPSHOT, 3.0, GUARANTEE},
+    {"load snapshot, 2 components", ecs_load_snapshot, RAW_SNAPSHOT, RAW_SNAPSHOT, 3.0, GOAL},
 };
 #define NROWS (sizeof ROWS / sizeof ROWS[0])
 
@@ -1966,7 +1976,7 @@ int main(int argc, char **argv) {
     const uint32_t *ns = full_ns;
     uint32_t one_n;
     int nn = 4, reps_override = 0, cold = 0, quick = env && *env && strcmp(env, "0") != 0;
-    int i, misses = 0, judged = 0;
+    int i, misses = 0, judged = 0, goals = 0, goals_met = 0;
     size_t row;
 
     for (i = 1; i < argc; i++) {
@@ -2029,8 +2039,13 @@ int main(int argc, char **argv) {
             if (e.reps < reps) printf("  (%d run%s)", e.reps, e.reps == 1 ? "" : "s");
             if (rw->target_raw != NO_TARGET) {
                 double ratio = e.min / ref[rw->target_raw].min;
-                printf("  <= %gx %s: %.2fx", rw->target, BASELINES[rw->target_raw].name, ratio);
-                if (n == TARGET_N) {
+                printf("  %s<= %gx %s: %.2fx", rw->kind == GOAL ? "goal " : "", rw->target,
+                       BASELINES[rw->target_raw].name, ratio);
+                if (n == TARGET_N && rw->kind == GOAL) {
+                    goals++;
+                    goals_met += ratio <= rw->target;
+                    printf(" %s", ratio > rw->target ? "open" : "met");
+                } else if (n == TARGET_N) {
                     judged++;
                     misses += ratio > rw->target;
                     printf(" %s", ratio > rw->target ? "MISS" : "ok");
@@ -2062,9 +2077,9 @@ int main(int argc, char **argv) {
         printf("\n");
         free(perm);
     }
-    if (judged)
-        printf("targets at N = %lu: %d of %d met%s\n", (unsigned long)TARGET_N, judged - misses,
-               judged, misses ? " (MISS rows above)" : "");
+    if (judged || goals)
+        printf("targets at N = %lu: guarantees %d of %d met%s; goals %d of %d met\n", (unsigned long)TARGET_N,
+               judged - misses, judged, misses ? " (MISS rows above)" : "", goals_met, goals);
     else
         printf("targets are judged at N = %lu, not run here\n", (unsigned long)TARGET_N);
     if (csv && fclose(csv) != 0) {

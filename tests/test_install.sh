@@ -4,12 +4,14 @@
 #   tests/test_install.sh DIR
 #
 #   1. make install PREFIX=DIR/prefix puts ecs.h (the same file) in
-#      DIR/prefix/include and ecs.pc, with the header's version, in
-#      DIR/prefix/share/pkgconfig. Where pkg-config is installed:
+#      DIR/prefix/include, ecs.pc, with the header's version, in
+#      DIR/prefix/share/pkgconfig, and the CMake package (ecsConfig.cmake,
+#      ecsConfigVersion.cmake with that version, ecs-stb.cmake) in
+#      DIR/prefix/share/cmake/ecs (tests/test_cmake.sh builds with it). Where pkg-config is installed:
 #      pkg-config --modversion ecs is that version, and
 #      tests/consumer/quickstart.c built with
 #      `cc quickstart.c $(pkg-config --cflags --libs ecs)` runs.
-#   2. make install DESTDIR=DIR/stage PREFIX=/opt/ecs puts the same two files
+#   2. make install DESTDIR=DIR/stage PREFIX=/opt/ecs puts the same files
 #      under DIR/stage/opt/ecs, and ecs.pc says prefix=/opt/ecs: the staging
 #      directory does not leak into it.
 #   3. make uninstall, with the same variables, removes them again.
@@ -30,24 +32,27 @@ bad() { echo "FAIL $*"; fail=$((fail + 1)); }
 rm -rf "$1" && mkdir -p "$1" && dir=$(cd "$1" && pwd) || exit 2
 version=$(awk '/^#define ECS_H_VERSION_(MAJOR|MINOR|PATCH) / { v = v (v == "" ? "" : ".") $3 } END { print v }' "$root/ecs.h")
 
-# installed WHAT PREFIX_DIR PREFIX: the two files are in PREFIX_DIR, right
+# installed WHAT PREFIX_DIR PREFIX: the files are in PREFIX_DIR, right
 installed() {
     if cmp -s "$root/ecs.h" "$2/include/ecs.h" && [ -f "$2/share/pkgconfig/ecs.pc" ] &&
        grep -qx "Version: $version" "$2/share/pkgconfig/ecs.pc" &&
-       grep -qx "prefix=$3" "$2/share/pkgconfig/ecs.pc"; then
-        ok "$1: include/ecs.h, share/pkgconfig/ecs.pc (Version: $version, prefix=$3)"
+       grep -qx "prefix=$3" "$2/share/pkgconfig/ecs.pc" &&
+       grep -qx "set(PACKAGE_VERSION \"$version\")" "$2/share/cmake/ecs/ecsConfigVersion.cmake" &&
+       grep -q 'add_library(ecs::ecs INTERFACE IMPORTED)' "$2/share/cmake/ecs/ecsConfig.cmake" &&
+       cmp -s "$root/cmake/ecs-stb.cmake" "$2/share/cmake/ecs/ecs-stb.cmake"; then
+        ok "$1: include/ecs.h, share/pkgconfig/ecs.pc (Version: $version, prefix=$3), share/cmake/ecs/{ecsConfig,ecsConfigVersion,ecs-stb}.cmake"
     else
         bad "$1: include/ecs.h or share/pkgconfig/ecs.pc missing or wrong:"
         find "$2" -type f | sed 's/^/       /'
         [ -f "$2/share/pkgconfig/ecs.pc" ] && sed 's/^/       | /' "$2/share/pkgconfig/ecs.pc"
     fi
 }
-# uninstalled WHAT PREFIX_DIR VARIABLES...: make uninstall removes both
+# uninstalled WHAT PREFIX_DIR VARIABLES...: make uninstall removes them
 uninstalled() {
     what=$1 at=$2
     shift 2
     $make -C "$root" --no-print-directory uninstall "$@" > "$dir/uninstall.log" 2>&1
-    if [ ! -e "$at/include/ecs.h" ] && [ ! -e "$at/share/pkgconfig/ecs.pc" ]; then
+    if [ ! -e "$at/include/ecs.h" ] && [ ! -e "$at/share/pkgconfig/ecs.pc" ] && [ ! -e "$at/share/cmake/ecs" ]; then
         ok "$what: make uninstall removed them"
     else
         bad "$what: make uninstall $*:"

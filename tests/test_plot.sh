@@ -6,8 +6,11 @@
 # Runs BENCH (a build of bench/bench.c) --quick twice, at N = 1000 and
 # 3000, with --csv, draws the two files together with bench/plot.gp into
 # DIR/quick.svg, and checks that every line of the CSV has the 11 columns
-# of its header and that the picture has a panel title for every workload
-# of the table the benchmark printed. Prints "ok"/"FAIL" per check and
+# of its header and that the picture has a line, named in its panel's key,
+# for every workload of the table the benchmark printed (named as is, or
+# "name (x baseline)" where that baseline is not raw), and a dashed
+# "baseline = 1" in each panel, fewer panels than workloads (one per
+# family). Prints "ok"/"FAIL" per check and
 # "RESULT <passed> <failed>".
 set -u
 [ $# -eq 2 ] || { echo "usage: $0 BENCH DIR" >&2; exit 2; }
@@ -42,12 +45,19 @@ fi
 
 if gnuplot -e "csv='$dir/quick.csv'; svg='$dir/quick.svg'" "$root/bench/plot.gp" > "$dir/plot.log" 2>&1; then
     missing=$(printf '%s\n' "$names" | while IFS= read -r name; do
-        grep -qF ">$name<" "$dir/quick.svg" || echo "'$name'"
+        grep -qF ">$name<" "$dir/quick.svg" || grep -qF ">$name (x " "$dir/quick.svg" || echo "'$name'"
     done)
     if [ -z "$missing" ]; then
-        ok "bench/plot.gp drew a panel for each of the $rows workloads"
+        ok "bench/plot.gp drew a line for each of the $rows workloads"
     else
-        bad "bench/plot.gp: no panel titled $(echo $missing)"
+        bad "bench/plot.gp: no line named $(echo $missing)"
+    fi
+    # gnuplot's SVG writes each key's text twice
+    panels=$(($(grep -c '>baseline = 1<' "$dir/quick.svg") / 2))
+    if [ "$panels" -gt 1 ] && [ "$panels" -lt "$rows" ]; then
+        ok "bench/plot.gp drew $panels panels (workload families), each with the line at 1"
+    else
+        bad "bench/plot.gp: $panels panels with a 'baseline = 1' line for $rows workloads"
     fi
 else
     bad "gnuplot bench/plot.gp:"

@@ -1,0 +1,13 @@
+# mk/docs.mk - the docs against the code (included by the Makefile).
+#
+# Part of make test:
+#   tests/test_docs.sh      every ecs_*/ECS_* name README.md and ecs.h's doc
+#                           block mention exists in ecs.h; README.md's
+#                           "section N (TITLE)" references name the doc
+#                           block's sections by number and title; the table
+#                           of contents matches the headings
+#   tests/test_readme.sh    README.md's ```c blocks compiled as C99 and as
+#                           C++ (-Wall -Wextra -Wpedantic -Werror), and run
+TEST_CMDS += 'sh tests/test_docs.sh $(B)/docs'
+TEST_CMDS += 'CC="$(CC)" CXX="$(CXX)" CLANGXX="$(if $(HAVE_CLANG),$(CLANGXX))" STB_CFLAGS="$(STB_CFLAGS)" \
+              sh tests/test_readme.sh $(B)/readme'
