@@ -98,7 +98,14 @@
                              (gcc/clang) or dllexport in the TU that
                              defines ECS_IMPLEMENTATION and dllimport
                              elsewhere (Windows). Every function, the
-                             inline ones too, has a real symbol there.
+                             inline ones too, has a real symbol there, and
+                             so do the private functions the macros and
+                             inline functions call (a program needs
+                             them); nothing else is exported. make shared
+                             and CMake's ECS_BUILD_SHARED build it as
+                             libecs.so.MAJOR.MINOR.PATCH, SONAME
+                             libecs.so.MAJOR.MINOR (a program and the
+                             library come from the same minor version).
       ECS_STB_DS_INCLUDE     How to include stb_ds (default "stb_ds.h").
       ECS_STB_DS_IMPLEMENTATION
                              Also compile the stb_ds implementation here.
@@ -135,7 +142,7 @@
       ------------------------  ------------------------  --------------------
       ecs_world_new             alloc without free        NULL, assert
                                 out of memory             NULL
-      ecs_create, _with, _bulk  no slot left              ECS_NULL/false, EXHAUSTED
+      ecs_create, _n, _bulk     no slot left              ECS_NULL/false, EXHAUSTED
                                 out of memory             ECS_NULL/false, OUT_OF_MEMORY
                                 unknown / repeated comp   ECS_NULL/false, assert
       ecs_destroy, ecs_strip    null or stale entity      false/0, no error
@@ -183,7 +190,7 @@
                                 out of memory             false, nothing moved
       ecs_unique_*              unknown component         NULL/false, assert
       ecs_unique_get(_mut)      no unique value           NULL, NOT_FOUND, assert
-      ecs_track                 unknown; bad flags        false, assert
+      ecs_track_set             unknown; bad flags        false, assert
                                 out of memory             false
       ecs_track_inserted,       storage not tracking it   false/NULL, INVALID, assert
       _modified, _removed,
@@ -548,8 +555,8 @@
       its ECS_NOT ones, has at least one of its ECS_ANY ones (if any), and
       hands out a pointer per term.
 
-      ecs_view_desc d = {0};                 // or designated initializers
-      d.terms[0] = (ecs_term){pos, ECS_WRITE};
+      ecs_view_desc d = {0};                 // C++: = {}; or designated initializers
+      d.terms[0] = (ecs_term){pos, ECS_WRITE}; // C++: ecs_term{pos, ECS_WRITE}
       d.terms[1] = (ecs_term){vel, 0};       // 0: required, read
       d.terms[2] = (ecs_term){frozen, ECS_NOT};
       ecs_iter it = ecs_view(w, &d);
@@ -623,7 +630,7 @@
       steps through an aligned block with no call (the compiler keeps the
       iterator in registers) and, in a probe run with one term to test,
       finds the next match in its outer step, with no call either and its
-      own state in registers (ecs__each). ecs_iter_next_block hands out an
+      own state in registers. ecs_iter_next_block hands out an
       aligned run whole, and a probe run one entity at a time, except that
       when only an ECS_NOT term is tested the rows between the entities
       that have it form one block. Where storages interleave, ECS_EACH is
@@ -1685,12 +1692,9 @@ ECS_API ecs_entity ecs__create_n(ecs_world *w, uint32_t n, const ecs_component *
                                  const void *const *values);
 ECS_API bool ecs__take_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c, void *out,
                              size_t size, bool deletion);
-ECS_API bool ecs__iter_plan(ecs_iter *it);
 ECS_API bool ecs__iter_rest(ecs_iter *it, uint32_t x);
-ECS_API uint32_t ecs__iter_merge(ecs_iter *it, uint32_t x);
 ECS_API void ecs__iter_mark(const ecs_iter *it);
 ECS_API bool ecs__iter_next(ecs_iter *it);
-ECS_API void ecs__iter_changed(ecs_iter *it, uint32_t pos);
 ECS_API int ecs__iter_step(ecs_iter *it);
 ECS_API ecs_entity ecs__iter_entity(const ecs_iter *it, uint32_t row);
 ECS_API void ecs__bad_field(const ecs_iter *it, const char *call, uint32_t k, size_t size, bool block);
@@ -4759,7 +4763,9 @@ static bool ecs__iter_next_lead(ecs_iter *it) {
    run again when the epoch moved under it). False when the view is done.
    The one place a run's kind is decided: probe when a term must be
    tested at some row, else aligned. */
-ECS__FN bool ecs__iter_plan(ecs_iter *it) {
+static void ecs__iter_changed(ecs_iter *it, uint32_t pos);
+static uint32_t ecs__iter_merge(ecs_iter *it, uint32_t x);
+static bool ecs__iter_plan(ecs_iter *it) {
     ecs_world *w = it->world;
     uint32_t k, q, top, lo, r, want[ECS_MAX_TERMS];
     bool probe, aligned[ECS_MAX_TERMS], any_aligned = false;
@@ -4857,7 +4863,7 @@ ECS__FN bool ecs_iter_chunk(ecs_iter *it, uint32_t k, uint32_t n) {
    ECS__CHANGE_RING changes; more changes than that since the walk last
    looked cannot be told apart, and assert too (a loop only ever removes
    its current entity, once per step). */
-ECS__FN void ecs__iter_changed(ecs_iter *it, uint32_t pos) {
+static void ecs__iter_changed(ecs_iter *it, uint32_t pos) {
 #if ECS_DEBUG
     ecs_storage *s = it->lead;
     uint64_t n = s->changes - it->changes, k;
@@ -4961,7 +4967,7 @@ ECS__FN bool ecs__iter_next(ecs_iter *it) {
 /* A block loop's probe run whose tested terms have no value (ECS_NOT
    only): the matches right below entity x (a match) join its block.
    Returns the lowest of them. */
-ECS__FN uint32_t ecs__iter_merge(ecs_iter *it, uint32_t x) {
+static uint32_t ecs__iter_merge(ecs_iter *it, uint32_t x) {
     ecs__seek s = it->seek;
     while (x) { /* a run of one entity: x - 1 */
         s.run = it->seek.run + x - 1;
