@@ -2290,18 +2290,18 @@ ECS__INLINE bool ecs_add_n(ecs_world *w, ecs_entity e, uint32_t n, const ecs_com
 #define ECS__P_ANY 2u
 
 
-/* The highest entity below x of a probe run that matches, plus 1; 0 when
-   none is left. A tight loop on locals makes the tests of s (see
-   ecs__seek); where they pass, the rest runs out of line (ecs__iter_rest).
-   Sets the values of the terms it looks up. */
-ECS__HOT uint32_t ecs__seek_down(ecs_iter *it, const ecs__seek *s, uint32_t x) {
+/* The highest entity below x and not below lo of a probe run that
+   matches, plus 1; 0 when none is. A tight loop on locals makes the tests
+   of s (see ecs__seek); where they pass, the rest runs out of line
+   (ecs__iter_rest). Sets the values of the terms it looks up. */
+ECS__HOT uint32_t ecs__seek_down(ecs_iter *it, const ecs__seek *s, uint32_t x, uint32_t lo) {
     const ecs_entity *run = s->run;
     const ecs_tick *ticks = s->ticks;
     const uintptr_t *pages = s->pages;
     ecs__off *bias = s->bias;
     ecs_tick since = s->since;
     uint32_t want = s->want, keep = s->keep, rest = s->rest;
-    while (x) {
+    while (x > lo) {
         x--;
         if (ticks && ticks[x] <= since) continue;
         if (pages) {
@@ -2327,7 +2327,7 @@ ECS__HOT bool ecs_iter_next_block(ecs_iter *it) {
         if (!it->probing) {
             --x;
             ecs__modified(it->mark1, (uint32_t)(it->mbias + x), 1);
-        } else if ((x = ecs__seek_down(it, &it->seek, x)) != 0) {
+        } else if ((x = ecs__seek_down(it, &it->seek, x, 0)) != 0) {
             x--;
             if (it->nmark) it->first = x, it->count = 1, ecs__iter_mark(it);
         } else {
@@ -2383,7 +2383,7 @@ typedef struct ecs__each {
     const ecs_entity *run;
     const uintptr_t *pages;
     ecs__off *bias;
-    uint32_t want;
+    uint32_t want; /* ECS__P_HAS (present) or ECS__P_NOT (absent) */
     ecs_storage *mark1; /* an aligned run's one marked term (ecs_iter.mark1) */
     ecs__off mbias;
 } ecs__each;
@@ -2424,8 +2424,8 @@ ECS__HOT bool ecs__each_next(ecs_iter *it, ecs__each *e) {
                 goto next;
             }
             x--;
-            if (e->bias) *e->bias = (ecs__off)row - x;
-        } else if ((x = ecs__seek_down(it, &it->seek, x)) != 0) {
+            *e->bias = (ecs__off)(row & e->want) - x; /* absent (want 0): no value, (bias + x) * size is 0 */
+        } else if ((x = ecs__seek_down(it, &it->seek, x, 0)) != 0) {
             x--;
             if (it->nmark) it->first = x, it->count = 1, ecs__iter_mark(it);
         } else {
@@ -2446,8 +2446,8 @@ next:
     e->mbias = it->mbias;
     e->pages = it->probing && !it->seek.ticks && !it->seek.rest && !it->nmark ? it->seek.pages : NULL;
     e->run = it->seek.run;
-    e->want = it->seek.want;
-    e->bias = it->seek.keep ? it->seek.bias : NULL;
+    e->want = it->seek.keep; /* ECS__P_HAS or ECS__P_NOT: a mask of the row */
+    e->bias = it->seek.bias;
     return true;
 }
 
@@ -4942,7 +4942,7 @@ ECS__FN bool ecs__iter_next(ecs_iter *it) {
                 if (it->mark1) ecs__modified(it->mark1, (uint32_t)(it->mbias + x - 1), 1);
                 n = it->each && it->nmark ? 1 : x;
                 x -= n;
-            } else if (!(x = ecs__seek_down(it, &it->seek, x))) {
+            } else if (!(x = ecs__seek_down(it, &it->seek, x, 0))) {
                 it->first = 0;
                 continue;
             } else if (it->merge) {
@@ -4968,13 +4968,9 @@ ECS__FN bool ecs__iter_next(ecs_iter *it) {
    only): the matches right below entity x (a match) join its block.
    Returns the lowest of them. */
 static uint32_t ecs__iter_merge(ecs_iter *it, uint32_t x) {
-    ecs__seek s = it->seek;
-    while (x) { /* a run of one entity: x - 1 */
-        s.run = it->seek.run + x - 1;
-        s.ticks = it->seek.ticks ? it->seek.ticks + x - 1 : NULL;
-        if (!ecs__seek_down(it, &s, 1)) break;
-        x--;
-    }
+    uint32_t q;
+    while (x && ecs__seek_down(it, &it->seek, x, x - 1)) x--; /* entity x - 1 alone */
+    for (q = 0; q < it->nprobe; q++) it->bias[it->probe[q].term] = -(ecs__off)x; /* no value at the block's first */
     return x;
 }
 
@@ -5392,13 +5388,14 @@ ECS__IMPL_HOT bool ecs__records_reserve(ecs_world *w, ecs_storage *s, bool delet
     l->reserved += (uint32_t)promise;
     return true;
 }
-/* With no room left (a hook turned tracking on during a removal of several
-   components and memory ran out), the value goes unrecorded. */
+/* With no room reserved (a hook turned tracking on during a removal of
+   several components) room is made here; when memory runs out the value
+   goes unrecorded, reported (ECS_ERR_OUT_OF_MEMORY). */
 ECS__IMPL_HOT void ecs__record_removal(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, bool deletion,
                                        const char *call) {
     ecs__changes *l = ecs__records_of(s, deletion);
     if (!l) return;
-    if ((uint64_t)l->count + l->reserved >= l->cap)
+    if ((uint64_t)l->count + l->reserved >= l->cap && !ecs__changes_reserve(w, l, 1, deletion ? s->size : 0))
         ecs__report(w, ECS__M_NOT_RECORDED, call, e, s->id, deletion ? "a deletion" : "a removal");
     else
         ecs__changes_push(l, e, w->tick, s->data + (size_t)row * s->size, deletion ? s->size : 0);
@@ -7279,7 +7276,7 @@ ECS__FN bool ecs_load(ecs_world *w, const void *bytes, size_t n) {
     X(uint32_t, ecs__next_slot, (const ecs_world *w)) \
     X(ecs_entity, ecs_create_n, (ecs_world *w, uint32_t n, const ecs_component *comps, const void *const *values)) \
     X(bool, ecs_add_n, (ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps, const void *const *values)) \
-    X(uint32_t, ecs__seek_down, (ecs_iter *it, const ecs__seek *s, uint32_t x)) \
+    X(uint32_t, ecs__seek_down, (ecs_iter *it, const ecs__seek *s, uint32_t x, uint32_t lo)) \
     X(uint32_t, ecs__probe_down, (const ecs_entity *run, const uintptr_t *pages, uint32_t x, bool want, uint32_t *row)) \
     X(bool, ecs_iter_next_block, (ecs_iter *it)) \
     X(bool, ecs_iter_next, (ecs_iter *it)) \

@@ -1164,6 +1164,42 @@ static void test_deleting_a_tracked_tag_records_the_entity(void) {
     ecs_world_free(w);
 }
 
+/* A hook that turns deletion tracking on while an entity is destroyed:
+   the components of that entity still to go are recorded (room is made
+   for them then), and so are the entities destroyed after. */
+static int hook_refused;
+static void turn_on_deletion_tracking(ecs_world *hw, ecs_entity e, ecs_component c, void *value, void *user) {
+    (void)e, (void)c, (void)value;
+    if (!(ecs_track_get(hw, *(ecs_component *)user) & ECS_TRACK_DELETION))
+        hook_refused += !ecs_track_set(hw, *(ecs_component *)user, ECS_TRACK_DELETION);
+}
+static void test_tracking_turned_on_by_a_hook_mid_destroy_records_what_goes_after(void) {
+    ecs_hooks h;
+    ecs_entity e[3];
+    const ecs_change *list;
+    uint32_t n, i;
+    setup();
+    memset(&h, 0, sizeof h);
+    h.on_remove = turn_on_deletion_tracking;
+    h.user = &hp; /* Health's id is above Vel's: it goes after Vel's hook ran */
+    CHECK(ecs_hooks_set(w, vel, &h));
+    for (i = 0; i < 3; i++) {
+        e[i] = spawn((float)i);
+        ECS_ADD(w, e[i], vel, Vel, {1, 0});
+        ECS_ADD(w, e[i], hp, Health, {(int)i + 10});
+    }
+    CHECK(ecs_destroy(w, e[0]));
+    CHECK_EQ(hook_refused, 0);
+    list = ecs_track_deleted(w, hp, 0, &n);
+    CHECK_EQ(n, 1);
+    CHECK(list[0].entity == e[0] && ((const Health *)ecs_track_deleted_value(w, hp, &list[0]))->hp == 10);
+    CHECK_EQ(ecs_destroy_all(w, vel), 2);
+    list = ecs_track_deleted(w, hp, 0, &n);
+    CHECK_EQ(n, 3);
+    CHECK(ecs_count(w) == 0 && list[1].entity != e[0] && list[2].entity != e[0]);
+    ecs_world_free(w);
+}
+
 int main(int argc, char **argv) {
     test_only(argc, argv);
     RUN(test_insertion_counts_as_inserted_not_modified);
@@ -1206,5 +1242,6 @@ int main(int argc, char **argv) {
     /* last: fails under clang's UBSan (ecs.h bug, see the test) and may
        end the process */
     RUN(test_deleting_a_tracked_tag_records_the_entity);
+    RUN(test_tracking_turned_on_by_a_hook_mid_destroy_records_what_goes_after);
     return test_summary();
 }

@@ -745,6 +745,71 @@ static void test_each_over_interleaved_storages_matches_the_other_loop_forms(voi
     ecs_world_free(w);
 }
 
+/* In a union view every entity comes once with each ANY term's value or
+   NULL, in every loop form: ECS_FIELD of a term the entity lacks is NULL
+   also in the runs after the first ANY term's, where that term is tested
+   for absence entity by entity. */
+static void test_union_fields_of_absent_terms_are_null_in_every_loop(void) {
+    ecs_view_desc d;
+    ecs_iter it;
+    int i, n = 0, both = 0;
+    setup();
+    for (i = 0; i < 40; i++) spawn((float)i, i % 3 == 0, i % 2 == 0, 0);
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = vel;
+    d.terms[0].flags = ECS_ANY;
+    d.terms[1].c = hp;
+    d.terms[1].flags = ECS_ANY;
+    it = ecs_view(w, &d);
+    ECS_EACH(&it) {
+        ecs_entity e = ecs_iter_entity(&it);
+        Vel *v = ECS_FIELD(&it, 0, Vel);
+        Health *h = ECS_FIELD(&it, 1, Health);
+        CHECK(v == ecs_get(w, e, vel) && h == ecs_get(w, e, hp));
+        CHECK(v || h);
+        both += v && h;
+        n++;
+    }
+    CHECK_EQ(n, 27); /* i % 3 == 0 or i % 2 == 0, of 0..39 */
+    CHECK_EQ(both, 7);
+    for (n = 0, it = ecs_view(w, &d); ecs_iter_next(&it); n++) {
+        ecs_entity e = ecs_iter_entity(&it);
+        CHECK(ECS_FIELD(&it, 0, Vel) == ecs_get(w, e, vel) && ECS_FIELD(&it, 1, Health) == ecs_get(w, e, hp));
+    }
+    CHECK_EQ(n, 27);
+    ecs_world_free(w);
+}
+
+/* A block loop whose only test is a filter on the lead's two tick arrays
+   (ECS_INSERTED | ECS_MODIFIED) gives blocks of matching entities only:
+   neighbours join a block when they pass the filter themselves. */
+static void test_blocks_of_a_filter_hold_only_entities_that_pass_it(void) {
+    ecs_view_desc d;
+    ecs_iter it;
+    ecs_entity e[16];
+    int i, n = 0;
+    setup();
+    CHECK(ecs_track_set(w, hp, ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION));
+    for (i = 0; i < 16; i++) e[i] = spawn((float)i, 0, 1, 0);
+    ecs_track_clear(w, hp, ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION);
+    ecs_tick_advance(w);
+    for (i = 0; i < 16; i++)
+        if (i % 5 == 0 || i % 5 == 1) ecs_get_mut(w, e[i], hp); /* 0 1 5 6 10 11 15 */
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = hp;
+    d.terms[0].flags = ECS_INSERTED | ECS_MODIFIED;
+    for (it = ecs_view(w, &d); ecs_iter_next_block(&it);) {
+        uint32_t j;
+        for (j = 0; j < it.count; j++, n++) {
+            for (i = 0; i < 16 && e[i] != it.entities[j]; i++) {}
+            CHECK(i < 16 && (i % 5 == 0 || i % 5 == 1));
+            CHECK(ECS_BLOCK(&it, 0, Health) + j == ecs_get(w, e[i], hp));
+        }
+    }
+    CHECK_EQ(n, 7);
+    ecs_world_free(w);
+}
+
 int main(int argc, char **argv) {
     test_only(argc, argv);
     RUN(test_view_walks_the_shortest_storage_from_its_last_row);
@@ -752,6 +817,8 @@ int main(int argc, char **argv) {
     RUN(test_fields_point_at_each_terms_value);
     RUN(test_not_optional_and_any_terms);
     RUN(test_union_of_any_terms_visits_each_entity_once);
+    RUN(test_union_fields_of_absent_terms_are_null_in_every_loop);
+    RUN(test_blocks_of_a_filter_hold_only_entities_that_pass_it);
     RUN(test_view_of_one_storage_visits_every_row);
     RUN(test_more_than_eight_terms);
     RUN(test_tag_terms_match_without_data);

@@ -113,7 +113,7 @@
 static struct {
     int expecting; /* > 0: the call being made may assert */
     int count;     /* asserts seen while expecting */
-    char msg[512];
+    char msg[1024];
 } fa;
 
 static void fz_fail(int line, const char *fmt, ...);
