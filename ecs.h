@@ -5747,8 +5747,9 @@ static void ecs__free_entities(ecs_world *w) {
 ECS__FN bool ecs_hooks_set(ecs_world *w, ecs_component c, const ecs_hooks *hooks) {
     ECS__WORLD(w, false);
     ecs_storage *s = ecs__comp(w, "ecs_hooks_set", ECS_NULL, c, (size_t)-1);
+    uint32_t more = hooks ? !!hooks->on_insert + !!hooks->on_remove + !!hooks->on_replace : 0; /* (none: no room) */
     if (!s || ecs__locked(w, "ecs_hooks_set", ECS_NULL, s)) return false;
-    if (!ecs__grow(w, (void **)&s->listen, &s->listen_cap, s->nlisten + 3, s->nlisten, sizeof *s->listen))
+    if (!ecs__grow(w, (void **)&s->listen, &s->listen_cap, s->nlisten + more, s->nlisten, sizeof *s->listen))
         return ecs__report(w, ECS__M_OOM, "ecs_hooks_set", ECS_NULL, c), false;
     if (hooks)
         s->hooks = *hooks;

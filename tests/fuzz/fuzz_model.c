@@ -2828,7 +2828,10 @@ static void op_hooks(void) {
         EXPECT_ASSERT(!ecs_hooks_set(m.w, m.comp[c], set ? &hook_sets[set] : NULL), ECS_ERR_LOCKED);
         return;
     }
-    ENSURE(ecs_hooks_set(m.w, m.comp[c], set ? &hook_sets[set] : NULL));
+    if (!ecs_hooks_set(m.w, m.comp[c], set ? &hook_sets[set] : NULL)) { /* room for the listeners, first */
+        ENSURE(OOM_OK());
+        return;
+    }
     m.st[c].hooks = set;
 }
 
