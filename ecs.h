@@ -1712,13 +1712,13 @@ ECS_API bool ecs__type_ok(const ecs_storage *s, const char *call);
 #else
 #define ECS__TYPE_WRONG(w, call, e, c, size) 0
 #endif
-ECS_API bool ecs__defer_add_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
+ECS_API bool ecs__defer_add_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c, const void *value,
                                   size_t size);
 ECS_API void *ecs__unique_get(const ecs_world *w, const char *call, ecs_component c, size_t size, bool mut);
-ECS_API void *ecs__unique_add_sized(ecs_world *w, ecs_component c, const void *value, size_t size);
-ECS_API bool ecs__unique_remove_sized(ecs_world *w, ecs_component c, void *out, size_t size);
-ECS_API bool ecs__add_if_changed_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
-                                       size_t size);
+ECS_API void *ecs__unique_add_sized(ecs_world *w, const char *call, ecs_component c, const void *value, size_t size);
+ECS_API bool ecs__unique_remove_sized(ecs_world *w, const char *call, ecs_component c, void *out, size_t size);
+ECS_API bool ecs__add_if_changed_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+                                       const void *value, size_t size);
 
 /* The layout below is visible only so that the hot paths can be inline.
    It is not API: it changes between versions. */
@@ -2553,11 +2553,15 @@ ECS__INLINE void *ecs_block(const ecs_iter *it, uint32_t k) { return ecs__field(
     ((const T *)ecs__unique_get((w), ECS__AT("ECS_UNIQUE_GET", #T), (c), ECS__SIZE(T), false))
 #define ECS_UNIQUE_GET_MUT(w, c, T)                                                                          \
     ((T *)ecs__unique_get((w), ECS__AT("ECS_UNIQUE_GET_MUT", #T), (c), ECS__SIZE(T), true))
-#define ECS_UNIQUE_ADD(w, c, T, ...) ((T *)ecs__unique_add_sized((w), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T)))
-#define ECS_UNIQUE_REMOVE(w, c, T, out) ecs__unique_remove_sized((w), (c), (1 ? (out) : (T *)0), sizeof(T))
-#define ECS_ADD_IF_CHANGED(w, e, c, T, ...) \
-    ecs__add_if_changed_sized((w), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T))
-#define ECS_DEFER_ADD(w, e, c, T, ...) ecs__defer_add_sized((w), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T))
+#define ECS_UNIQUE_ADD(w, c, T, ...)                                                                         \
+    ((T *)ecs__unique_add_sized((w), ECS__AT("ECS_UNIQUE_ADD", #T), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T)))
+#define ECS_UNIQUE_REMOVE(w, c, T, out)                                                                      \
+    ecs__unique_remove_sized((w), ECS__AT("ECS_UNIQUE_REMOVE", #T), (c), (1 ? (out) : (T *)0), sizeof(T))
+#define ECS_ADD_IF_CHANGED(w, e, c, T, ...)                                                                  \
+    ecs__add_if_changed_sized((w), ECS__AT("ECS_ADD_IF_CHANGED", #T), (e), (c), ECS__VALUE(T, __VA_ARGS__),      \
+                              sizeof(T))
+#define ECS_DEFER_ADD(w, e, c, T, ...)                                                                       \
+    ecs__defer_add_sized((w), ECS__AT("ECS_DEFER_ADD", #T), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T))
 
 #ifdef __cplusplus
 } /* extern "C" */
@@ -3005,9 +3009,12 @@ ECS__FN bool ecs__type_ok(const ecs_storage *s, const char *call) {
     return strncmp(t, s->name, n) == 0 && s->name[n] == '\0';
 }
 
-/* c's storage, or NULL after reporting an unknown c or a size mismatch. */
+/* c's storage, or NULL after reporting an unknown c, a size mismatch or
+   (a typed macro under ECS_DEBUG) a type that is not c's. */
 ECS__IMPL_HOT ecs_storage *ecs__comp(const ecs_world *w, const char *call, ecs_entity e, ecs_component c, size_t size) {
-    if (c - 1u < w->ncomponents && (size == (size_t)-1 || size == w->storages[c]->size)) return w->storages[c];
+    if (c - 1u < w->ncomponents &&
+        (size == (size_t)-1 || (size == w->storages[c]->size && ECS__TYPE_OK(w->storages[c], call))))
+        return w->storages[c];
     ecs__bad_access(w, call, e, c, size);
     return NULL;
 }
@@ -5106,10 +5113,10 @@ ECS__FN bool ecs_defer_add(ecs_world *w, ecs_entity e, ecs_component c, const vo
     ECS__WORLD(w, false);
     return ecs__defer_add(w, "ecs_defer_add", e, c, value, (size_t)-1);
 }
-ECS__FN bool ecs__defer_add_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
+ECS__FN bool ecs__defer_add_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c, const void *value,
                                   size_t size) {
-    ECS__WORLD_IN(w, "ECS_DEFER_ADD", false);
-    return ecs__defer_add(w, "ECS_DEFER_ADD", e, c, value, size);
+    ECS__WORLD_IN(w, call, false);
+    return ecs__defer_add(w, call, e, c, value, size);
 }
 
 static bool ecs__defer_take(ecs_world *w, const char *call, uint32_t op, ecs_entity e, ecs_component c) {
@@ -5304,9 +5311,9 @@ ECS__FN void *ecs_unique_add(ecs_world *w, ecs_component c, const void *value) {
     ECS__WORLD(w, NULL);
     return ecs__unique_add(w, "ecs_unique_add", c, value, (size_t)-1);
 }
-ECS__FN void *ecs__unique_add_sized(ecs_world *w, ecs_component c, const void *value, size_t size) {
-    ECS__WORLD_IN(w, "ECS_UNIQUE_ADD", NULL);
-    return ecs__unique_add(w, "ECS_UNIQUE_ADD", c, value, size);
+ECS__FN void *ecs__unique_add_sized(ecs_world *w, const char *call, ecs_component c, const void *value, size_t size) {
+    ECS__WORLD_IN(w, call, NULL);
+    return ecs__unique_add(w, call, c, value, size);
 }
 
 ECS__FN void *ecs__unique_get(const ecs_world *w, const char *call, ecs_component c, size_t size,
@@ -5314,10 +5321,6 @@ ECS__FN void *ecs__unique_get(const ecs_world *w, const char *call, ecs_componen
     ECS__WORLD_IN(w, call, NULL);
     ecs_storage *s = ecs__comp(w, call, ECS_NULL, c, size);
     if (!s) return NULL;
-    if (size != (size_t)-1 && !ECS__TYPE_OK(s, call)) {
-        ecs__bad_access(w, call, ECS_NULL, c, size);
-        return NULL;
-    }
     if (!s->unique) {
         ecs__report(w, ECS__M_NO_UNIQUE, call, ECS_NULL, c);
         return NULL;
@@ -5352,9 +5355,9 @@ ECS__FN bool ecs_unique_remove(ecs_world *w, ecs_component c, void *out) {
     ECS__WORLD(w, false);
     return ecs__unique_remove(w, "ecs_unique_remove", c, out, (size_t)-1);
 }
-ECS__FN bool ecs__unique_remove_sized(ecs_world *w, ecs_component c, void *out, size_t size) {
-    ECS__WORLD_IN(w, "ECS_UNIQUE_REMOVE", false);
-    return ecs__unique_remove(w, "ECS_UNIQUE_REMOVE", c, out, size);
+ECS__FN bool ecs__unique_remove_sized(ecs_world *w, const char *call, ecs_component c, void *out, size_t size) {
+    ECS__WORLD_IN(w, call, false);
+    return ecs__unique_remove(w, call, c, out, size);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -5522,10 +5525,10 @@ ECS__FN bool ecs_add_if_changed(ecs_world *w, ecs_entity e, ecs_component c, con
     ECS__WORLD(w, false);
     return ecs__add_if_changed(w, "ecs_add_if_changed", e, c, value, (size_t)-1);
 }
-ECS__FN bool ecs__add_if_changed_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
-                                       size_t size) {
-    ECS__WORLD_IN(w, "ECS_ADD_IF_CHANGED", false);
-    return ecs__add_if_changed(w, "ECS_ADD_IF_CHANGED", e, c, value, size);
+ECS__FN bool ecs__add_if_changed_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+                                       const void *value, size_t size) {
+    ECS__WORLD_IN(w, call, false);
+    return ecs__add_if_changed(w, call, e, c, value, size);
 }
 
 ECS__FN bool ecs_track_inserted(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since) {

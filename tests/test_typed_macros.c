@@ -9,7 +9,10 @@
      every typed macro                the same: ECS_GET_MUT, ECS_STORAGE_GET,
                                       ECS_STORAGE_GET_MUT, ECS_ADD (nothing
                                       added), ECS_REMOVE (nothing removed),
-                                      ECS_FIELD, ECS_BLOCK, ECS_UNIQUE_GET
+                                      ECS_FIELD, ECS_BLOCK, ECS_UNIQUE_GET,
+                                      ECS_UNIQUE_ADD, ECS_UNIQUE_REMOVE,
+                                      ECS_ADD_IF_CHANGED, ECS_DEFER_ADD
+                                      (nothing changed, nothing queued)
      ecs_register(w, "name", ...)     a name of your own: no type to compare,
                                       any T of the right size is accepted
      ECS_COMPONENT(w, T)              the name is "T" (ecs_component_name,
@@ -144,6 +147,36 @@ static void test_unique_get_checks_the_type(void) {
     ecs_world_free(w);
 }
 
+/* The typed writes that go out of line check T as well, and change
+   nothing when it is not the registered type. */
+static void test_unique_add_remove_add_if_changed_and_defer_add_check_the_type(void) {
+    int line;
+    Vel out = {0, 0};
+    setup();
+    line = __LINE__ + 1;
+    EXPECT_ASSERT(ECS_UNIQUE_ADD(w, pos, Vel, {7, 8}) == NULL, "ECS_UNIQUE_ADD");
+    CHECK(says_type_and_place("Vel", "Pos", line));
+    CHECK(!ecs_unique_has(w, pos));
+    CHECK_PTR_NE(ECS_UNIQUE_ADD(w, pos, Pos, {7, 8}), NULL);
+    line = __LINE__ + 1;
+    EXPECT_ASSERT(!ECS_UNIQUE_REMOVE(w, pos, Vel, &out), "ECS_UNIQUE_REMOVE");
+    CHECK(says_type_and_place("Vel", "Pos", line));
+    CHECK(ecs_unique_has(w, pos) && out.x == 0);
+    CHECK_PTR_NE(ECS_ADD(w, e, pos, Pos, {1, 2}), NULL);
+    line = __LINE__ + 1;
+    EXPECT_ASSERT(!ECS_ADD_IF_CHANGED(w, e, pos, Vel, {3, 4}), "ECS_ADD_IF_CHANGED");
+    CHECK(says_type_and_place("Vel", "Pos", line));
+    CHECK(ECS_GET(w, e, pos, Pos)->x == 1);
+    line = __LINE__ + 1;
+    EXPECT_ASSERT(!ECS_DEFER_ADD(w, e, pos, Vel, {5, 6}), "ECS_DEFER_ADD");
+    CHECK(says_type_and_place("Vel", "Pos", line));
+    CHECK_EQ(ecs_defer_pending(w), 0);
+    CHECK(ECS_DEFER_ADD(w, e, pos, Pos, {5, 6}));
+    CHECK_EQ(ecs_flush(w), 1);
+    CHECK(ECS_GET(w, e, pos, Pos)->x == 5);
+    ecs_world_free(w);
+}
+
 /* A component registered under a name of its own has no C type to
    compare: any T of its size reads it, as before. */
 static void test_component_registered_by_name_checks_only_the_size(void) {
@@ -195,6 +228,7 @@ int main(int argc, char **argv) {
     RUN(test_add_and_remove_with_another_type_change_nothing);
     RUN(test_fields_check_the_type_in_both_loop_forms);
     RUN(test_unique_get_checks_the_type);
+    RUN(test_unique_add_remove_add_if_changed_and_defer_add_check_the_type);
     RUN(test_component_registered_by_name_checks_only_the_size);
     RUN(test_a_wrong_size_is_still_reported_as_a_size);
     RUN(test_a_type_named_by_a_macro_is_compared_as_written);
