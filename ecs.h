@@ -1069,7 +1069,8 @@
       (16 bytes everywhere), or give them save/load callbacks
       (ecs_serial_set) that write a fixed layout. examples/save_load.c
       shows one; tests/test_save_golden.c loads one snapshot on x86-64,
-      i386, aarch64, armhf and Windows.
+      i386, aarch64, armhf and Windows, and make test-matrix hands
+      snapshots through files from each of them to x86-64 and back.
 
       Values are saved as their bytes, padding included: a struct with
       padding built by a compound literal (ECS_ADD's {...}) has undefined
@@ -1080,8 +1081,8 @@
       The format (version 1). Framing is little-endian; values are their
       registered bytes, in the byte order of the machine that saved them,
       so a snapshot loads on any machine of the same byte order and
-      component layout (tests: written on x86-64, read on i386, aarch64
-      and armhf). u32/u64: little-endian integers; list: u32 n, then n
+      component layout (tests: written on each of x86-64, i386, aarch64,
+      armhf and Windows, read on the others). u32/u64: little-endian integers; list: u32 n, then n
       entries of u64 entity, u64 tick.
         header    "ECSHSNAP", u32 format version (1), u8 byte order of the
                   values (1 little, 2 big), 3 bytes 0
