@@ -150,6 +150,9 @@
                                 out of memory (tracking)  false/0, OUT_OF_MEMORY
                                 free queue cannot grow    destroyed; the slot is
                                                           retired, not queued
+      ecs_world_clear           inside a hook, comparator 0, LOCKED, assert
+                                out of memory (tracking)  0, OUT_OF_MEMORY, nothing
+                                                          destroyed
       ecs_alive, ecs_has,       null or stale entity      false/NULL, no error
       ecs_get, ecs_get_mut      unknown component         false/NULL, assert (in
                                                           release no error is
@@ -301,6 +304,11 @@
           entities created by hooks meanwhile go too) and keeps the rest:
           registrations, hooks, tracking, groups, uniques, systems and
           workloads. Returns how many. Refused inside a hook or comparator.
+          The room for every tracking record is made first: out of memory
+          there, it returns 0 (ECS_ERR_OUT_OF_MEMORY) with nothing
+          destroyed. Only records of entities or values that hooks add
+          meanwhile can still run out; it stops there, each entity
+          destroyed whole or not at all, and returns how many went.
 
       All memory of a world comes from desc->allocator (alloc/free with a
       user context) or, if that is zeroed, from ECS_MALLOC/ECS_FREE, and
@@ -3132,11 +3140,21 @@ ECS__FN uint32_t ecs_world_clear(ecs_world *w) {
         ecs__report(w, ECS__M_REFUSED, "ecs_world_clear", ECS_NULL, 0, ECS__IN_HOOK);
         return 0;
     }
+    /* room for every record the live entities' destroys make, first: out
+       of memory there, nothing is destroyed */
+    for (i = 0; i <= w->ncomponents; i++) {
+        ecs_storage *s = w->storages[i];
+        if (i ? (s->track & ECS_TRACK_DELETION) && !ecs__changes_reserve(w, &s->deleted, s->count, s->size)
+              : w->track_entities && !ecs__changes_reserve(w, &w->destroyed, w->alive, 0)) {
+            ecs__report(w, ECS__M_OOM, "ecs_world_clear", ECS_NULL, i);
+            return 0;
+        }
+    }
     while (w->alive) { /* hooks may create entities: those go too */
         uint32_t before = n;
         for (i = 0; i < w->nslots; i++)
             if (w->versions[i] < ECS__DEAD) {
-                if (!ecs_destroy(w, (ecs_entity)w->versions[i] << 32 | i)) return n; /* out of memory (tracking) */
+                if (!ecs_destroy(w, (ecs_entity)w->versions[i] << 32 | i)) return n; /* (a hook's entities: out of memory) */
                 n++;
             }
         if (n == before) break;
