@@ -545,7 +545,13 @@
       typedef for the other). A component registered by ecs_register (a
       name of your own) is not checked for its type, only its size. The
       typed macros' messages end with the caller's place under ECS_DEBUG:
-      "ECS_GET(entity 3:1, Pos): ... (at game.c:42)".
+      "ECS_GET(entity 3:1, Pos): ... (at game.c:42)"; so do those of the
+      inline calls ecs_add, ecs_get, ecs_get_mut, ecs_remove, ecs_delete,
+      ecs_storage_get, ecs_storage_get_mut, ecs_field and ecs_block, which
+      are macros there ((ecs_get)(w, e, c) and &ecs_get are the functions).
+      Other calls are out of line: their messages name the call, the
+      entity and the component; a breakpoint in ECS_ASSERT gives the
+      stack.
       ECS_ADD(w, e, c, T, init)        -> T *      init: a braced initializer
                                                    ({1, 2}) or any expression
                                                    of type T (v, f(x), 5.0f);
@@ -2572,6 +2578,26 @@ ECS__INLINE void *ecs_block(const ecs_iter *it, uint32_t k) { return ecs__field(
 #define ECS_DEFER_ADD(w, e, c, T, ...)                                                                       \
     ecs__defer_add_sized((w), ECS__AT("ECS_DEFER_ADD", #T), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T))
 
+/* Under ECS_DEBUG the inline calls that can assert are macros too, so that
+   their messages end with the caller's place as the typed macros' do (no
+   type: T is ""). The functions stay: (ecs_get)(w, e, c) and &ecs_get are
+   the functions. The unevaluated assignments refuse a const world or
+   handle where the function takes a mutable one. */
+#if ECS_DEBUG
+#define ECS__MUT(p, T) (0 * sizeof(*(T **)0 = (p)))
+#define ecs_add(w, e, c, value) ecs__add_fast((w), ECS__AT("ecs_add", ""), (e), (c), (value), (size_t)-1)
+#define ecs_get(w, e, c) ((const void *)ecs__get((w), ECS__AT("ecs_get", ""), (e), (c), (size_t)-1, false))
+#define ecs_get_mut(w, e, c)                                                                                 \
+    ecs__get((w), ECS__AT("ecs_get_mut", ""), (e), (c), (size_t)-1 + ECS__MUT(w, ecs_world), true)
+#define ecs_remove(w, e, c, out) ecs__remove_fast((w), ECS__AT("ecs_remove", ""), (e), (c), (out), (size_t)-1, false)
+#define ecs_delete(w, e, c) ecs__remove_fast((w), ECS__AT("ecs_delete", ""), (e), (c), NULL, (size_t)-1, true)
+#define ecs_storage_get(s, e) ((const void *)ecs__storage_get((s), ECS__AT("ecs_storage_get", ""), (e), (size_t)-1, false))
+#define ecs_storage_get_mut(s, e)                                                                            \
+    ecs__storage_get((s), ECS__AT("ecs_storage_get_mut", ""), (e), (size_t)-1 + ECS__MUT(s, ecs_storage), true)
+#define ecs_field(it, k) ecs__field((it), ECS__AT("ecs_field", ""), (k), (size_t)-1, false)
+#define ecs_block(it, k) ecs__field((it), ECS__AT("ecs_block", ""), (k), (size_t)-1, true)
+#endif
+
 #ifdef __cplusplus
 } /* extern "C" */
 /* C++ has no compound literals; this gives a braced temporary an address
@@ -3012,7 +3038,7 @@ ECS__FN void ecs__bad_access(const ecs_world *w, const char *call, ecs_entity e,
 ECS__FN bool ecs__type_ok(const ecs_storage *s, const char *call) {
     const char *t = ecs__call_part(call, 1);
     size_t n = strlen(t);
-    if (!s->typed) return true;
+    if (!s->typed || !n) return true; /* (n 0: an untyped call's place only) */
     if (strncmp(t, "const ", 6) == 0) t += 6, n -= 6; /* const T and T const are T */
     if (n > 6 && strcmp(t + n - 6, " const") == 0) n -= 6;
     return strncmp(t, s->name, n) == 0 && s->name[n] == '\0';
@@ -7314,7 +7340,7 @@ typedef void (*ecs__fnptr)(void);
 extern const ecs__fnptr ecs__inline_symbols[];
 const ecs__fnptr ecs__inline_symbols[] = {ECS__INLINE_FUNCTIONS(ECS__SYMBOL)};
 #else
-#define ECS__SYMBOL(ret, name, params) ECS_API ret name params;
+#define ECS__SYMBOL(ret, name, params) ECS_API ret(name) params; /* (name): not the debug macro */
 ECS__INLINE_FUNCTIONS(ECS__SYMBOL)
 #endif
 #undef ECS__SYMBOL
