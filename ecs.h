@@ -150,6 +150,9 @@
                                 out of memory (tracking)  false/0, OUT_OF_MEMORY
                                 free queue cannot grow    destroyed; the slot is
                                                           retired, not queued
+      ecs_world_clear           inside a hook, comparator 0, LOCKED, assert
+                                out of memory (tracking)  0, OUT_OF_MEMORY, nothing
+                                                          destroyed
       ecs_alive, ecs_has,       null or stale entity      false/NULL, no error
       ecs_get, ecs_get_mut      unknown component         false/NULL, assert (in
                                                           release no error is
@@ -301,6 +304,11 @@
           entities created by hooks meanwhile go too) and keeps the rest:
           registrations, hooks, tracking, groups, uniques, systems and
           workloads. Returns how many. Refused inside a hook or comparator.
+          The room for every tracking record is made first: out of memory
+          there, it returns 0 (ECS_ERR_OUT_OF_MEMORY) with nothing
+          destroyed. Only records of entities or values that hooks add
+          meanwhile can still run out; it stops there, each entity
+          destroyed whole or not at all, and returns how many went.
 
       All memory of a world comes from desc->allocator (alloc/free with a
       user context) or, if that is zeroed, from ECS_MALLOC/ECS_FREE, and
@@ -537,7 +545,13 @@
       typedef for the other). A component registered by ecs_register (a
       name of your own) is not checked for its type, only its size. The
       typed macros' messages end with the caller's place under ECS_DEBUG:
-      "ECS_GET(entity 3:1, Pos): ... (at game.c:42)".
+      "ECS_GET(entity 3:1, Pos): ... (at game.c:42)"; so do those of the
+      inline calls ecs_add, ecs_get, ecs_get_mut, ecs_remove, ecs_delete,
+      ecs_storage_get, ecs_storage_get_mut, ecs_field and ecs_block, which
+      are macros there ((ecs_get)(w, e, c) and &ecs_get are the functions).
+      Other calls are out of line: their messages name the call, the
+      entity and the component; a breakpoint in ECS_ASSERT gives the
+      stack.
       ECS_ADD(w, e, c, T, init)        -> T *      init: a braced initializer
                                                    ({1, 2}) or any expression
                                                    of type T (v, f(x), 5.0f);
@@ -1069,7 +1083,8 @@
       (16 bytes everywhere), or give them save/load callbacks
       (ecs_serial_set) that write a fixed layout. examples/save_load.c
       shows one; tests/test_save_golden.c loads one snapshot on x86-64,
-      i386, aarch64, armhf and Windows.
+      i386, aarch64, armhf and Windows, and make test-matrix hands
+      snapshots through files from each of them to x86-64 and back.
 
       Values are saved as their bytes, padding included: a struct with
       padding built by a compound literal (ECS_ADD's {...}) has undefined
@@ -1080,8 +1095,8 @@
       The format (version 1). Framing is little-endian; values are their
       registered bytes, in the byte order of the machine that saved them,
       so a snapshot loads on any machine of the same byte order and
-      component layout (tests: written on x86-64, read on i386, aarch64
-      and armhf). u32/u64: little-endian integers; list: u32 n, then n
+      component layout (tests: written on each of x86-64, i386, aarch64,
+      armhf and Windows, read on the others). u32/u64: little-endian integers; list: u32 n, then n
       entries of u64 entity, u64 tick.
         header    "ECSHSNAP", u32 format version (1), u8 byte order of the
                   values (1 little, 2 big), 3 bytes 0
@@ -1712,13 +1727,13 @@ ECS_API bool ecs__type_ok(const ecs_storage *s, const char *call);
 #else
 #define ECS__TYPE_WRONG(w, call, e, c, size) 0
 #endif
-ECS_API bool ecs__defer_add_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
+ECS_API bool ecs__defer_add_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c, const void *value,
                                   size_t size);
 ECS_API void *ecs__unique_get(const ecs_world *w, const char *call, ecs_component c, size_t size, bool mut);
-ECS_API void *ecs__unique_add_sized(ecs_world *w, ecs_component c, const void *value, size_t size);
-ECS_API bool ecs__unique_remove_sized(ecs_world *w, ecs_component c, void *out, size_t size);
-ECS_API bool ecs__add_if_changed_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
-                                       size_t size);
+ECS_API void *ecs__unique_add_sized(ecs_world *w, const char *call, ecs_component c, const void *value, size_t size);
+ECS_API bool ecs__unique_remove_sized(ecs_world *w, const char *call, ecs_component c, void *out, size_t size);
+ECS_API bool ecs__add_if_changed_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+                                       const void *value, size_t size);
 
 /* The layout below is visible only so that the hot paths can be inline.
    It is not API: it changes between versions. */
@@ -2553,11 +2568,35 @@ ECS__INLINE void *ecs_block(const ecs_iter *it, uint32_t k) { return ecs__field(
     ((const T *)ecs__unique_get((w), ECS__AT("ECS_UNIQUE_GET", #T), (c), ECS__SIZE(T), false))
 #define ECS_UNIQUE_GET_MUT(w, c, T)                                                                          \
     ((T *)ecs__unique_get((w), ECS__AT("ECS_UNIQUE_GET_MUT", #T), (c), ECS__SIZE(T), true))
-#define ECS_UNIQUE_ADD(w, c, T, ...) ((T *)ecs__unique_add_sized((w), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T)))
-#define ECS_UNIQUE_REMOVE(w, c, T, out) ecs__unique_remove_sized((w), (c), (1 ? (out) : (T *)0), sizeof(T))
-#define ECS_ADD_IF_CHANGED(w, e, c, T, ...) \
-    ecs__add_if_changed_sized((w), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T))
-#define ECS_DEFER_ADD(w, e, c, T, ...) ecs__defer_add_sized((w), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T))
+#define ECS_UNIQUE_ADD(w, c, T, ...)                                                                         \
+    ((T *)ecs__unique_add_sized((w), ECS__AT("ECS_UNIQUE_ADD", #T), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T)))
+#define ECS_UNIQUE_REMOVE(w, c, T, out)                                                                      \
+    ecs__unique_remove_sized((w), ECS__AT("ECS_UNIQUE_REMOVE", #T), (c), (1 ? (out) : (T *)0), sizeof(T))
+#define ECS_ADD_IF_CHANGED(w, e, c, T, ...)                                                                  \
+    ecs__add_if_changed_sized((w), ECS__AT("ECS_ADD_IF_CHANGED", #T), (e), (c), ECS__VALUE(T, __VA_ARGS__),      \
+                              sizeof(T))
+#define ECS_DEFER_ADD(w, e, c, T, ...)                                                                       \
+    ecs__defer_add_sized((w), ECS__AT("ECS_DEFER_ADD", #T), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T))
+
+/* Under ECS_DEBUG the inline calls that can assert are macros too, so that
+   their messages end with the caller's place as the typed macros' do (no
+   type: T is ""). The functions stay: (ecs_get)(w, e, c) and &ecs_get are
+   the functions. The unevaluated assignments refuse a const world or
+   handle where the function takes a mutable one. */
+#if ECS_DEBUG
+#define ECS__MUT(p, T) (0 * sizeof(*(T **)0 = (p)))
+#define ecs_add(w, e, c, value) ecs__add_fast((w), ECS__AT("ecs_add", ""), (e), (c), (value), (size_t)-1)
+#define ecs_get(w, e, c) ((const void *)ecs__get((w), ECS__AT("ecs_get", ""), (e), (c), (size_t)-1, false))
+#define ecs_get_mut(w, e, c)                                                                                 \
+    ecs__get((w), ECS__AT("ecs_get_mut", ""), (e), (c), (size_t)-1 + ECS__MUT(w, ecs_world), true)
+#define ecs_remove(w, e, c, out) ecs__remove_fast((w), ECS__AT("ecs_remove", ""), (e), (c), (out), (size_t)-1, false)
+#define ecs_delete(w, e, c) ecs__remove_fast((w), ECS__AT("ecs_delete", ""), (e), (c), NULL, (size_t)-1, true)
+#define ecs_storage_get(s, e) ((const void *)ecs__storage_get((s), ECS__AT("ecs_storage_get", ""), (e), (size_t)-1, false))
+#define ecs_storage_get_mut(s, e)                                                                            \
+    ecs__storage_get((s), ECS__AT("ecs_storage_get_mut", ""), (e), (size_t)-1 + ECS__MUT(s, ecs_storage), true)
+#define ecs_field(it, k) ecs__field((it), ECS__AT("ecs_field", ""), (k), (size_t)-1, false)
+#define ecs_block(it, k) ecs__field((it), ECS__AT("ecs_block", ""), (k), (size_t)-1, true)
+#endif
 
 #ifdef __cplusplus
 } /* extern "C" */
@@ -2999,15 +3038,18 @@ ECS__FN void ecs__bad_access(const ecs_world *w, const char *call, ecs_entity e,
 ECS__FN bool ecs__type_ok(const ecs_storage *s, const char *call) {
     const char *t = ecs__call_part(call, 1);
     size_t n = strlen(t);
-    if (!s->typed) return true;
+    if (!s->typed || !n) return true; /* (n 0: an untyped call's place only) */
     if (strncmp(t, "const ", 6) == 0) t += 6, n -= 6; /* const T and T const are T */
     if (n > 6 && strcmp(t + n - 6, " const") == 0) n -= 6;
     return strncmp(t, s->name, n) == 0 && s->name[n] == '\0';
 }
 
-/* c's storage, or NULL after reporting an unknown c or a size mismatch. */
+/* c's storage, or NULL after reporting an unknown c, a size mismatch or
+   (a typed macro under ECS_DEBUG) a type that is not c's. */
 ECS__IMPL_HOT ecs_storage *ecs__comp(const ecs_world *w, const char *call, ecs_entity e, ecs_component c, size_t size) {
-    if (c - 1u < w->ncomponents && (size == (size_t)-1 || size == w->storages[c]->size)) return w->storages[c];
+    if (c - 1u < w->ncomponents &&
+        (size == (size_t)-1 || (size == w->storages[c]->size && ECS__TYPE_OK(w->storages[c], call))))
+        return w->storages[c];
     ecs__bad_access(w, call, e, c, size);
     return NULL;
 }
@@ -3124,11 +3166,21 @@ ECS__FN uint32_t ecs_world_clear(ecs_world *w) {
         ecs__report(w, ECS__M_REFUSED, "ecs_world_clear", ECS_NULL, 0, ECS__IN_HOOK);
         return 0;
     }
+    /* room for every record the live entities' destroys make, first: out
+       of memory there, nothing is destroyed */
+    for (i = 0; i <= w->ncomponents; i++) {
+        ecs_storage *s = w->storages[i];
+        if (i ? (s->track & ECS_TRACK_DELETION) && !ecs__changes_reserve(w, &s->deleted, s->count, s->size)
+              : w->track_entities && !ecs__changes_reserve(w, &w->destroyed, w->alive, 0)) {
+            ecs__report(w, ECS__M_OOM, "ecs_world_clear", ECS_NULL, i);
+            return 0;
+        }
+    }
     while (w->alive) { /* hooks may create entities: those go too */
         uint32_t before = n;
         for (i = 0; i < w->nslots; i++)
             if (w->versions[i] < ECS__DEAD) {
-                if (!ecs_destroy(w, (ecs_entity)w->versions[i] << 32 | i)) return n; /* out of memory (tracking) */
+                if (!ecs_destroy(w, (ecs_entity)w->versions[i] << 32 | i)) return n; /* (a hook's entities: out of memory) */
                 n++;
             }
         if (n == before) break;
@@ -5106,10 +5158,10 @@ ECS__FN bool ecs_defer_add(ecs_world *w, ecs_entity e, ecs_component c, const vo
     ECS__WORLD(w, false);
     return ecs__defer_add(w, "ecs_defer_add", e, c, value, (size_t)-1);
 }
-ECS__FN bool ecs__defer_add_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
+ECS__FN bool ecs__defer_add_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c, const void *value,
                                   size_t size) {
-    ECS__WORLD_IN(w, "ECS_DEFER_ADD", false);
-    return ecs__defer_add(w, "ECS_DEFER_ADD", e, c, value, size);
+    ECS__WORLD_IN(w, call, false);
+    return ecs__defer_add(w, call, e, c, value, size);
 }
 
 static bool ecs__defer_take(ecs_world *w, const char *call, uint32_t op, ecs_entity e, ecs_component c) {
@@ -5304,9 +5356,9 @@ ECS__FN void *ecs_unique_add(ecs_world *w, ecs_component c, const void *value) {
     ECS__WORLD(w, NULL);
     return ecs__unique_add(w, "ecs_unique_add", c, value, (size_t)-1);
 }
-ECS__FN void *ecs__unique_add_sized(ecs_world *w, ecs_component c, const void *value, size_t size) {
-    ECS__WORLD_IN(w, "ECS_UNIQUE_ADD", NULL);
-    return ecs__unique_add(w, "ECS_UNIQUE_ADD", c, value, size);
+ECS__FN void *ecs__unique_add_sized(ecs_world *w, const char *call, ecs_component c, const void *value, size_t size) {
+    ECS__WORLD_IN(w, call, NULL);
+    return ecs__unique_add(w, call, c, value, size);
 }
 
 ECS__FN void *ecs__unique_get(const ecs_world *w, const char *call, ecs_component c, size_t size,
@@ -5314,10 +5366,6 @@ ECS__FN void *ecs__unique_get(const ecs_world *w, const char *call, ecs_componen
     ECS__WORLD_IN(w, call, NULL);
     ecs_storage *s = ecs__comp(w, call, ECS_NULL, c, size);
     if (!s) return NULL;
-    if (size != (size_t)-1 && !ECS__TYPE_OK(s, call)) {
-        ecs__bad_access(w, call, ECS_NULL, c, size);
-        return NULL;
-    }
     if (!s->unique) {
         ecs__report(w, ECS__M_NO_UNIQUE, call, ECS_NULL, c);
         return NULL;
@@ -5352,9 +5400,9 @@ ECS__FN bool ecs_unique_remove(ecs_world *w, ecs_component c, void *out) {
     ECS__WORLD(w, false);
     return ecs__unique_remove(w, "ecs_unique_remove", c, out, (size_t)-1);
 }
-ECS__FN bool ecs__unique_remove_sized(ecs_world *w, ecs_component c, void *out, size_t size) {
-    ECS__WORLD_IN(w, "ECS_UNIQUE_REMOVE", false);
-    return ecs__unique_remove(w, "ECS_UNIQUE_REMOVE", c, out, size);
+ECS__FN bool ecs__unique_remove_sized(ecs_world *w, const char *call, ecs_component c, void *out, size_t size) {
+    ECS__WORLD_IN(w, call, false);
+    return ecs__unique_remove(w, call, c, out, size);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -5522,10 +5570,10 @@ ECS__FN bool ecs_add_if_changed(ecs_world *w, ecs_entity e, ecs_component c, con
     ECS__WORLD(w, false);
     return ecs__add_if_changed(w, "ecs_add_if_changed", e, c, value, (size_t)-1);
 }
-ECS__FN bool ecs__add_if_changed_sized(ecs_world *w, ecs_entity e, ecs_component c, const void *value,
-                                       size_t size) {
-    ECS__WORLD_IN(w, "ECS_ADD_IF_CHANGED", false);
-    return ecs__add_if_changed(w, "ECS_ADD_IF_CHANGED", e, c, value, size);
+ECS__FN bool ecs__add_if_changed_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
+                                       const void *value, size_t size) {
+    ECS__WORLD_IN(w, call, false);
+    return ecs__add_if_changed(w, call, e, c, value, size);
 }
 
 ECS__FN bool ecs_track_inserted(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since) {
@@ -7293,7 +7341,7 @@ typedef void (*ecs__fnptr)(void);
 extern const ecs__fnptr ecs__inline_symbols[];
 const ecs__fnptr ecs__inline_symbols[] = {ECS__INLINE_FUNCTIONS(ECS__SYMBOL)};
 #else
-#define ECS__SYMBOL(ret, name, params) ECS_API ret name params;
+#define ECS__SYMBOL(ret, name, params) ECS_API ret(name) params; /* (name): not the debug macro */
 ECS__INLINE_FUNCTIONS(ECS__SYMBOL)
 #endif
 #undef ECS__SYMBOL

@@ -41,7 +41,9 @@
 # reports name file and line without it); -m32 keeps -g for ASan's traces.
 # tests/test_save_golden.c checks on each of them that the platform saves,
 # byte for byte, the snapshot the x86-64 build wrote (tests/snapshot_golden.h)
-# and loads it back.
+# and loads it back; and snapshots cross between machines through files in
+# $(MX)/snapshots, both ways: each platform's saved snapshot loads on x86-64
+# (gcc-c99), and x86-64's loads on each platform.
 # A platform whose tools are missing is one failed check naming
 # the missing command (bash .ci/run installs them), never a silent skip.
 # Excluded tests: none.
@@ -159,16 +161,27 @@ MX_DLL := 'STB_CFLAGS="$(STB_CFLAGS)" CONSUMER_CC=$(MX_MINGW_CC) RUN="$(MX_TIMEO
             sh tests/test_symbols.sh $(MX)/mingw64-dll $(MX_MINGW_CC) -std=c99 $(WARN) -O1'
 
 mx_missing = 'echo "$(1): not installed ($(2)); bash .ci/run installs it"; false'
-MX_DEPS := $(if $(MX_HAVE_M32),$(MX_M32_T)) \
+# $(call mx_cross,platform,runner,exe suffix): save there, load on x86-64; and back
+MX_SNAP := $(MX)/snapshots
+MX_HOST_GOLDEN := $(B)/gcc-c99/test_save_golden
+mx_cross = 'mkdir -p $(MX_SNAP) && SNAPSHOT_SAVE_TO=$(MX_SNAP)/$(1).snap $(2) $(MX)/$(1)/test_save_golden$(3) && \
+              SNAPSHOT_LOAD_FROM=$(MX_SNAP)/$(1).snap $(MX_HOST_GOLDEN)' \
+           'mkdir -p $(MX_SNAP) && SNAPSHOT_SAVE_TO=$(MX_SNAP)/to-$(1).snap $(MX_HOST_GOLDEN) && \
+              SNAPSHOT_LOAD_FROM=$(MX_SNAP)/to-$(1).snap $(2) $(MX)/$(1)/test_save_golden$(3)'
+MX_DEPS := $(MX_HOST_GOLDEN) \
+           $(if $(MX_HAVE_M32),$(MX_M32_T)) \
            $(if $(MX_HAVE_MINGW),$(MX_MINGW_T) $(MX)/wineprefix.ready) \
            $(if $(MX_HAVE_A64),$(MX_A64_T)) \
            $(if $(MX_HAVE_ARMHF),$(MX_ARMHF_T))
-MX_CMDS := $(if $(MX_HAVE_M32),$(MX_M32_T),$(call mx_missing,gcc -m32,gcc-12-multilib)) \
-           $(if $(MX_HAVE_MINGW),$(MX_MINGW_T:%='$(MX_TIMEOUT) $(MX_WINE) %') $(MX_DLL),\
+MX_CMDS := $(if $(MX_HAVE_M32),$(MX_M32_T) $(call mx_cross,m32),$(call mx_missing,gcc -m32,gcc-12-multilib)) \
+           $(if $(MX_HAVE_MINGW),$(MX_MINGW_T:%='$(MX_TIMEOUT) $(MX_WINE) %') $(MX_DLL) \
+                $(call mx_cross,mingw64,$(MX_TIMEOUT) $(MX_WINE),.exe),\
                 $(call mx_missing,mingw-w64/wine,gcc-mingw-w64-x86-64 wine)) \
-           $(if $(MX_HAVE_A64),$(MX_A64_T:%='$(MX_TIMEOUT) $(MX_QEMU_A64) -L $(MX_A64_ROOT) %'),\
+           $(if $(MX_HAVE_A64),$(MX_A64_T:%='$(MX_TIMEOUT) $(MX_QEMU_A64) -L $(MX_A64_ROOT) %') \
+                $(call mx_cross,aarch64,$(MX_TIMEOUT) $(MX_QEMU_A64) -L $(MX_A64_ROOT)),\
                 $(call mx_missing,aarch64,gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)) \
-           $(if $(MX_HAVE_ARMHF),$(MX_ARMHF_T:%='$(MX_TIMEOUT) $(MX_QEMU_ARMHF) -L $(MX_ARMHF_ROOT) %'),\
+           $(if $(MX_HAVE_ARMHF),$(MX_ARMHF_T:%='$(MX_TIMEOUT) $(MX_QEMU_ARMHF) -L $(MX_ARMHF_ROOT) %') \
+                $(call mx_cross,armhf,$(MX_TIMEOUT) $(MX_QEMU_ARMHF) -L $(MX_ARMHF_ROOT)),\
                 $(call mx_missing,armhf,gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user))
 
 # qemu -L is QEMU_LD_PREFIX: where the emulated program's dynamic loader and

@@ -2,7 +2,7 @@
    of the core operations (register, create, add, remove, bundles,
    destroy); this file does the same for everything else that allocates -
    uniques, sorting, tracking lists, hooks, groups, the command buffer,
-   systems and workloads - and checks that views never allocate
+   systems and workloads, clone, reserve and world_clear - and checks that views never allocate
    (ecs.h sections 2, 8, 9, 10, 11, 12, 13, 14).
 
    Each scenario is a script run against a model, once per allocation:
@@ -314,7 +314,8 @@ typedef enum {
     VIEWS,          /* every view of check_views: results, and no allocation */
     CLONE,          /* a new entity with a copy of entity a's components */
     RESERVE,        /* room for c more entities */
-    STORAGE_RESERVE /* room for c more rows of b */
+    STORAGE_RESERVE, /* room for c more rows of b */
+    WORLD_CLEAR     /* every entity, in slot order */
 } op;
 
 /* a: entity handle (creation order; negative: from the newest), repeated
@@ -942,6 +943,7 @@ static void call(const cmd *x, result *r) {
     case CLONE: r->ok = (r->id = ecs_clone(w, e)) != ECS_NULL; break;
     case RESERVE: r->ok = ecs_reserve(w, (uint32_t)x->c); break;
     case STORAGE_RESERVE: r->ok = ecs_storage_reserve(ecs_storage_of_mut(w, c), (uint32_t)x->c); break;
+    case WORLD_CLEAR: r->n = ecs_world_clear(w); break;
     }
     A.armed = 0;
 }
@@ -950,6 +952,7 @@ static void call(const cmd *x, result *r) {
 static int failure_value(const cmd *x, const result *r) {
     switch (x->what) {
     case STRIP: return r->n == 0;
+    case WORLD_CLEAR: return r->n == 0;
     case FLUSH: return 1;
     case WORKLOAD_RUN: return r->rc != 0;
     default: return !r->ok;
@@ -1059,6 +1062,17 @@ static int model_step(const cmd *x, const result *r) {
         if (r->ok != m->e[h].alive) return fail("ecs_destroy returned the wrong answer");
         if (r->ok) m_destroy(h);
         return 1;
+    case WORLD_CLEAR: {
+        int alive = m->nalive;
+        if ((int)r->n != alive) return fail("ecs_world_clear returned the wrong count");
+        while (m->nalive) { /* the live entity of the lowest slot next */
+            int k, low = -1;
+            for (k = 0; k < m->n; k++)
+                if (m->e[k].alive && (low < 0 || (uint32_t)m->e[k].id < (uint32_t)m->e[low].id)) low = k;
+            m_destroy(low);
+        }
+        return 1;
+    }
     case UNIQUE_ADD:
         if (!r->ok) return fail("ecs_unique_add failed");
         m->uhas[c] = 1;
@@ -1352,6 +1366,9 @@ static const cmd tracking[] = {
     {FLUSH, 0, 0, 0, 0, 0},
     {CLEAR_TRACKING, 0, HEALTH, ECS_TRACK_DELETION, 0, 0},
     {DELETE, -12, HEALTH, 0, 0, 3},
+    {VIEWS, 0, 0, 0, 0, 0},
+    {WORLD_CLEAR, 0, 0, 0, 0, 0}, /* the deleted lists and the destroyed list: room first */
+    {CREATE_WITH, 0, BIT(POS) | BIT(HEALTH), 0, 70, 0},
     {VIEWS, 0, 0, 0, 0, 0},
 };
 SCENARIO(tracking, 1);

@@ -289,7 +289,9 @@ static void same_future(golden *want, golden *got) {
     }
 }
 
-static void test_golden_loads_as_the_world_it_was(void) {
+/* bytes (a snapshot of golden_build's world) load into a world that
+   registers the components in another order as the world built here. */
+static void loads_as_the_world_built_here(const unsigned char *bytes, size_t n) {
     golden want, got;
     CHECK(golden_built(&want));
     if (!golden_new(&got, true)) { /* the components get other ids */
@@ -297,7 +299,7 @@ static void test_golden_loads_as_the_world_it_was(void) {
         ecs_world_free(got.w);
         CHECK(0);
     }
-    if (!ecs_load(got.w, snapshot_golden, SNAPSHOT_GOLDEN_SIZE)) {
+    if (!ecs_load(got.w, bytes, n)) {
         printf("  ecs_load: %s\n", ecs_last_error_msg(got.w));
         test__failed = 1;
     } else {
@@ -308,6 +310,9 @@ static void test_golden_loads_as_the_world_it_was(void) {
     }
     ecs_world_free(want.w);
     ecs_world_free(got.w);
+}
+static void test_golden_loads_as_the_world_it_was(void) {
+    loads_as_the_world_built_here(snapshot_golden, SNAPSHOT_GOLDEN_SIZE);
 }
 
 /* Registered with this platform's own alignof (Aim's is 4 on i386, where
@@ -347,6 +352,53 @@ static void test_golden_round_trips_and_refuses_a_flipped_bit(void) {
     CHECK(refused);
 }
 
+/* Snapshots handed from one platform to another through a file (make
+   test-matrix saves on each of i386, Windows x64, aarch64 and armhf and
+   loads on x86-64, and the other way round):
+     SNAPSHOT_SAVE_TO=file    this platform's snapshot of the world is
+                              written there
+     SNAPSHOT_LOAD_FROM=file  a snapshot written there (on another
+                              platform) loads here as the world built here,
+                              into components of this platform's alignof */
+static void test_the_snapshot_saved_here_goes_to_a_file(void) {
+    const char *path = getenv("SNAPSHOT_SAVE_TO");
+    golden g;
+    unsigned char *buf;
+    size_t n = 0;
+    FILE *f;
+    bool written = false;
+    CHECK(golden_built(&g));
+    buf = golden_save(g.w, &n);
+    ecs_world_free(g.w);
+    CHECK_PTR_NE(buf, NULL);
+    if ((f = fopen(path, "wb")) != NULL) {
+        written = fwrite(buf, 1, n, f) == n;
+        written &= fclose(f) == 0;
+    }
+    free(buf);
+    if (!written) printf("  could not write %s\n", path);
+    CHECK(written);
+}
+static void test_a_snapshot_saved_on_another_platform_loads_here(void) {
+    const char *path = getenv("SNAPSHOT_LOAD_FROM");
+    unsigned char *buf = NULL;
+    long n = -1;
+    FILE *f = fopen(path, "rb");
+    if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (buf = (unsigned char *)malloc((size_t)n)) != NULL && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    if (f) fclose(f);
+    if (!buf) printf("  could not read %s\n", path);
+    CHECK_PTR_NE(buf, NULL);
+    own_align[POS] = ECS_ALIGNOF(Pos), own_align[HEALTH] = ECS_ALIGNOF(Health), own_align[AIM] = ECS_ALIGNOF(Aim);
+    own_align[FLAGS] = ECS_ALIGNOF(Flags), own_align[CLOCK] = ECS_ALIGNOF(Clock);
+    loads_as_the_world_built_here(buf, (size_t)n);
+    memset(own_align, 0, sizeof own_align);
+    free(buf);
+}
+
 /* --write-golden: tests/snapshot_golden.h on stdout. */
 static int write_golden(void) {
     golden g;
@@ -375,5 +427,7 @@ int main(int argc, char **argv) {
     RUN(test_golden_loads_as_the_world_it_was);
     RUN(test_golden_loads_into_components_of_their_own_alignment);
     RUN(test_golden_round_trips_and_refuses_a_flipped_bit);
+    if (getenv("SNAPSHOT_SAVE_TO")) RUN(test_the_snapshot_saved_here_goes_to_a_file);
+    if (getenv("SNAPSHOT_LOAD_FROM")) RUN(test_a_snapshot_saved_on_another_platform_loads_here);
     return test_summary();
 }

@@ -9,7 +9,10 @@
      every typed macro                the same: ECS_GET_MUT, ECS_STORAGE_GET,
                                       ECS_STORAGE_GET_MUT, ECS_ADD (nothing
                                       added), ECS_REMOVE (nothing removed),
-                                      ECS_FIELD, ECS_BLOCK, ECS_UNIQUE_GET
+                                      ECS_FIELD, ECS_BLOCK, ECS_UNIQUE_GET,
+                                      ECS_UNIQUE_ADD, ECS_UNIQUE_REMOVE,
+                                      ECS_ADD_IF_CHANGED, ECS_DEFER_ADD
+                                      (nothing changed, nothing queued)
      ecs_register(w, "name", ...)     a name of your own: no type to compare,
                                       any T of the right size is accepted
      ECS_COMPONENT(w, T)              the name is "T" (ecs_component_name,
@@ -144,6 +147,80 @@ static void test_unique_get_checks_the_type(void) {
     ecs_world_free(w);
 }
 
+/* The typed writes that go out of line check T as well, and change
+   nothing when it is not the registered type. */
+static void test_unique_add_remove_add_if_changed_and_defer_add_check_the_type(void) {
+    int line;
+    Vel out = {0, 0};
+    setup();
+    line = __LINE__ + 1;
+    EXPECT_ASSERT(ECS_UNIQUE_ADD(w, pos, Vel, {7, 8}) == NULL, "ECS_UNIQUE_ADD");
+    CHECK(says_type_and_place("Vel", "Pos", line));
+    CHECK(!ecs_unique_has(w, pos));
+    CHECK_PTR_NE(ECS_UNIQUE_ADD(w, pos, Pos, {7, 8}), NULL);
+    line = __LINE__ + 1;
+    EXPECT_ASSERT(!ECS_UNIQUE_REMOVE(w, pos, Vel, &out), "ECS_UNIQUE_REMOVE");
+    CHECK(says_type_and_place("Vel", "Pos", line));
+    CHECK(ecs_unique_has(w, pos) && out.x == 0);
+    CHECK_PTR_NE(ECS_ADD(w, e, pos, Pos, {1, 2}), NULL);
+    line = __LINE__ + 1;
+    EXPECT_ASSERT(!ECS_ADD_IF_CHANGED(w, e, pos, Vel, {3, 4}), "ECS_ADD_IF_CHANGED");
+    CHECK(says_type_and_place("Vel", "Pos", line));
+    CHECK(ECS_GET(w, e, pos, Pos)->x == 1);
+    line = __LINE__ + 1;
+    EXPECT_ASSERT(!ECS_DEFER_ADD(w, e, pos, Vel, {5, 6}), "ECS_DEFER_ADD");
+    CHECK(says_type_and_place("Vel", "Pos", line));
+    CHECK_EQ(ecs_defer_pending(w), 0);
+    CHECK(ECS_DEFER_ADD(w, e, pos, Pos, {5, 6}));
+    CHECK_EQ(ecs_flush(w), 1);
+    CHECK(ECS_GET(w, e, pos, Pos)->x == 5);
+    ecs_world_free(w);
+}
+
+/* The inline calls that can assert name the caller's place too (they are
+   macros under ECS_DEBUG); the functions themselves stay callable. */
+static int says_place(const char *call, int line) {
+    char at[64];
+    snprintf(at, sizeof at, "test_typed_macros.c:%d)", line);
+    if (strncmp(test__assert_msg, call, strlen(call)) == 0 && strstr(test__assert_msg, at)) return 1;
+    printf("  the assert \"%s\" does not start with \"%s\" and say \"%s\"\n", test__assert_msg, call, at);
+    return 0;
+}
+static void test_inline_calls_name_the_callers_place(void) {
+    ecs_component unknown = 99;
+    ecs_iter it;
+    const void *(*get)(const ecs_world *, ecs_entity, ecs_component) = &ecs_get;
+    int line, n = 0;
+    setup();
+    CHECK_PTR_NE(ECS_ADD(w, e, pos, Pos, {1, 2}), NULL);
+    line = __LINE__ + 1;
+    EXPECT_ASSERT(ecs_get(w, e, unknown) == NULL, "ecs_get");
+    CHECK(says_place("ecs_get(", line));
+    line = __LINE__ + 1;
+    EXPECT_ASSERT(ecs_get_mut(w, e, unknown) == NULL, "ecs_get_mut");
+    CHECK(says_place("ecs_get_mut(", line));
+    line = __LINE__ + 1;
+    EXPECT_ASSERT(ecs_add(w, e, unknown, NULL) == NULL, "ecs_add");
+    CHECK(says_place("ecs_add(", line));
+    line = __LINE__ + 1;
+    EXPECT_ASSERT(!ecs_remove(w, e, unknown, NULL), "ecs_remove");
+    CHECK(says_place("ecs_remove(", line));
+    line = __LINE__ + 1;
+    EXPECT_ASSERT(!ecs_delete(w, e, unknown), "ecs_delete");
+    CHECK(says_place("ecs_delete(", line));
+    line = __LINE__ + 1;
+    EXPECT_ASSERT(ecs_storage_get(NULL, e) == NULL, "ecs_storage_get");
+    CHECK(says_place("ecs_storage_get", line));
+    for (it = ecs_view_of(w, 1, &pos); ecs_iter_next(&it); n++) {
+        line = __LINE__ + 1;
+        EXPECT_ASSERT(ecs_field(&it, 5) == NULL, "ecs_field");
+        CHECK(says_place("ecs_field", line));
+    }
+    CHECK_EQ(n, 1);
+    CHECK(get(w, e, pos) == ECS_GET(w, e, pos, Pos) && (ecs_get)(w, e, pos) == get(w, e, pos));
+    ecs_world_free(w);
+}
+
 /* A component registered under a name of its own has no C type to
    compare: any T of its size reads it, as before. */
 static void test_component_registered_by_name_checks_only_the_size(void) {
@@ -195,6 +272,8 @@ int main(int argc, char **argv) {
     RUN(test_add_and_remove_with_another_type_change_nothing);
     RUN(test_fields_check_the_type_in_both_loop_forms);
     RUN(test_unique_get_checks_the_type);
+    RUN(test_inline_calls_name_the_callers_place);
+    RUN(test_unique_add_remove_add_if_changed_and_defer_add_check_the_type);
     RUN(test_component_registered_by_name_checks_only_the_size);
     RUN(test_a_wrong_size_is_still_reported_as_a_size);
     RUN(test_a_type_named_by_a_macro_is_compared_as_written);
