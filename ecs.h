@@ -1132,8 +1132,9 @@
                   has with a version 1..ECS_VERSION_MAX; removed and deleted
                   only on a storage that tracks them
         storages  no more than the bytes left can hold; each named, known
-                  to the loading world (NOT_FOUND), listed once, its size and
-                  alignment the registered ones (SIZE_MISMATCH), known flag
+                  to the loading world (NOT_FOUND), listed once, its size
+                  the registered one (SIZE_MISMATCH; not its alignment,
+                  which describes the saving machine's memory), known flag
                   bits, a save-callback bit only with a load callback and a
                   size, at most as many rows as live entities, each row's
                   entity alive (its slot's version) and in one row only
