@@ -68,9 +68,10 @@ $(B)/ex/parallel: examples/movement.h examples/pool.h
 # ---- tests ----------------------------------------------------------------
 # Every tests/test_*.c is one program. Each is built and run in these
 # configurations (the directory under $(B)/ is the configuration's name):
-#   gcc-c99     gcc -std=c99, ASan + UBSan: the implementation -O1, the
-#               test files -O0 (a third of the compile time; clang-c11 and
-#               plain build the header's inline paths optimized)
+#   gcc-c99     gcc -std=c99, ASan + UBSan: tests/impl.c -O1, the test
+#               files -O0 (a third of the compile time; the few that define
+#               ECS_IMPLEMENTATION themselves build it -O0 too; clang-c11 and
+#               plain build everything optimized)
 #   clang-c11   clang -std=c11 -O1, ASan + UBSan
 #   plain       gcc -std=c99 -O1, no sanitizer: run under valgrind memcheck
 #   tcc         tcc (no optimizer, its own C front end and inline rules)

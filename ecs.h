@@ -151,7 +151,7 @@
                                 free queue cannot grow    destroyed; the slot is
                                                           retired, not queued
       ecs_world_clear           inside a hook, comparator 0, LOCKED, assert
-                                out of memory (tracking)  0, OUT_OF_MEMORY, nothing
+                                out of memory             0, OUT_OF_MEMORY, nothing
                                                           destroyed
       ecs_alive, ecs_has,       null or stale entity      false/NULL, no error
       ecs_get, ecs_get_mut      unknown component         false/NULL, assert (in
@@ -304,11 +304,13 @@
           entities created by hooks meanwhile go too) and keeps the rest:
           registrations, hooks, tracking, groups, uniques, systems and
           workloads. Returns how many. Refused inside a hook or comparator.
-          The room for every tracking record is made first: out of memory
-          there, it returns 0 (ECS_ERR_OUT_OF_MEMORY) with nothing
-          destroyed. Only records of entities or values that hooks add
-          meanwhile can still run out; it stops there, each entity
-          destroyed whole or not at all, and returns how many went.
+          The memory it needs (room for every tracking record, a list
+          for entities of more than 32 components) is taken first: out of
+          memory there, it returns 0 (ECS_ERR_OUT_OF_MEMORY) with nothing
+          destroyed. Only what hooks add meanwhile (entities, values,
+          registrations) can still run out of memory; it stops there,
+          each entity destroyed whole or not at all, and returns how many
+          went.
 
       All memory of a world comes from desc->allocator (alloc/free with a
       user context) or, if that is zeroed, from ECS_MALLOC/ECS_FREE, and
@@ -545,11 +547,15 @@
       typedef for the other). A component registered by ecs_register (a
       name of your own) is not checked for its type, only its size. The
       typed macros' messages end with the caller's place under ECS_DEBUG:
-      "ECS_GET(entity 3:1, Pos): ... (at game.c:42)"; so do those of the
-      inline calls ecs_add, ecs_get, ecs_get_mut, ecs_remove, ecs_delete,
-      ecs_storage_get, ecs_storage_get_mut, ecs_field and ecs_block, which
-      are macros there ((ecs_get)(w, e, c) and &ecs_get are the functions).
-      Other calls are out of line: their messages name the call, the
+      "ECS_GET(entity 3:1, Pos): ... (at game.c:42)"; so, in C, do those
+      of the inline calls ecs_add, ecs_has, ecs_get, ecs_get_mut,
+      ecs_remove, ecs_delete, ecs_storage_get, ecs_storage_get_mut,
+      ecs_field and ecs_block: under ECS_DEBUG each is also a macro that
+      masks the function, as the C library may mask its own (C99 7.1.4).
+      Each argument is evaluated once; (ecs_get)(w, e, c), &ecs_get and
+      #undef ecs_get give the function; the ecs_ prefix is the library's,
+      so a name of your own spelled ecs_get would be masked too. In C++
+      they stay functions. Messages of the other calls name the call, the
       entity and the component; a breakpoint in ECS_ASSERT gives the
       stack.
       ECS_ADD(w, e, c, T, init)        -> T *      init: a braced initializer
@@ -1095,8 +1101,9 @@
       The format (version 1). Framing is little-endian; values are their
       registered bytes, in the byte order of the machine that saved them,
       so a snapshot loads on any machine of the same byte order and
-      component layout (tests: written on each of x86-64, i386, aarch64,
-      armhf and Windows, read on the others). u32/u64: little-endian integers; list: u32 n, then n
+      component layout (tests: written on each of i386, aarch64, armhf
+      and Windows and read on x86-64, and written on x86-64 and read on
+      each of them). u32/u64: little-endian integers; list: u32 n, then n
       entries of u64 entity, u64 tick.
         header    "ECSHSNAP", u32 format version (1), u8 byte order of the
                   values (1 little, 2 big), 3 bytes 0
@@ -2197,14 +2204,17 @@ ECS__HOT void *ecs__add_fast(ecs_world *w, const char *call, ecs_entity e, ecs_c
 ECS__INLINE void *ecs_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value) {
     return ecs__add_fast(w, "ecs_add", e, c, value, (size_t)-1);
 }
-ECS__INLINE bool ecs_has(const ecs_world *w, ecs_entity e, ecs_component c) {
+ECS__INLINE bool ecs__has(const ecs_world *w, const char *call, ecs_entity e, ecs_component c) {
     const ecs_storage *s = ecs__storage(w, c);
     bool has = ecs__row(s, e) != ECS__NO_ROW;
 #if ECS_DEBUG /* release: no call (see ecs__get) */
-    if (s == &ecs__none) ecs__bad_access(w, "ecs_has", e, c, (size_t)-1);
+    if (s == &ecs__none) ecs__bad_access(w, call, e, c, (size_t)-1);
+#else
+    (void)call;
 #endif
     return has;
 }
+ECS__INLINE bool ecs_has(const ecs_world *w, ecs_entity e, ecs_component c) { return ecs__has(w, "ecs_has", e, c); }
 ECS__INLINE const void *ecs_get(const ecs_world *w, ecs_entity e, ecs_component c) {
     return ecs__get(w, "ecs_get", e, c, (size_t)-1, false);
 }
@@ -2579,18 +2589,24 @@ ECS__INLINE void *ecs_block(const ecs_iter *it, uint32_t k) { return ecs__field(
 #define ECS_DEFER_ADD(w, e, c, T, ...)                                                                       \
     ecs__defer_add_sized((w), ECS__AT("ECS_DEFER_ADD", #T), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T))
 
-/* Under ECS_DEBUG the inline calls that can assert are macros too, so that
-   their messages end with the caller's place as the typed macros' do (no
-   type: T is ""). The functions stay: (ecs_get)(w, e, c) and &ecs_get are
-   the functions. The unevaluated assignments refuse a const world or
-   handle where the function takes a mutable one. */
-#if ECS_DEBUG
+/* Under ECS_DEBUG, in C, the inline calls that can assert are also macros
+   that mask the functions (as the C library may mask its own, C99 7.1.4),
+   so that their messages end with the caller's place as the typed macros'
+   do (no type: T is ""). Each argument is evaluated once, as by the
+   function; (ecs_get)(w, e, c), &ecs_get and #undef ecs_get give the
+   function. The unevaluated assignments refuse a const world or handle
+   where the function takes a mutable one. Not in C++, where a macro would
+   break ::ecs_get. */
+#if ECS_DEBUG && !defined(__cplusplus)
 #define ECS__MUT(p, T) (0 * sizeof(*(T **)0 = (p)))
-#define ecs_add(w, e, c, value) ecs__add_fast((w), ECS__AT("ecs_add", ""), (e), (c), (value), (size_t)-1)
+/* (value is variadic: a compound literal's commas stay in it) */
+#define ecs_add(w, e, c, ...) ecs__add_fast((w), ECS__AT("ecs_add", ""), (e), (c), (__VA_ARGS__), (size_t)-1)
+#define ecs_has(w, e, c) ecs__has((w), ECS__AT("ecs_has", ""), (e), (c))
 #define ecs_get(w, e, c) ((const void *)ecs__get((w), ECS__AT("ecs_get", ""), (e), (c), (size_t)-1, false))
 #define ecs_get_mut(w, e, c)                                                                                 \
     ecs__get((w), ECS__AT("ecs_get_mut", ""), (e), (c), (size_t)-1 + ECS__MUT(w, ecs_world), true)
-#define ecs_remove(w, e, c, out) ecs__remove_fast((w), ECS__AT("ecs_remove", ""), (e), (c), (out), (size_t)-1, false)
+#define ecs_remove(w, e, c, ...)                                                                             \
+    ecs__remove_fast((w), ECS__AT("ecs_remove", ""), (e), (c), (__VA_ARGS__), (size_t)-1, false)
 #define ecs_delete(w, e, c) ecs__remove_fast((w), ECS__AT("ecs_delete", ""), (e), (c), NULL, (size_t)-1, true)
 #define ecs_storage_get(s, e) ((const void *)ecs__storage_get((s), ECS__AT("ecs_storage_get", ""), (e), (size_t)-1, false))
 #define ecs_storage_get_mut(s, e)                                                                            \
@@ -3160,32 +3176,37 @@ ECS__FN void ecs_world_free(ecs_world *w) {
     w->alloc.free(w, sizeof *w, w->alloc.ctx);
 }
 
+static bool ecs__destroy(ecs_world *w, ecs_entity e, const char *call, ecs_storage **room);
 ECS__FN uint32_t ecs_world_clear(ecs_world *w) {
-    uint32_t i, n = 0;
+    uint32_t i, n = 0, nc;
+    ecs_storage **room = NULL; /* ecs__strip's list of an entity's storages, when more than 32 */
+    bool ok = true;
     ECS__WORLD(w, 0);
     if (w->guard) {
         ecs__report(w, ECS__M_REFUSED, "ecs_world_clear", ECS_NULL, 0, ECS__IN_HOOK);
         return 0;
     }
-    /* room for every record the live entities' destroys make, first: out
-       of memory there, nothing is destroyed */
-    for (i = 0; i <= w->ncomponents; i++) {
-        ecs_storage *s = w->storages[i];
-        if (i ? (s->track & ECS_TRACK_DELETION) && !ecs__changes_reserve(w, &s->deleted, s->count, s->size)
-              : w->track_entities && !ecs__changes_reserve(w, &w->destroyed, w->alive, 0)) {
-            ecs__report(w, ECS__M_OOM, "ecs_world_clear", ECS_NULL, i);
-            return 0;
-        }
+    /* room for every record the live entities' destroys make, and for the
+       list, first: out of memory there, nothing is destroyed */
+    nc = w->ncomponents;
+    for (i = 0; ok && i <= nc; i++)
+        ok = i ? !(w->storages[i]->track & ECS_TRACK_DELETION) ||
+                     ecs__changes_reserve(w, &w->storages[i]->deleted, w->storages[i]->count, w->storages[i]->size)
+               : !w->track_entities || ecs__changes_reserve(w, &w->destroyed, w->alive, 0);
+    if (!ok || (nc > 32 && !(room = (ecs_storage **)ecs__alloc_n(w, nc, sizeof *room)))) {
+        ecs__report(w, ECS__M_OOM, "ecs_world_clear", ECS_NULL, 0);
+        return 0;
     }
-    while (w->alive) { /* hooks may create entities: those go too */
+    while (ok && w->alive) { /* hooks may create entities: those go too */
         uint32_t before = n;
-        for (i = 0; i < w->nslots; i++)
-            if (w->versions[i] < ECS__DEAD) {
-                if (!ecs_destroy(w, (ecs_entity)w->versions[i] << 32 | i)) return n; /* (a hook's entities: out of memory) */
+        for (i = 0; ok && i < w->nslots; i++)
+            if (w->versions[i] < ECS__DEAD && /* (a hook's entities: out of memory, it stops) */
+                (ok = ecs__destroy(w, (ecs_entity)w->versions[i] << 32 | i, "ecs_world_clear",
+                                   w->ncomponents <= nc ? room : NULL)))
                 n++;
-            }
         if (n == before) break;
     }
+    ecs__free(w, room, (size_t)nc * sizeof *room);
     return n;
 }
 
@@ -4264,7 +4285,7 @@ ECS__IMPL_HOT uint32_t ecs__strip_plain(ecs_world *w, ecs_entity e, const char *
 
 /* Deletes every component of a live e, all or nothing (ecs__remove_all,
    in component-id order). Returns how many, or -1. */
-static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call) {
+static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call, ecs_storage **room) {
     ecs_storage *small[32], **st = small;
     uint32_t c, n = 0, k = 0, i = (uint32_t)e;
     int64_t done;
@@ -4275,7 +4296,7 @@ static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call) {
     for (c = 1; c <= w->ncomponents; c++)
         if (w->storages[c]->count && (uint32_t)ECS__ENTRY(w->storages[c], i) != ECS__NO_ROW) small[n++ & 31] = w->storages[c];
     if (n > 32) {
-        if (!(st = (ecs_storage **)ecs__alloc_n(w, n, sizeof *st))) {
+        if (!(st = room ? room : (ecs_storage **)ecs__alloc_n(w, n, sizeof *st))) {
             ecs__report(w, ECS__M_OOM, call, e, 0);
             return -1;
         }
@@ -4283,7 +4304,7 @@ static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call) {
             if (w->storages[c]->count && (uint32_t)ECS__ENTRY(w->storages[c], i) != ECS__NO_ROW) st[k++] = w->storages[c];
     }
     done = n ? ecs__remove_all(w, call, e, st, n, NULL, true, true, NULL) : 0;
-    if (st != small) ecs__free(w, st, (size_t)n * sizeof *st);
+    if (st != small && st != room) ecs__free(w, st, (size_t)n * sizeof *st);
     return done;
 }
 
@@ -4292,24 +4313,27 @@ ECS__FN uint32_t ecs_strip(ecs_world *w, ecs_entity e) {
     ECS__WORLD(w, 0);
     if (!ecs_alive(w, e)) return 0;
     if (!w->nobserved && !w->guard) return ecs__strip_plain(w, e, "ecs_strip");
-    n = ecs__strip(w, e, "ecs_strip");
+    n = ecs__strip(w, e, "ecs_strip", NULL);
     return n < 0 ? 0 : (uint32_t)n;
 }
 
-ECS__FN bool ecs_destroy(ecs_world *w, ecs_entity e) {
-    ECS__WORLD(w, false);
-    if (!ecs_alive(w, e)) return false;
+/* room: NULL, or a list of ncomponents storages ecs__strip may use */
+static bool ecs__destroy(ecs_world *w, ecs_entity e, const char *call, ecs_storage **room) {
     if (!w->nobserved && !w->guard && !w->track_entities) {
-        ecs__strip_plain(w, e, "ecs_destroy");
+        ecs__strip_plain(w, e, call);
     } else {
         int64_t n;
         if (!ecs__track_destroying(w, e, 1)) return false; /* its record's room, promised */
-        n = ecs__strip(w, e, "ecs_destroy");
+        n = ecs__strip(w, e, call, room);
         ecs__track_destroying(w, e, -1);
         if (n < 0) return false;
     }
     ecs__release_slot(w, e);
     return true;
+}
+ECS__FN bool ecs_destroy(ecs_world *w, ecs_entity e) {
+    ECS__WORLD(w, false);
+    return ecs_alive(w, e) && ecs__destroy(w, e, "ecs_destroy", NULL);
 }
 
 /* --- whole entities: clone, destroy by component, list components ------- */
@@ -7315,6 +7339,7 @@ ECS__FN bool ecs_load(ecs_world *w, const void *bytes, size_t n) {
     X(void *, ecs_storage_data, (const ecs_storage *s)) \
     X(void *, ecs__add_fast, (ecs_world *w, const char *call, ecs_entity e, ecs_component c, const void *value, size_t size)) \
     X(void *, ecs_add, (ecs_world *w, ecs_entity e, ecs_component c, const void *value)) \
+    X(bool, ecs__has, (const ecs_world *w, const char *call, ecs_entity e, ecs_component c)) \
     X(bool, ecs_has, (const ecs_world *w, ecs_entity e, ecs_component c)) \
     X(const void *, ecs_get, (const ecs_world *w, ecs_entity e, ecs_component c)) \
     X(void *, ecs_get_mut, (ecs_world *w, ecs_entity e, ecs_component c)) \

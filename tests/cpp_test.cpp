@@ -22,6 +22,8 @@ static void test_typed_macros_work_in_cpp(void) {
     Pos out = {0, 0};
     CHECK(ECS_REMOVE(w, e, pos, Pos, &out) && out.x == 5 && out.y == 2);
     CHECK(!ecs_has(w, e, pos) && ecs_has(w, e, vel));
+    /* in C++ the calls are functions (no masking macros): qualified names work */
+    CHECK(::ecs_get(w, e, vel) == ECS_GET(w, e, vel, Vel) && ::ecs_has(w, e, vel));
     ecs_world_free(w);
 }
 

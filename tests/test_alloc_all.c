@@ -1804,6 +1804,49 @@ static void test_destroy_whose_hook_used_up_the_reserved_deletion_entry_loses_no
     CHECK_NOTED();
 }
 
+/* ecs_world_clear of entities with more than 32 components (ecs_destroy
+   then needs a list of their storages) with deletion tracking on: every
+   allocation it makes fails in turn; each time it destroys all or none. */
+static void test_world_clear_of_entities_with_many_components_is_all_or_nothing(void) {
+    unsigned long k;
+    int reached = 1;
+    for (k = 1; reached; k++) {
+        ecs_desc d = ctl_desc(0, k);
+        ecs_world *w = ecs_world_new(&d);
+        ecs_component c[40];
+        ecs_entity e[3];
+        uint32_t i, j, n, cleared;
+        char name[16];
+        for (j = 0; j < 40; j++) {
+            snprintf(name, sizeof name, "C%u", (unsigned)j);
+            c[j] = ecs_register(w, name, sizeof(int), sizeof(int));
+        }
+        NOTE(ecs_track_set(w, c[7], ECS_TRACK_DELETION));
+        for (i = 0; i < 3; i++) {
+            e[i] = ecs_create(w);
+            for (j = 0; j < 40; j++) NOTE(ecs_add(w, e[i], c[j], &j) != NULL);
+        }
+        A.armed = 1;
+        cleared = ecs_world_clear(w);
+        A.armed = 0;
+        reached = A.failures > 0;
+        ecs_track_deleted(w, c[7], 0, &n);
+        if (cleared) {
+            NOTE(cleared == 3 && ecs_count(w) == 0 && n == 3);
+        } else {
+            NOTE(ecs_last_error(w) == ECS_ERR_OUT_OF_MEMORY && strstr(ecs_last_error_msg(w), "ecs_world_clear"));
+            NOTE(ecs_count(w) == 3 && n == 0);
+            for (i = 0; i < 3; i++) NOTE(ecs_entity_components(w, e[i], NULL, 0) == 40);
+        }
+        ecs_world_free(w);
+        NOTE(A.outstanding == 0);
+        NOTE(k < 1000);
+        if (problem[0]) break;
+    }
+    ctl_release();
+    CHECK_NOTED();
+}
+
 /* An on_remove hook of A that destroys another entity. */
 static void destroy_victim(ecs_world *hw, ecs_entity e, ecs_component c, void *value, void *user) {
     (void)e, (void)c, (void)value, (void)user;
@@ -1935,6 +1978,7 @@ int main(int argc, char **argv) {
     RUN(test_add_n_of_70_components_adds_all_or_nothing_when_an_allocation_fails);
     RUN(test_an_add_that_fails_inside_a_view_loop_leaves_the_walk_intact);
     RUN(test_destroy_whose_hook_used_up_the_reserved_deletion_entry_loses_no_record);
+    RUN(test_world_clear_of_entities_with_many_components_is_all_or_nothing);
     RUN(test_destroy_whose_hook_destroyed_another_entity_loses_no_destroyed_record);
     RUN(test_a_workload_whose_flush_runs_out_of_memory_does_not_report_success);
     return test_summary();

@@ -177,8 +177,8 @@ static void test_unique_add_remove_add_if_changed_and_defer_add_check_the_type(v
     ecs_world_free(w);
 }
 
-/* The inline calls that can assert name the caller's place too (they are
-   macros under ECS_DEBUG); the functions themselves stay callable. */
+/* The inline calls that can assert name the caller's place too (in C,
+   under ECS_DEBUG, macros mask them); the functions stay callable. */
 static int says_place(const char *call, int line) {
     char at[64];
     snprintf(at, sizeof at, "test_typed_macros.c:%d)", line);
@@ -202,6 +202,10 @@ static void test_inline_calls_name_the_callers_place(void) {
     line = __LINE__ + 1;
     EXPECT_ASSERT(ecs_add(w, e, unknown, NULL) == NULL, "ecs_add");
     CHECK(says_place("ecs_add(", line));
+    CHECK_PTR_NE(ecs_add(w, e, pos, &(Pos){3, 4}), NULL); /* a compound literal's commas */
+    line = __LINE__ + 1;
+    EXPECT_ASSERT(!ecs_has(w, e, unknown), "ecs_has");
+    CHECK(says_place("ecs_has(", line));
     line = __LINE__ + 1;
     EXPECT_ASSERT(!ecs_remove(w, e, unknown, NULL), "ecs_remove");
     CHECK(says_place("ecs_remove(", line));
