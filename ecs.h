@@ -553,9 +553,9 @@
       ecs_field and ecs_block: under ECS_DEBUG each is also a macro that
       masks the function, as the C library may mask its own (C99 7.1.4).
       Each argument is evaluated once; (ecs_get)(w, e, c), &ecs_get and
-      #undef ecs_get give the function; the ecs_ prefix is the library's,
-      so a name of your own spelled ecs_get would be masked too. In C++
-      they stay functions. Messages of the other calls name the call, the
+      #undef ecs_get give the function; the library's prefix is its own,
+      so a function pointer of yours named ecs_get would be masked too. In
+      C++ they stay functions. Messages of the other calls name the call, the
       entity and the component; a breakpoint in ECS_ASSERT gives the
       stack.
       ECS_ADD(w, e, c, T, init)        -> T *      init: a braced initializer
