@@ -75,6 +75,11 @@
                              typed macros' messages name the caller's file
                              and line. Default: on unless NDEBUG. Never
                              changes any struct layout.
+      ECS_CALLER_PLACE       Defined (in C, with ECS_DEBUG): the inline
+                             calls that can assert name the caller's file
+                             and line too, through macros that mask them
+                             (section 6). Off by default: the API has no
+                             lower-case function-like macros.
       ECS_MALLOC(size, ctx)  Default allocator of every world whose desc has
       ECS_FREE(p, size, ctx) no allocator. Define both or neither.
                              Default: malloc / free (and realloc).
@@ -547,17 +552,17 @@
       typedef for the other). A component registered by ecs_register (a
       name of your own) is not checked for its type, only its size. The
       typed macros' messages end with the caller's place under ECS_DEBUG:
-      "ECS_GET(entity 3:1, Pos): ... (at game.c:42)"; so, in C, do those
-      of the inline calls ecs_add, ecs_has, ecs_get, ecs_get_mut,
-      ecs_remove, ecs_delete, ecs_storage_get, ecs_storage_get_mut,
-      ecs_field and ecs_block: under ECS_DEBUG each is also a macro that
-      masks the function, as the C library may mask its own (C99 7.1.4).
-      Each argument is evaluated once; (ecs_get)(w, e, c), &ecs_get and
-      #undef ecs_get give the function; the library's prefix is its own,
-      so a function pointer of yours named ecs_get would be masked too. In
-      C++ they stay functions. Messages of the other calls name the call, the
-      entity and the component; a breakpoint in ECS_ASSERT gives the
-      stack.
+      "ECS_GET(entity 3:1, Pos): ... (at game.c:42)". The functions'
+      messages name the call, the entity and the component; a breakpoint
+      in ECS_ASSERT gives the stack. Define ECS_CALLER_PLACE (C, with
+      ECS_DEBUG) and the messages of the inline calls ecs_add, ecs_has,
+      ecs_get, ecs_get_mut, ecs_remove, ecs_delete, ecs_storage_get,
+      ecs_storage_get_mut, ecs_field and ecs_block name the caller's place
+      too: each is then also a macro that masks the function, as the C
+      library may mask its own (C99 7.1.4). Each argument is evaluated
+      once; (ecs_get)(w, e, c), &ecs_get and #undef ecs_get give the
+      function; a function pointer of yours named ecs_get would be masked
+      too. In C++ they stay functions.
       ECS_ADD(w, e, c, T, init)        -> T *      init: a braced initializer
                                                    ({1, 2}) or any expression
                                                    of type T (v, f(x), 5.0f);
@@ -2589,15 +2594,16 @@ ECS__INLINE void *ecs_block(const ecs_iter *it, uint32_t k) { return ecs__field(
 #define ECS_DEFER_ADD(w, e, c, T, ...)                                                                       \
     ecs__defer_add_sized((w), ECS__AT("ECS_DEFER_ADD", #T), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T))
 
-/* Under ECS_DEBUG, in C, the inline calls that can assert are also macros
-   that mask the functions (as the C library may mask its own, C99 7.1.4),
-   so that their messages end with the caller's place as the typed macros'
-   do (no type: T is ""). Each argument is evaluated once, as by the
-   function; (ecs_get)(w, e, c), &ecs_get and #undef ecs_get give the
-   function. The unevaluated assignments refuse a const world or handle
-   where the function takes a mutable one. Not in C++, where a macro would
-   break ::ecs_get. */
-#if ECS_DEBUG && !defined(__cplusplus)
+/* ECS_CALLER_PLACE, under ECS_DEBUG, in C: the inline calls that can
+   assert are also macros that mask the functions (as the C library may
+   mask its own, C99 7.1.4), so that their messages end with the caller's
+   place as the typed macros' do (no type: T is ""). Each argument is
+   evaluated once, as by the function; (ecs_get)(w, e, c), &ecs_get and
+   #undef ecs_get give the function. The unevaluated assignments refuse a
+   const world or handle where the function takes a mutable one. Opt-in:
+   the API has no lower-case function-like macros otherwise. Not in C++,
+   where a macro would break ::ecs_get. */
+#if ECS_DEBUG && defined(ECS_CALLER_PLACE) && !defined(__cplusplus)
 #define ECS__MUT(p, T) (0 * sizeof(*(T **)0 = (p)))
 /* (value is variadic: a compound literal's commas stay in it) */
 #define ecs_add(w, e, c, ...) ecs__add_fast((w), ECS__AT("ecs_add", ""), (e), (c), (__VA_ARGS__), (size_t)-1)

@@ -652,6 +652,23 @@ static void test_entity_print_names_the_id_components_and_printed_values(void) {
     ecs_world_free(f.w);
 }
 
+/* Without ECS_CALLER_PLACE the calls are functions only (the API has no
+   lower-case function-like macros), and their messages name the call, the
+   entity and the component, not a place. */
+#if defined(ecs_add) || defined(ecs_has) || defined(ecs_get) || defined(ecs_get_mut) || defined(ecs_remove) || \
+    defined(ecs_delete) || defined(ecs_storage_get) || defined(ecs_storage_get_mut) || defined(ecs_field) ||      \
+    defined(ecs_block)
+#error "a call of the API is a macro without ECS_CALLER_PLACE"
+#endif
+static void test_calls_are_functions_whose_messages_name_call_entity_and_component(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_entity e = ecs_create(w);
+    const void *(*get)(const ecs_world *, ecs_entity, ecs_component) = ecs_get;
+    EXPECT_ASSERT(get(w, e, 77) == NULL, "ecs_get(entity 0:1, component #77)");
+    CHECK_PTR_EQ(strstr(test__assert_msg, "(at "), NULL);
+    ecs_world_free(w);
+}
+
 int main(int argc, char **argv) {
     test_only(argc, argv);
     RUN(test_register_gives_ids_from_one_in_order);
@@ -688,5 +705,6 @@ int main(int argc, char **argv) {
     RUN(test_quiet_misses_set_no_error);
     RUN(test_clear_error_resets_code_and_message);
     RUN(test_entity_print_names_the_id_components_and_printed_values);
+    RUN(test_calls_are_functions_whose_messages_name_call_entity_and_component);
     return test_summary();
 }

@@ -18,6 +18,7 @@
      ECS_COMPONENT(w, T)              the name is "T" (ecs_component_name,
                                       ecs_lookup), the same id as
                                       ecs_register(w, "T", ...) */
+#define ECS_CALLER_PLACE /* the inline calls name the caller's place too (section 6) */
 #include "test.h"
 #include "../ecs.h"
 
@@ -177,8 +178,9 @@ static void test_unique_add_remove_add_if_changed_and_defer_add_check_the_type(v
     ecs_world_free(w);
 }
 
-/* The inline calls that can assert name the caller's place too (in C,
-   under ECS_DEBUG, macros mask them); the functions stay callable. */
+/* With ECS_CALLER_PLACE the inline calls that can assert name the
+   caller's place too (in C, under ECS_DEBUG, macros mask them); the
+   functions stay callable. */
 static int says_place(const char *call, int line) {
     char at[64];
     snprintf(at, sizeof at, "test_typed_macros.c:%d)", line);
