@@ -164,7 +164,8 @@ TEST_DEPS := $(GCC_T) $(CLANG_T) $(CPP_T) $(TWOTU_T) $(TCC_T) $(if $(HAVE_VALGRI
 #                                  warns that TSan does not model the memo's
 #                                  __atomic_thread_fence (its fields are atomics)
 #   $(B)/tsan-clang/test_threads   clang -std=c11 -DNDEBUG (the release paths)
-# The valgrind build runs 5% of the rounds (memcheck runs one thread at a time).
+# The valgrind build runs 5% of the rounds (memcheck runs one thread at a time),
+# the ASan/UBSan and tcc builds 25%.
 # TSan needs its runtime (gcc: libtsan2, which gcc-12 brings along; clang:
 # libclang-rt-14-dev) and an address space it knows: a kernel with more
 # mmap randomization than it expects stops it at start ("unexpected memory
@@ -175,6 +176,7 @@ TSAN := -fsanitize=thread -fno-omit-frame-pointer
 # (only gcc knows -Wtsan; looked for when the build runs)
 TSAN_WNO = $(shell $(CC) -Werror -Wno-tsan -x c -fsyntax-only /dev/null >/dev/null 2>&1 && echo -Wno-tsan)
 $(B)/plain/test_threads.o: CFLAGS_COMMON += -DTHREADS_PCT=5
+$(B)/gcc-c99/test_threads.o $(B)/clang-c11/test_threads.o $(B)/tcc/test_threads.o: CFLAGS_COMMON += -DTHREADS_PCT=25
 # gcc's TSan with ECS_DEBUG on runs 25% of the rounds (about 100 s at 100%,
 # the longest run of make test); clang's, over the release paths, all of them
 $(B)/tsan-gcc/test_threads: tests/test_threads.c tests/impl.c $(TEST_HEADERS) ecs.h | $(B)/tsan-gcc
