@@ -3067,14 +3067,19 @@ ECS__FN bool ecs__type_ok(const ecs_storage *s, const char *call) {
     return strncmp(t, s->name, n) == 0 && s->name[n] == '\0';
 }
 
-/* c's storage, or NULL after reporting an unknown c, a size mismatch or
-   (a typed macro under ECS_DEBUG) a type that is not c's. */
+/* c's storage, or NULL after reporting an unknown c or a size mismatch. */
 ECS__IMPL_HOT ecs_storage *ecs__comp(const ecs_world *w, const char *call, ecs_entity e, ecs_component c, size_t size) {
-    if (c - 1u < w->ncomponents &&
-        (size == (size_t)-1 || (size == w->storages[c]->size && ECS__TYPE_OK(w->storages[c], call))))
-        return w->storages[c];
+    if (c - 1u < w->ncomponents && (size == (size_t)-1 || size == w->storages[c]->size)) return w->storages[c];
     ecs__bad_access(w, call, e, c, size);
     return NULL;
+}
+
+/* A typed macro's T (under the caller's ECS_DEBUG) is not c's: reported.
+   For the typed calls out of line (the inline ones check in the header). */
+static bool ecs__type_wrong(const ecs_world *w, const char *call, ecs_entity e, ecs_component c, size_t size) {
+    bool wrong = size != (size_t)-1 && c - 1u < w->ncomponents && !ECS__TYPE_OK(w->storages[c], call);
+    if (wrong) ecs__bad_access(w, call, e, c, size);
+    return wrong;
 }
 
 ECS__FN void ecs__bad_storage(const ecs_storage *s, const char *call, ecs_entity e, size_t size) {
@@ -5192,7 +5197,7 @@ ECS__FN bool ecs_defer_add(ecs_world *w, ecs_entity e, ecs_component c, const vo
 ECS__FN bool ecs__defer_add_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c, const void *value,
                                   size_t size) {
     ECS__WORLD_IN(w, call, false);
-    return ecs__defer_add(w, call, e, c, value, size);
+    return !ecs__type_wrong(w, call, e, c, size) && ecs__defer_add(w, call, e, c, value, size);
 }
 
 static bool ecs__defer_take(ecs_world *w, const char *call, uint32_t op, ecs_entity e, ecs_component c) {
@@ -5389,14 +5394,14 @@ ECS__FN void *ecs_unique_add(ecs_world *w, ecs_component c, const void *value) {
 }
 ECS__FN void *ecs__unique_add_sized(ecs_world *w, const char *call, ecs_component c, const void *value, size_t size) {
     ECS__WORLD_IN(w, call, NULL);
-    return ecs__unique_add(w, call, c, value, size);
+    return ecs__type_wrong(w, call, ECS_NULL, c, size) ? NULL : ecs__unique_add(w, call, c, value, size);
 }
 
 ECS__FN void *ecs__unique_get(const ecs_world *w, const char *call, ecs_component c, size_t size,
                               bool mut) {
     ECS__WORLD_IN(w, call, NULL);
     ecs_storage *s = ecs__comp(w, call, ECS_NULL, c, size);
-    if (!s) return NULL;
+    if (!s || ecs__type_wrong(w, call, ECS_NULL, c, size)) return NULL;
     if (!s->unique) {
         ecs__report(w, ECS__M_NO_UNIQUE, call, ECS_NULL, c);
         return NULL;
@@ -5433,7 +5438,7 @@ ECS__FN bool ecs_unique_remove(ecs_world *w, ecs_component c, void *out) {
 }
 ECS__FN bool ecs__unique_remove_sized(ecs_world *w, const char *call, ecs_component c, void *out, size_t size) {
     ECS__WORLD_IN(w, call, false);
-    return ecs__unique_remove(w, call, c, out, size);
+    return !ecs__type_wrong(w, call, ECS_NULL, c, size) && ecs__unique_remove(w, call, c, out, size);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -5604,7 +5609,7 @@ ECS__FN bool ecs_add_if_changed(ecs_world *w, ecs_entity e, ecs_component c, con
 ECS__FN bool ecs__add_if_changed_sized(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                                        const void *value, size_t size) {
     ECS__WORLD_IN(w, call, false);
-    return ecs__add_if_changed(w, call, e, c, value, size);
+    return !ecs__type_wrong(w, call, e, c, size) && ecs__add_if_changed(w, call, e, c, value, size);
 }
 
 ECS__FN bool ecs_track_inserted(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since) {
