@@ -3187,7 +3187,7 @@ ECS__FN void ecs_world_free(ecs_world *w) {
     w->alloc.free(w, sizeof *w, w->alloc.ctx);
 }
 
-static bool ecs__destroy(ecs_world *w, ecs_entity e, const char *call, ecs_storage **room);
+ECS__IMPL_HOT bool ecs__destroy(ecs_world *w, ecs_entity e, const char *call, ecs_storage **room);
 ECS__FN uint32_t ecs_world_clear(ecs_world *w) {
     uint32_t i, n = 0, nc;
     ecs_storage **room = NULL; /* ecs__strip's list of an entity's storages, when more than 32 */
@@ -3353,7 +3353,7 @@ static bool ecs__freeq_room(ecs_world *w, uint32_t extra) {
 
 /* Frees e's slot (e has no component left): bumps its version, records
    the destruction (room reserved by the strip) and queues the slot. */
-static void ecs__release_slot(ecs_world *w, ecs_entity e) {
+ECS__IMPL_HOT void ecs__release_slot(ecs_world *w, ecs_entity e) {
     uint32_t i = ECS_ENTITY_INDEX(e), v = ECS_ENTITY_VERSION(e);
     w->alive--;
     if (w->track_entities) {
@@ -4329,7 +4329,7 @@ ECS__FN uint32_t ecs_strip(ecs_world *w, ecs_entity e) {
 }
 
 /* room: NULL, or a list of ncomponents storages ecs__strip may use */
-static bool ecs__destroy(ecs_world *w, ecs_entity e, const char *call, ecs_storage **room) {
+ECS__IMPL_HOT bool ecs__destroy(ecs_world *w, ecs_entity e, const char *call, ecs_storage **room) {
     if (!w->nobserved && !w->guard && !w->track_entities) {
         ecs__strip_plain(w, e, call);
     } else {
