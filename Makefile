@@ -53,7 +53,7 @@ endif
 CFLAGS_COMMON := $(STB_CFLAGS) -I. -g
 
 # ---- examples -------------------------------------------------------------
-EXAMPLES := quickstart hierarchy movement parallel save_load
+EXAMPLES := quickstart hierarchy movement parallel save_load life
 run: $(EXAMPLES:%=$(B)/ex/%)
 	@for e in $(EXAMPLES); do echo "== examples/$$e.c"; ./$(B)/ex/$$e || exit 1; echo; done
 $(B)/ex/%: examples/%.c ecs.h | $(B)/ex
@@ -64,6 +64,7 @@ $(B)/ex/hierarchy $(B)/ex/save_load: examples/solar.h
 $(B)/ex/save_load: examples/hierarchy.h
 $(B)/ex/movement: examples/movement.h
 $(B)/ex/parallel: examples/movement.h examples/pool.h
+$(B)/ex/life: examples/life.h examples/pool.h
 
 # ---- tests ----------------------------------------------------------------
 # Every tests/test_*.c is one program. Each is built and run in these
@@ -91,7 +92,7 @@ $(B)/ex/parallel: examples/movement.h examples/pool.h
 TESTS   := $(basename $(notdir $(wildcard tests/test_*.c)))
 TESTS_OWN_IMPL := $(basename $(notdir $(shell grep -l '^\#define ECS_IMPLEMENTATION' tests/test_*.c)))
 # what a test file may include besides ecs.h (every test object depends on all of them)
-TEST_HEADERS := $(wildcard tests/*.h) examples/hierarchy.h examples/solar.h examples/movement.h examples/pool.h
+TEST_HEADERS := $(wildcard tests/*.h) examples/hierarchy.h examples/solar.h examples/movement.h examples/pool.h examples/life.h
 
 # how each configuration compiles and links (recursive: CFLAGS_COMMON may
 # be target-specific, as for $(B)/plain/test_threads.o below)
@@ -183,6 +184,9 @@ $(B)/tsan-gcc/test_threads: tests/test_threads.c tests/impl.c $(TEST_HEADERS) ec
 	$(CC) -std=c99 $(WARN) $(TSAN_WNO) -O1 -g $(TSAN) $(CFLAGS_COMMON) -DTHREADS_PCT=25 tests/test_threads.c tests/impl.c -o $@ -lm -lpthread
 $(B)/tsan-clang/test_threads: tests/test_threads.c tests/impl.c $(TEST_HEADERS) ecs.h | $(B)/tsan-clang
 	$(CLANG) -std=c11 $(WARN) -O1 -g -DNDEBUG $(TSAN) $(CFLAGS_COMMON) tests/test_threads.c tests/impl.c -o $@ -lm -lpthread
+# the phases' threads (Life on 1, 2 and 4 threads, parallel reduction)
+$(B)/tsan-clang/test_phases: tests/test_phases.c tests/impl.c $(TEST_HEADERS) ecs.h | $(B)/tsan-clang
+	$(CLANG) -std=c11 $(WARN) -O1 -g $(TSAN) $(CFLAGS_COMMON) tests/test_phases.c tests/impl.c -o $@ -lm -lpthread
 # $(call tsan_probe,compiler): "run", "setarch" (runs only without ASLR),
 # "norun" or "nolink"; looked for only when make test is asked for
 tsan_probe = $(shell d=$$(mktemp -d) && \
@@ -199,11 +203,12 @@ endif
 TSAN_NORUN := --skipped 'ThreadSanitizer does not start on this kernel (not even under setarch -R): the TSan runs of tests/test_threads.c'
 tsan_cmd   = $(if $(filter setarch,$(1)),'setarch $(shell uname -m) -R $(2)',$(2))
 TEST_DEPS  += $(if $(filter run setarch,$(TSAN_GCC)),$(B)/tsan-gcc/test_threads) \
-              $(if $(filter run setarch,$(TSAN_CLANG)),$(B)/tsan-clang/test_threads)
+              $(if $(filter run setarch,$(TSAN_CLANG)),$(B)/tsan-clang/test_threads $(B)/tsan-clang/test_phases)
 # (first: they are the longest runs, and tests/run.sh starts its commands in
 # this order when it has no times of a previous make test)
 TEST_CMDS  := $(if $(filter run setarch,$(TSAN_GCC)),$(call tsan_cmd,$(TSAN_GCC),$(B)/tsan-gcc/test_threads)) \
               $(if $(filter run setarch,$(TSAN_CLANG)),$(call tsan_cmd,$(TSAN_CLANG),$(B)/tsan-clang/test_threads)) \
+              $(if $(filter run setarch,$(TSAN_CLANG)),$(call tsan_cmd,$(TSAN_CLANG),$(B)/tsan-clang/test_phases)) \
               $(TEST_CMDS)
 TEST_SKIPS += $(if $(filter nolink,$(TSAN_GCC)),$(call skipped,libtsan2,libtsan2,the gcc ThreadSanitizer run of tests/test_threads.c)) \
               $(if $(filter nolink,$(TSAN_CLANG)),$(call skipped,libclang-rt-14-dev,libclang-rt-14-dev,the clang ThreadSanitizer run of tests/test_threads.c)) \

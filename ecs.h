@@ -1662,6 +1662,8 @@ typedef struct ecs_system_ctx {
     const char *name;    /* the system's name */
     ecs_tick last_run;   /* this system's previous run (1 if it never ran) */
     ecs_tick now;        /* this run's timestamp: its changes carry it */
+    struct ecs_proposals *proposals; /* a phase system's proposals (section 15); else NULL */
+    void *exclusive;     /* a phase system's claimed unique (desc.exclusive); else NULL */
 } ecs_system_ctx;
 
 typedef int (*ecs_system_fn)(const ecs_system_ctx *ctx); /* 0 = ok; else stops the workload */
@@ -1674,6 +1676,7 @@ typedef struct ecs_system_desc {
     ecs_component reads[ECS_MAX_TERMS];         /* components and uniques read (up to the first 0) */
     ecs_component writes[ECS_MAX_TERMS];        /* ... written (up to the first 0) */
     bool structural;                            /* creates/destroys/adds/removes/flushes: runs alone */
+    ecs_component exclusive;                    /* phase systems: a unique only this one may use (section 15) */
 } ecs_system_desc;
 
 typedef struct ecs_plan_step {
@@ -1692,7 +1695,55 @@ ECS_API uint32_t ecs_workload_plan(const ecs_world *w, const char *name, ecs_pla
 ECS_API const char *ecs_workload_failed_system(const ecs_world *w);
 ECS_API ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc *desc);
 
-/* --- 15. save and load ------------------------------------------------------ */
+/* --- 15. phases: proposals and reducers ----------------------------------- */
+typedef struct ecs_proposals ecs_proposals; /* a phase system's buffer (ctx->proposals) */
+
+typedef struct ecs_proposed {
+    const void *value;    /* the proposed value; NULL: a removal */
+    uint32_t system;      /* the proposing system's place in its phase (0: registered first) */
+} ecs_proposed;
+
+typedef struct ecs_reduce {
+    const ecs_world *world;
+    ecs_entity entity;
+    ecs_component component;
+    const void *current;           /* e's value now; NULL if e has none (a tag it has: non-NULL) */
+    const ecs_proposed *changes;   /* n >= 1, in the phase's deterministic order */
+    uint32_t n;
+    void *user;                    /* ecs_phase_reducer's user */
+} ecs_reduce;
+
+/* Writes the next value to *next (which holds the current value, or
+   zeroes) and returns ECS_REDUCE_SET, or returns ECS_REDUCE_REMOVE or
+   ECS_REDUCE_KEEP; any other value fails the phase. */
+typedef int (*ecs_reducer_fn)(const ecs_reduce *r, void *next);
+enum { ECS_REDUCE_SET = 0, ECS_REDUCE_REMOVE = 1, ECS_REDUCE_KEEP = 2 };
+enum { ECS_LAST_WRITE_WINS = 0, ECS_REDUCER_REQUIRED = 1 };
+
+typedef struct ecs_phase_desc {
+    const char *name;                           /* required, unique among phases */
+    int strategy;                               /* for components with no reducer */
+    bool (*run_if)(const ecs_system_ctx *ctx);  /* NULL, or false to skip the phase */
+    bool parallel;                              /* its systems through desc.parallel_for */
+    bool parallel_reduce;                       /* its reductions through desc.parallel_for */
+} ecs_phase_desc;
+
+ECS_API bool ecs_phase_new(ecs_world *w, const ecs_phase_desc *desc);
+ECS_API bool ecs_phase_system(ecs_world *w, const char *phase, const ecs_system_desc *desc);
+ECS_API bool ecs_phase_reducer(ecs_world *w, const char *phase, ecs_component c, ecs_reducer_fn fn, void *user);
+ECS_API bool ecs_schedule_new(ecs_world *w, const char *name, uint32_t n, const char *const *phases);
+ECS_API int ecs_schedule_run(ecs_world *w, const char *name);
+ECS_API ecs_tick ecs_step_since(const ecs_world *w);
+ECS_API bool ecs_propose_set(ecs_proposals *p, ecs_entity e, ecs_component c, const void *value);
+ECS_API bool ecs_propose_remove(ecs_proposals *p, ecs_entity e, ecs_component c);
+ECS_API bool ecs_propose_spawn(ecs_proposals *p, uint32_t n, const ecs_component *comps,
+                               const void *const *values);
+ECS_API bool ecs_propose_despawn(ecs_proposals *p, ecs_entity e);
+ECS_API bool ecs_proposals_split(ecs_proposals *p, uint32_t parts);
+ECS_API ecs_proposals *ecs_proposals_part(ecs_proposals *p, uint32_t k);
+ECS_API bool ecs__propose_sized(ecs_proposals *p, ecs_entity e, ecs_component c, const void *value, size_t size);
+
+/* --- 16. save and load ------------------------------------------------------ */
 typedef bool (*ecs_write_fn)(const void *bytes, size_t n, void *user);
 typedef struct ecs_serial {
     bool (*save)(const void *value, ecs_write_fn write, void *wuser, void *user);
@@ -1890,7 +1941,13 @@ struct ecs_world {
     struct ecs__workload *wl;
     uint32_t nwl, wl_cap, default_wl;
     const char *failed_system;
-    bool running;             /* a workload is running */
+    bool running;             /* a workload or schedule is running */
+    struct ecs__phase *phases; /* phases and schedules (section 15) */
+    uint32_t nphases, phases_cap;
+    struct ecs__schedule *scheds;
+    uint32_t nscheds, scheds_cap;
+    const struct ecs__phase *in_phase; /* while a phase's systems run: the world is locked */
+    ecs_tick step_since;      /* the tick before the last schedule step began */
     ecs_parallel_fn parallel_for;
     void *parallel_user;
     ecs_error err;
@@ -1941,7 +1998,7 @@ ECS__HOT ecs_entity ecs__take_slot(ecs_world *w) {
 
 /* A slot is at hand: inline; otherwise ecs__create grows (or fails). */
 ECS__HOT ecs_entity ecs_create(ecs_world *w) {
-    if ((w->fq_len || (w->nslots < w->slots_cap && w->nslots < w->max_slots)) && !w->track_entities)
+    if ((w->fq_len || (w->nslots < w->slots_cap && w->nslots < w->max_slots)) && !w->track_entities && !w->guard)
         return ecs__take_slot(w);
     return ecs__create(w);
 }
@@ -2593,6 +2650,7 @@ ECS__INLINE void *ecs_block(const ecs_iter *it, uint32_t k) { return ecs__field(
                               sizeof(T))
 #define ECS_DEFER_ADD(w, e, c, T, ...)                                                                       \
     ecs__defer_add_sized((w), ECS__AT("ECS_DEFER_ADD", #T), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T))
+#define ECS_PROPOSE_SET(p, e, c, T, ...) ecs__propose_sized((p), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T))
 
 /* ECS_CALLER_PLACE, under ECS_DEBUG, in C: the inline calls that can
    assert are also macros that mask the functions (as the C library may
@@ -2934,6 +2992,21 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
     X(NO_SYSTEM, NOT_FOUND, 1, "no system named '%.64s'")                                                \
     X(RUNNING, INVALID, 1, "a workload is already running")                                              \
     X(SYSTEM_FAILED, SYSTEM, 0, "system '%.64s' returned %d")                                            \
+    X(PHASE_NAME, INVALID, 1, "a phase or schedule needs a name not taken by another one")               \
+    X(NO_PHASE, NOT_FOUND, 1, "no phase named '%.64s'")                                                  \
+    X(NO_SCHEDULE, NOT_FOUND, 1, "no schedule named '%.64s'")                                            \
+    X(CLAIMED, INVALID, 1, "phase '%.64s': this unique is claimed already by system '%.64s'")              \
+    X(CLAIMED_USE, LOCKED, 1, "system '%.64s' of the running phase claims this unique (ctx->exclusive)")  \
+    X(IN_PHASE, LOCKED, 1, "a phase's systems are running: they change the world through proposals only") \
+    X(PROPOSED_DEAD, DEAD_ENTITY, 1, "phase '%.64s', system '%.64s': proposal for an entity that is not alive") \
+    X(PROPOSED_UNKNOWN, UNKNOWN_COMPONENT, 1, "phase '%.64s', system '%.64s': proposal of an unknown component") \
+    X(PROPOSED_BAD, INVALID, 1, "phase '%.64s', system '%.64s': %s")                                     \
+    X(PROPOSED_OOM, OUT_OF_MEMORY, 0, "phase '%.64s', system '%.64s': out of memory while proposing")     \
+    X(PHASE_SYSTEM, SYSTEM, 0, "phase '%.64s': system '%.64s' returned %d")                               \
+    X(NO_REDUCER, INVALID, 1,                                                                            \
+      "phase '%.64s' (ECS_REDUCER_REQUIRED), proposed by system '%.64s': no reducer for this component")  \
+    X(REDUCER_FAILED, SYSTEM, 0, "phase '%.64s', proposed by system '%.64s': the reducer returned %d")     \
+    X(PHASE_OOM, OUT_OF_MEMORY, 0, "phase '%.64s': out of memory before applying (nothing applied)")       \
     X(PENDING, INVALID, 1, "commands are pending (the command buffer is not saved): ecs_flush first")    \
     X(SAVE_FAILED, INVALID, 0, "%s (at byte %llu)")                                                      \
     X(SAVE_OOM, OUT_OF_MEMORY, 0, "%s (at byte %llu)")                                                   \
@@ -3300,6 +3373,7 @@ static bool ecs__cover(ecs_world *w, uint64_t slots) {
 /* Makes sure `n` more entities can be created without allocating. */
 static bool ecs__reserve_slots(ecs_world *w, const char *call, uint32_t n) {
     uint32_t fresh = n > w->fq_len ? n - w->fq_len : 0;
+    if (w->in_phase) return ecs__report(w, ECS__M_IN_PHASE, call, ECS_NULL, 0), false;
     if (fresh > w->max_slots - w->nslots) {
         ecs__report(w, ECS__M_NO_SLOT, call, ECS_NULL, 0);
         return false;
@@ -3796,7 +3870,7 @@ static bool ecs__locked(ecs_world *w, const char *call, ecs_entity e, const ecs_
     for (k = 0; !locked && w->guard && k < s->nlisten; k++)
         locked = (s->listen[k].kind == ECS__ON_OWNS || s->listen[k].kind == ECS__ON_EXCLUDES) &&
                  ecs__group_locked(w, s->listen[k].arg);
-    if (locked) ecs__report(w, s->locked ? ECS__M_LOCKED : ECS__M_LOCKED_GROUP, call, e, s->id);
+    if (locked) ecs__report(w, w->in_phase ? ECS__M_IN_PHASE : s->locked ? ECS__M_LOCKED : ECS__M_LOCKED_GROUP, call, e, s->id);
     return locked;
 }
 
@@ -4334,6 +4408,7 @@ ECS__IMPL_HOT bool ecs__destroy(ecs_world *w, ecs_entity e, const char *call, ec
         ecs__strip_plain(w, e, call);
     } else {
         int64_t n;
+        if (w->in_phase) return ecs__report(w, ECS__M_IN_PHASE, call, e, 0), false;
         if (!ecs__track_destroying(w, e, 1)) return false; /* its record's room, promised */
         n = ecs__strip(w, e, call, room);
         ecs__track_destroying(w, e, -1);
@@ -5122,7 +5197,7 @@ ECS__FN uint32_t ecs_visit(ecs_world *w, const ecs_view_desc *desc, void (*fn)(e
    padded to 8. ecs_flush applies records from cmds_head in order; records
    added while flushing (by hooks) are applied by the same flush. */
 
-enum { ECS__CMD_DESTROY, ECS__CMD_ADD, ECS__CMD_REMOVE, ECS__CMD_DELETE };
+enum { ECS__CMD_DESTROY, ECS__CMD_ADD, ECS__CMD_REMOVE, ECS__CMD_DELETE, ECS__CMD_SPAWN };
 
 typedef struct ecs__cmd {
     ecs_entity e;
@@ -5136,29 +5211,36 @@ typedef struct ecs__cmd {
    be nearly 4 GB; ecs__record keeps the buffer below 4 GB). */
 static uint64_t ecs__rec_size(uint32_t size) { return sizeof(ecs__cmd) + (((uint64_t)size + 7u) & ~(uint64_t)7u); }
 
-static bool ecs__record(ecs_world *w, const char *call, uint32_t op, ecs_entity e, ecs_component c,
-                        const void *value, uint32_t size) {
+/* Appends a record to a buffer of records (the command buffer, or a
+   phase's proposals); touches nothing else of w (threads record at once). */
+static bool ecs__push_record(ecs_world *w, unsigned char **buf, uint32_t *len, uint32_t *cap, uint32_t op,
+                             ecs_entity e, ecs_component c, const void *value, uint32_t size) {
     ecs__cmd cmd;
     uint64_t rec = ecs__rec_size(size);
-    if (w->cmds_len + rec > 0xffffffffu || (size_t)(w->cmds_len + rec) != w->cmds_len + rec ||
-        !ecs__grow(w, (void **)&w->cmds, &w->cmds_cap, (uint32_t)(w->cmds_len + rec), w->cmds_len, 1)) {
-        ecs__report(w, ECS__M_OOM, call, e, c);
+    if (*len + rec > 0xffffffffu || (size_t)(*len + rec) != *len + rec ||
+        !ecs__grow(w, (void **)buf, cap, (uint32_t)(*len + rec), *len, 1))
         return false;
-    }
     memset(&cmd, 0, sizeof cmd);
     cmd.e = e;
     cmd.op = op;
     cmd.c = c;
     cmd.size = size;
-    memcpy(w->cmds + w->cmds_len, &cmd, sizeof cmd);
+    memcpy(*buf + *len, &cmd, sizeof cmd);
     if (size) {
         if (value)
-            memcpy(w->cmds + w->cmds_len + sizeof cmd, value, size);
+            memcpy(*buf + *len + sizeof cmd, value, size);
         else
-            memset(w->cmds + w->cmds_len + sizeof cmd, 0, size);
+            memset(*buf + *len + sizeof cmd, 0, size);
     }
-    w->cmds_len += rec;
+    *len += (uint32_t)rec;
     return true;
+}
+static bool ecs__record(ecs_world *w, const char *call, uint32_t op, ecs_entity e, ecs_component c,
+                        const void *value, uint32_t size) {
+    if (w->in_phase) return ecs__report(w, ECS__M_IN_PHASE, call, e, c), false;
+    if (ecs__push_record(w, &w->cmds, &w->cmds_len, &w->cmds_cap, op, e, c, value, size)) return true;
+    ecs__report(w, ECS__M_OOM, call, e, c);
+    return false;
 }
 
 ECS__FN ecs_entity ecs_defer_create(ecs_world *w) {
@@ -5362,13 +5444,17 @@ ECS__FN bool ecs_sort_as(ecs_world *w, ecs_component c, ecs_component order) {
 /* ------------------------------------------------------------------------- */
 /* Uniques                                                                   */
 /* ------------------------------------------------------------------------- */
+/* While a phase's systems run (section 15): a unique claimed by one of them
+   is refused to everyone else, and no unique may be written. */
+static bool ecs__phase_refuses(const ecs_world *w, const char *call, ecs_component c, bool write);
+
 /* A unique is one value per component type, held by its storage, not by an
    entity. s->unique is NULL until added (a 1-byte block for tags). */
 
 static void *ecs__unique_add(ecs_world *w, const char *call, ecs_component c, const void *value,
                              size_t size) {
     ecs_storage *s = ecs__comp(w, call, ECS_NULL, c, size);
-    if (!s) return NULL;
+    if (!s || (w->in_phase && ecs__phase_refuses(w, call, c, true))) return NULL;
     if (!s->unique) {
         if (!(s->unique = ecs__alloc(w, s->size ? s->size : 1))) {
             ecs__report(w, ECS__M_OOM, call, ECS_NULL, c);
@@ -5401,7 +5487,8 @@ ECS__FN void *ecs__unique_get(const ecs_world *w, const char *call, ecs_componen
                               bool mut) {
     ECS__WORLD_IN(w, call, NULL);
     ecs_storage *s = ecs__comp(w, call, ECS_NULL, c, size);
-    if (!s || ecs__type_wrong(w, call, ECS_NULL, c, size)) return NULL;
+    if (!s || ecs__type_wrong(w, call, ECS_NULL, c, size) || (w->in_phase && ecs__phase_refuses(w, call, c, mut)))
+        return NULL;
     if (!s->unique) {
         ecs__report(w, ECS__M_NO_UNIQUE, call, ECS_NULL, c);
         return NULL;
@@ -5426,7 +5513,7 @@ ECS__FN bool ecs_unique_has(const ecs_world *w, ecs_component c) {
 
 static bool ecs__unique_remove(ecs_world *w, const char *call, ecs_component c, void *out, size_t size) {
     ecs_storage *s = ecs__comp(w, call, ECS_NULL, c, size);
-    if (!s || !s->unique) return false;
+    if (!s || !s->unique || (w->in_phase && ecs__phase_refuses(w, call, c, true))) return false;
     if (out && s->size) memcpy(out, s->unique, s->size);
     ecs__free(w, s->unique, s->size ? s->size : 1);
     s->unique = NULL;
@@ -6095,8 +6182,10 @@ static void ecs__workload_free(ecs_world *w, ecs__workload *wl) {
     ecs__free(w, wl->results, (size_t)wl->n * sizeof *wl->results);
 }
 
+static void ecs__phases_free(ecs_world *w);
 static void ecs__systems_free(ecs_world *w) {
     uint32_t i;
+    ecs__phases_free(w);
     for (i = 0; i < w->nsys; i++) ecs__free(w, w->sys[i].name, strlen(w->sys[i].name) + 1);
     for (i = 0; i < w->nwl; i++) ecs__workload_free(w, &w->wl[i]);
     ecs__free(w, w->sys, (size_t)w->sys_cap * sizeof *w->sys);
@@ -6332,6 +6421,7 @@ typedef struct ecs__batch {
 static int ecs__run_system(ecs_world *w, ecs__system *sy, ecs_tick now) {
     ecs_system_ctx ctx;
     int rc;
+    memset(&ctx, 0, sizeof ctx);
     ctx.world = w;
     ctx.user = sy->desc.user;
     ctx.name = sy->name;
@@ -6437,6 +6527,759 @@ ECS__FN ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc 
     d = *desc;
     if (!d.since) d.since = ctx->last_run;
     return ecs__view(ctx->world, "ecs_system_view", &d);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Phases                                                                    */
+/* ------------------------------------------------------------------------- */
+/* A phase runs its systems against a locked world, each recording into its
+   own buffer, in the command buffer's records (ADD: a proposed value,
+   REMOVE: a removal, DESTROY: a despawn, SPAWN with c = n: a spawn whose
+   bundle is the n ADD records that follow). Then, serially: the proposals
+   are sorted by (component, entity index) with a stable radix sort, so a
+   bucket keeps the deterministic order; each bucket is reduced to an
+   outcome (reducers see a locked world too); room is reserved for every
+   outcome; only then is anything applied, through ecs_destroy's path, the
+   insert path and the remove path. */
+
+struct ecs_proposals {
+    ecs_world *world;
+    unsigned char *rec; /* records */
+    uint32_t len, cap;
+    struct ecs_proposals *parts; /* ecs_proposals_split: parts[0..nparts) */
+    uint32_t nparts, parts_cap;
+    bool is_part;
+    int msg; /* the first failed recording (0: none): its message, ... */
+    const char *why;
+    ecs_entity err_e;
+    ecs_component err_c;
+};
+
+typedef struct ecs__phase_sys {
+    char *name;
+    ecs_system_desc desc;
+    ecs_tick last_run;
+    ecs_proposals out;
+    bool ran;
+    int rc;
+} ecs__phase_sys;
+
+typedef struct ecs__reducer {
+    ecs_component c;
+    ecs_reducer_fn fn;
+    void *user;
+} ecs__reducer;
+
+typedef struct ecs__phase {
+    char *name;
+    ecs_phase_desc desc;
+    ecs__phase_sys *sys;
+    uint32_t nsys, sys_cap;
+    ecs__reducer *red;
+    uint32_t nred, red_cap;
+    ecs_tick now;
+} ecs__phase;
+
+typedef struct ecs__schedule {
+    char *name;
+    uint32_t n;
+    uint32_t *phases;
+} ecs__schedule;
+
+/* One proposal where the sort puts it: key = component << 32 | entity index
+   (a despawn: component 0). */
+typedef struct ecs__prop {
+    uint64_t key;
+    const unsigned char *rec;
+    uint32_t sys;
+} ecs__prop;
+
+/* A bucket: props[first..first + n) share a key; its outcome, and the next
+   value at values + at. */
+enum { ECS__SKIP = -1000, ECS__NO_REDUCER_ = -1001, ECS__FAILED = -1002 };
+typedef struct ecs__bucket {
+    uint32_t first, n;
+    int kind; /* ECS_REDUCE_*, or ECS__SKIP (despawned), ECS__NO_REDUCER_, ECS__FAILED (rc) */
+    int rc;
+    size_t at;
+} ecs__bucket;
+
+/* A phase's scratch: one block, freed at the end of the phase. */
+typedef struct ecs__apply {
+    ecs_world *w;
+    ecs__phase *ph;
+    ecs__prop *props, *tmp;
+    const unsigned char **spawns;
+    ecs__bucket *b;
+    ecs_proposed *chg;
+    const ecs__reducer **red; /* red[c]: c's reducer, or NULL */
+    uint32_t *count;          /* 4 per component: inserts, removals, deletions, spawned */
+    uint32_t *radix;          /* the sort's counts: 8 x 256 */
+    ecs_storage **room;       /* ecs__strip's list, when more than 32 components */
+    unsigned char *values, *block;
+    uint64_t block_size;
+    uint32_t n, ndesp, nspawn, nb;
+} ecs__apply;
+
+static void ecs__proposals_free(ecs_world *w, ecs_proposals *p) {
+    uint32_t k;
+    for (k = 0; k < p->parts_cap; k++) ecs__proposals_free(w, &p->parts[k]);
+    ecs__free(w, p->parts, (size_t)p->parts_cap * sizeof *p->parts);
+    ecs__free(w, p->rec, p->cap);
+}
+static void ecs__proposals_reset(ecs_proposals *p) {
+    uint32_t k;
+    for (k = 0; k < p->parts_cap; k++) ecs__proposals_reset(&p->parts[k]);
+    p->len = p->nparts = 0;
+    p->msg = 0;
+}
+
+static void ecs__phases_free(ecs_world *w) {
+    uint32_t i, k;
+    for (i = 0; i < w->nphases; i++) {
+        ecs__phase *ph = &w->phases[i];
+        for (k = 0; k < ph->nsys; k++) {
+            ecs__free(w, ph->sys[k].name, strlen(ph->sys[k].name) + 1);
+            ecs__proposals_free(w, &ph->sys[k].out);
+        }
+        ecs__free(w, ph->sys, (size_t)ph->sys_cap * sizeof *ph->sys);
+        ecs__free(w, ph->red, (size_t)ph->red_cap * sizeof *ph->red);
+        ecs__free(w, ph->name, strlen(ph->name) + 1);
+    }
+    for (i = 0; i < w->nscheds; i++) {
+        ecs__free(w, w->scheds[i].name, strlen(w->scheds[i].name) + 1);
+        ecs__free(w, w->scheds[i].phases, (size_t)(w->scheds[i].n ? w->scheds[i].n : 1) * sizeof(uint32_t));
+    }
+    ecs__free(w, w->phases, (size_t)w->phases_cap * sizeof *w->phases);
+    ecs__free(w, w->scheds, (size_t)w->scheds_cap * sizeof *w->scheds);
+}
+
+static uint32_t ecs__phase_find(const ecs_world *w, const char *name, bool schedule) {
+    uint32_t i, n = schedule ? w->nscheds : w->nphases;
+    for (i = 0; name && i < n; i++)
+        if (!strcmp(schedule ? w->scheds[i].name : w->phases[i].name, name)) return i;
+    return ECS__NOT_FOUND;
+}
+static ecs__phase *ecs__phase_of(ecs_world *w, const char *call, const char *name) {
+    uint32_t i = ecs__phase_find(w, name, false);
+    if (i != ECS__NOT_FOUND) return &w->phases[i];
+    ecs__report(w, ECS__M_NO_PHASE, call, ECS_NULL, 0, name ? name : "(NULL)");
+    return NULL;
+}
+/* A new phase or schedule's name (not taken by either), or NULL. */
+static char *ecs__phase_name(ecs_world *w, const char *call, const char *name, void **arr, uint32_t *cap,
+                             uint32_t n, size_t elem) {
+    char *copy;
+    if (w->running) return ecs__report(w, ECS__M_RUNNING, call, ECS_NULL, 0), (char *)NULL;
+    if (!name || ecs__phase_find(w, name, false) != ECS__NOT_FOUND || ecs__phase_find(w, name, true) != ECS__NOT_FOUND)
+        return ecs__report(w, ECS__M_PHASE_NAME, call, ECS_NULL, 0), (char *)NULL;
+    if (!ecs__grow(w, arr, cap, n + 1, n, elem) || !(copy = ecs__strdup(w, name)))
+        return ecs__report(w, ECS__M_OOM, call, ECS_NULL, 0), (char *)NULL;
+    memset((char *)*arr + (size_t)n * elem, 0, elem);
+    return copy;
+}
+
+ECS__FN bool ecs_phase_new(ecs_world *w, const ecs_phase_desc *d) {
+    ECS__WORLD(w, false);
+    ecs__phase *ph;
+    char *name;
+    if (!d) return ecs__report(w, ECS__M_NULL_ARG, "ecs_phase_new", ECS_NULL, 0, "desc"), false;
+    if (!(name = ecs__phase_name(w, "ecs_phase_new", d->name, (void **)&w->phases, &w->phases_cap, w->nphases,
+                                 sizeof *w->phases)))
+        return false;
+    ph = &w->phases[w->nphases++];
+    ph->name = name;
+    ph->desc = *d;
+    ph->desc.name = name;
+    return true;
+}
+
+ECS__FN bool ecs_phase_system(ecs_world *w, const char *phase, const ecs_system_desc *d) {
+    ECS__WORLD(w, false);
+    ecs__phase *ph = ecs__phase_of(w, "ecs_phase_system", phase);
+    ecs__phase_sys *sy;
+    uint32_t k;
+    if (!ph) return false;
+    if (w->running) return ecs__report(w, ECS__M_RUNNING, "ecs_phase_system", ECS_NULL, 0), false;
+    if (!d || !d->name || !d->fn) return ecs__report(w, ECS__M_SYSTEM_DESC, "ecs_phase_system", ECS_NULL, 0), false;
+    if (d->exclusive && !ecs__comp(w, "ecs_phase_system", ECS_NULL, d->exclusive, (size_t)-1)) return false;
+    for (k = 0; k < ph->nsys; k++) {
+        if (!strcmp(ph->sys[k].name, d->name))
+            return ecs__report(w, ECS__M_NAME_TAKEN, "ecs_phase_system", ECS_NULL, 0), false;
+        if (d->exclusive && ph->sys[k].desc.exclusive == d->exclusive)
+            return ecs__report(w, ECS__M_CLAIMED, "ecs_phase_system", ECS_NULL, d->exclusive, ph->name, ph->sys[k].name),
+                   false;
+    }
+    if (!ecs__grow(w, (void **)&ph->sys, &ph->sys_cap, ph->nsys + 1, ph->nsys, sizeof *ph->sys))
+        return ecs__report(w, ECS__M_OOM, "ecs_phase_system", ECS_NULL, 0), false;
+    sy = &ph->sys[ph->nsys];
+    memset(sy, 0, sizeof *sy);
+    if (!(sy->name = ecs__strdup(w, d->name))) return ecs__report(w, ECS__M_OOM, "ecs_phase_system", ECS_NULL, 0), false;
+    sy->desc = *d;
+    sy->desc.name = sy->name;
+    sy->last_run = 1;
+    sy->out.world = w;
+    ph->nsys++;
+    return true;
+}
+
+ECS__FN bool ecs_phase_reducer(ecs_world *w, const char *phase, ecs_component c, ecs_reducer_fn fn, void *user) {
+    ECS__WORLD(w, false);
+    ecs__phase *ph = ecs__phase_of(w, "ecs_phase_reducer", phase);
+    uint32_t k;
+    if (!ph || !ecs__comp(w, "ecs_phase_reducer", ECS_NULL, c, (size_t)-1)) return false;
+    if (w->running) return ecs__report(w, ECS__M_RUNNING, "ecs_phase_reducer", ECS_NULL, c), false;
+    for (k = 0; k < ph->nred && ph->red[k].c != c; k++) {}
+    if (k == ph->nred && fn &&
+        !ecs__grow(w, (void **)&ph->red, &ph->red_cap, ph->nred + 1, ph->nred, sizeof *ph->red))
+        return ecs__report(w, ECS__M_OOM, "ecs_phase_reducer", ECS_NULL, c), false;
+    if (!fn) { /* taken off: the last one takes its place */
+        if (k < ph->nred) ph->red[k] = ph->red[--ph->nred];
+        return true;
+    }
+    ph->red[k].c = c;
+    ph->red[k].fn = fn;
+    ph->red[k].user = user;
+    ph->nred += k == ph->nred;
+    return true;
+}
+
+ECS__FN bool ecs_schedule_new(ecs_world *w, const char *name, uint32_t n, const char *const *phases) {
+    ECS__WORLD(w, false);
+    ecs__schedule *sc;
+    uint32_t *ids, k;
+    char *copy;
+    if (n && !phases) return ecs__report(w, ECS__M_NULL_ARG, "ecs_schedule_new", ECS_NULL, 0, "phases"), false;
+    for (k = 0; k < n; k++)
+        if (!ecs__phase_of(w, "ecs_schedule_new", phases[k])) return false;
+    if (!(ids = (uint32_t *)ecs__alloc_n(w, n ? n : 1, sizeof *ids)))
+        return ecs__report(w, ECS__M_OOM, "ecs_schedule_new", ECS_NULL, 0), false;
+    if (!(copy = ecs__phase_name(w, "ecs_schedule_new", name, (void **)&w->scheds, &w->scheds_cap, w->nscheds,
+                                 sizeof *w->scheds))) {
+        ecs__free(w, ids, (size_t)(n ? n : 1) * sizeof *ids);
+        return false;
+    }
+    for (k = 0; k < n; k++) ids[k] = ecs__phase_find(w, phases[k], false);
+    sc = &w->scheds[w->nscheds++];
+    sc->name = copy;
+    sc->n = n;
+    sc->phases = ids;
+    return true;
+}
+
+/* --- recording: from any thread, each buffer by one at a time; nothing
+   of the world is written, so failures are kept in the buffer and
+   reported when the phase applies. */
+
+static bool ecs__proposal_fail(ecs_proposals *p, int msg, ecs_entity e, ecs_component c, const char *why) {
+    if (!p->msg) {
+        p->msg = msg;
+        p->why = why;
+        p->err_e = e;
+        p->err_c = c;
+    }
+    return false;
+}
+static bool ecs__propose(ecs_proposals *p, uint32_t op, ecs_entity e, ecs_component c, const void *value,
+                         size_t size) {
+    ecs_world *w;
+    uint32_t vsize = 0;
+    if (!p) {
+        ECS_ASSERT(0, "ecs_propose_*: proposals is NULL (not a phase system's ctx->proposals?)");
+        return false;
+    }
+    w = p->world;
+    if (p->msg) return false; /* the phase fails already */
+    if (!ecs_alive(w, e)) return ecs__proposal_fail(p, ECS__M_PROPOSED_DEAD, e, c, NULL);
+    if (op != ECS__CMD_DESTROY) {
+        if (c - 1u >= w->ncomponents) return ecs__proposal_fail(p, ECS__M_PROPOSED_UNKNOWN, e, c, NULL);
+        if (size != (size_t)-1 && size != w->storages[c]->size)
+            return ecs__proposal_fail(p, ECS__M_PROPOSED_BAD, e, c, "sizeof(T) is not the registered size");
+        if (op == ECS__CMD_ADD) vsize = w->storages[c]->size;
+    }
+    if (!ecs__push_record(w, &p->rec, &p->len, &p->cap, op, e, c, value, vsize))
+        return ecs__proposal_fail(p, ECS__M_PROPOSED_OOM, e, c, NULL);
+    return true;
+}
+ECS__FN bool ecs_propose_set(ecs_proposals *p, ecs_entity e, ecs_component c, const void *value) {
+    return ecs__propose(p, ECS__CMD_ADD, e, c, value, (size_t)-1);
+}
+ECS__FN bool ecs__propose_sized(ecs_proposals *p, ecs_entity e, ecs_component c, const void *value, size_t size) {
+    return ecs__propose(p, ECS__CMD_ADD, e, c, value, size);
+}
+ECS__FN bool ecs_propose_remove(ecs_proposals *p, ecs_entity e, ecs_component c) {
+    return ecs__propose(p, ECS__CMD_REMOVE, e, c, NULL, (size_t)-1);
+}
+ECS__FN bool ecs_propose_despawn(ecs_proposals *p, ecs_entity e) {
+    return ecs__propose(p, ECS__CMD_DESTROY, e, 0, NULL, (size_t)-1);
+}
+ECS__FN bool ecs_propose_spawn(ecs_proposals *p, uint32_t n, const ecs_component *comps, const void *const *values) {
+    ecs_world *w;
+    uint32_t k, j;
+    if (!p) return ecs__propose(p, 0, ECS_NULL, 0, NULL, 0);
+    w = p->world;
+    if (p->msg) return false;
+    if (n && !comps) return ecs__proposal_fail(p, ECS__M_PROPOSED_BAD, ECS_NULL, 0, "a spawn's comps is NULL");
+    if (n > ECS_MAX_TERMS)
+        return ecs__proposal_fail(p, ECS__M_PROPOSED_BAD, ECS_NULL, 0, "a spawn of more than ECS_MAX_TERMS components");
+    for (k = 0; k < n; k++) {
+        if (comps[k] - 1u >= w->ncomponents) return ecs__proposal_fail(p, ECS__M_PROPOSED_UNKNOWN, ECS_NULL, comps[k], NULL);
+        for (j = 0; j < k; j++)
+            if (comps[j] == comps[k])
+                return ecs__proposal_fail(p, ECS__M_PROPOSED_BAD, ECS_NULL, comps[k], "a spawn lists a component twice");
+    }
+    if (!ecs__push_record(w, &p->rec, &p->len, &p->cap, ECS__CMD_SPAWN, ECS_NULL, n, NULL, 0))
+        return ecs__proposal_fail(p, ECS__M_PROPOSED_OOM, ECS_NULL, 0, NULL);
+    for (k = 0; k < n; k++)
+        if (!ecs__push_record(w, &p->rec, &p->len, &p->cap, ECS__CMD_ADD, ECS_NULL, comps[k],
+                              values ? values[k] : NULL, w->storages[comps[k]]->size))
+            return ecs__proposal_fail(p, ECS__M_PROPOSED_OOM, ECS_NULL, comps[k], NULL);
+    return true;
+}
+
+ECS__FN bool ecs_proposals_split(ecs_proposals *p, uint32_t parts) {
+    uint32_t k, had;
+    if (!p) return ecs__propose(p, 0, ECS_NULL, 0, NULL, 0);
+    if (p->msg) return false;
+    if (p->is_part || p->nparts)
+        return ecs__proposal_fail(p, ECS__M_PROPOSED_BAD, ECS_NULL, 0, "split twice, or a part split");
+    had = p->parts_cap;
+    if (!ecs__grow(p->world, (void **)&p->parts, &p->parts_cap, parts, had, sizeof *p->parts))
+        return ecs__proposal_fail(p, ECS__M_PROPOSED_OOM, ECS_NULL, 0, NULL);
+    for (k = had; k < p->parts_cap; k++) {
+        memset(&p->parts[k], 0, sizeof *p->parts);
+        p->parts[k].world = p->world;
+        p->parts[k].is_part = true;
+    }
+    p->nparts = parts;
+    return true;
+}
+ECS__FN ecs_proposals *ecs_proposals_part(ecs_proposals *p, uint32_t k) {
+    if (!p || k >= p->nparts) {
+        ECS_ASSERT(0, "ecs_proposals_part: no such part (ecs_proposals_split first, k < parts)");
+        return NULL;
+    }
+    return &p->parts[k];
+}
+
+/* --- running a phase */
+
+static bool ecs__phase_refuses(const ecs_world *w, const char *call, ecs_component c, bool write) {
+    const ecs__phase *ph = w->in_phase;
+    uint32_t k;
+    for (k = 0; k < ph->nsys; k++)
+        if (ph->sys[k].ran && ph->sys[k].desc.exclusive == c)
+            return ecs__report(w, ECS__M_CLAIMED_USE, call, ECS_NULL, c, ph->sys[k].name), true;
+    if (write) ecs__report(w, ECS__M_IN_PHASE, call, ECS_NULL, c);
+    return write;
+}
+
+/* Locks (on) or unlocks the world around a phase's systems and reducers:
+   every storage refuses insertions and removals. */
+static void ecs__phase_lock(ecs_world *w, const ecs__phase *ph, bool on) {
+    uint32_t c;
+    w->in_phase = on ? ph : NULL;
+    if (on) w->guard++;
+    else w->guard--;
+    for (c = 1; c <= w->ncomponents; c++) w->storages[c]->locked += on ? 1u : (uint32_t)-1;
+}
+
+static void ecs__phase_job(void *arg, uint32_t k) {
+    ecs__phase *ph = (ecs__phase *)arg;
+    ecs__phase_sys *sy = &ph->sys[k];
+    ecs_system_ctx ctx;
+    if (!sy->ran) return;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.world = sy->out.world;
+    ctx.user = sy->desc.user;
+    ctx.name = sy->name;
+    ctx.last_run = sy->last_run;
+    ctx.now = ph->now;
+    ctx.proposals = &sy->out;
+    ctx.exclusive = sy->desc.exclusive ? ctx.world->storages[sy->desc.exclusive]->unique : NULL;
+    sy->rc = sy->desc.fn(&ctx);
+}
+
+/* Stable LSD radix sort of a[0..n) by key, 8 bits a pass, skipping the
+   passes whose digit all keys share; tmp has room for n. */
+static void ecs__sort_props(ecs__prop *a, ecs__prop *tmp, uint32_t *radix, uint32_t n) {
+    uint32_t i, d, sum;
+    ecs__prop *src = a, *dst = tmp, *t;
+    bool sorted = true;
+    for (i = 1; i < n && sorted; i++) sorted = a[i - 1].key <= a[i].key;
+    if (sorted) return;
+    memset(radix, 0, 8 * 256 * sizeof *radix);
+    for (i = 0; i < n; i++)
+        for (d = 0; d < 8; d++) radix[d * 256 + ((a[i].key >> (d * 8)) & 255)]++;
+    for (d = 0; d < 8; d++) {
+        uint32_t *c = radix + d * 256;
+        if (c[(a[0].key >> (d * 8)) & 255] == n) continue;
+        for (i = 0, sum = 0; i < 256; i++) {
+            uint32_t x = c[i];
+            c[i] = sum;
+            sum += x;
+        }
+        for (i = 0; i < n; i++) dst[c[(src[i].key >> (d * 8)) & 255]++] = src[i];
+        t = src, src = dst, dst = t;
+    }
+    if (src != a) memcpy(a, src, (size_t)n * sizeof *a);
+}
+
+/* Calls back for every record of the phase, system by system (its own
+   buffer, then its parts), each in emission order. */
+#define ECS__EACH_RECORD(ph, K, P, J, AT, CMD)                                                             \
+    for (K = 0; K < (ph)->nsys; K++)                                                                       \
+        for (J = 0; J <= (ph)->sys[K].out.nparts; J++)                                                     \
+            for (P = J ? &(ph)->sys[K].out.parts[J - 1] : &(ph)->sys[K].out, AT = 0;                       \
+                 AT < P->len && (memcpy(&CMD, P->rec + AT, sizeof CMD), 1); AT += (uint32_t)ecs__rec_size(CMD.size))
+
+/* Reduces buckets [from, to): the outcome of each in b[].kind. */
+static void ecs__reduce_range(ecs__apply *a, uint32_t from, uint32_t to) {
+    ecs_world *w = a->w;
+    uint32_t g, i;
+    for (g = from; g < to; g++) {
+        ecs__bucket *b = &a->b[g];
+        const ecs__prop *p = &a->props[b->first];
+        ecs_component c = (ecs_component)(p->key >> 32);
+        ecs_storage *s = w->storages[c];
+        const ecs__reducer *r = a->red[c];
+        unsigned char *next = a->values + b->at;
+        ecs__cmd cmd;
+        uint32_t row, lo = 0, hi = a->ndesp;
+        memcpy(&cmd, p->rec, sizeof cmd);
+        while (lo < hi) { /* despawned in this phase? (the despawns sort first) */
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (a->props[mid].key < (uint32_t)p->key) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo < a->ndesp && a->props[lo].key == (uint32_t)p->key) {
+            b->kind = ECS__SKIP;
+            continue;
+        }
+        row = ecs__row(s, cmd.e);
+        if (s->size) {
+            if (row != ECS__NO_ROW) memcpy(next, s->data + (size_t)row * s->size, s->size);
+            else memset(next, 0, s->size);
+        }
+        if (r) {
+            ecs_reduce in;
+            for (i = 0; i < b->n; i++) {
+                memcpy(&cmd, p[i].rec, sizeof cmd);
+                a->chg[b->first + i].value = cmd.op == ECS__CMD_ADD ? p[i].rec + sizeof cmd : NULL;
+                a->chg[b->first + i].system = p[i].sys;
+            }
+            memcpy(&cmd, p->rec, sizeof cmd);
+            in.world = w;
+            in.entity = cmd.e;
+            in.component = c;
+            in.current = row == ECS__NO_ROW ? NULL : s->size ? (const void *)(s->data + (size_t)row * s->size) : (const void *)s;
+            in.changes = a->chg + b->first;
+            in.n = b->n;
+            in.user = r->user;
+            b->rc = r->fn(&in, next);
+            b->kind = b->rc == ECS_REDUCE_SET || b->rc == ECS_REDUCE_REMOVE || b->rc == ECS_REDUCE_KEEP ? b->rc : ECS__FAILED;
+        } else if (a->ph->desc.strategy == ECS_REDUCER_REQUIRED) {
+            b->kind = ECS__NO_REDUCER_;
+        } else { /* last write wins */
+            memcpy(&cmd, p[b->n - 1].rec, sizeof cmd);
+            b->kind = cmd.op == ECS__CMD_ADD ? ECS_REDUCE_SET : ECS_REDUCE_REMOVE;
+            if (cmd.op == ECS__CMD_ADD && s->size) memcpy(next, p[b->n - 1].rec + sizeof cmd, s->size);
+        }
+    }
+}
+#define ECS__REDUCE_TASKS 64
+static void ecs__reduce_job(void *arg, uint32_t k) {
+    ecs__apply *a = (ecs__apply *)arg;
+    ecs__reduce_range(a, (uint32_t)((uint64_t)a->nb * k / ECS__REDUCE_TASKS),
+                      (uint32_t)((uint64_t)a->nb * (k + 1) / ECS__REDUCE_TASKS));
+}
+
+/* Carves the phase's scratch from one block: a NULL block measures it. */
+static void *ecs__carve(unsigned char *block, uint64_t *at, uint64_t bytes) {
+    void *p = block ? block + *at : NULL;
+    *at += (bytes + 15u) & ~(uint64_t)15u;
+    return p;
+}
+static uint64_t ecs__apply_carve(ecs__apply *a, unsigned char *block, uint64_t values) {
+    uint64_t at = 0, n = a->n, nc = a->w->ncomponents + 1u;
+    a->props = (ecs__prop *)ecs__carve(block, &at, n * sizeof *a->props);
+    a->tmp = (ecs__prop *)ecs__carve(block, &at, n * sizeof *a->tmp);
+    a->radix = (uint32_t *)ecs__carve(block, &at, 8 * 256 * sizeof *a->radix);
+    a->spawns = (const unsigned char **)ecs__carve(block, &at, (uint64_t)a->nspawn * sizeof *a->spawns);
+    a->b = (ecs__bucket *)ecs__carve(block, &at, n * sizeof *a->b);
+    a->chg = (ecs_proposed *)ecs__carve(block, &at, n * sizeof *a->chg);
+    a->red = (const ecs__reducer **)ecs__carve(block, &at, nc * sizeof *a->red);
+    a->count = (uint32_t *)ecs__carve(block, &at, 4 * nc * sizeof *a->count);
+    a->room = (ecs_storage **)ecs__carve(block, &at, nc * sizeof *a->room);
+    a->values = (unsigned char *)ecs__carve(block, &at, values);
+    return at;
+}
+
+/* Reports the first failed recording of system sy (its buffer, then its
+   parts), or returns false. */
+static bool ecs__proposals_failed(ecs_world *w, const ecs__phase *ph, const ecs__phase_sys *sy,
+                                  const ecs_proposals *p) {
+    uint32_t j;
+    if (p->msg) {
+        w->failed_system = sy->name;
+        if (p->msg == ECS__M_PROPOSED_BAD)
+            ecs__report(w, p->msg, "ecs_schedule_run", p->err_e, p->err_c, ph->name, sy->name, p->why);
+        else
+            ecs__report(w, p->msg, "ecs_schedule_run", p->err_e, p->err_c, ph->name, sy->name);
+        return true;
+    }
+    for (j = 0; j < p->nparts; j++)
+        if (ecs__proposals_failed(w, ph, sy, &p->parts[j])) return true;
+    return false;
+}
+
+/* What the systems said, gathered, sorted into buckets and reduced, with
+   the world still locked. Returns 0, or the failure (reported). */
+static int ecs__phase_reduce(ecs_world *w, ecs__phase *ph, ecs__apply *a) {
+    ecs_proposals *p;
+    ecs__cmd cmd;
+    uint32_t k, j, at, i, skip = 0, ns = 0;
+    uint64_t n = 0, values = 0, total, put = 0;
+    for (k = 0; k < ph->nsys; k++)
+        if (ph->sys[k].ran && ph->sys[k].rc) {
+            w->failed_system = ph->sys[k].name;
+            ecs__report(w, ECS__M_PHASE_SYSTEM, "ecs_schedule_run", ECS_NULL, 0, ph->name, ph->sys[k].name,
+                        ph->sys[k].rc);
+            return ph->sys[k].rc;
+        }
+    for (k = 0; k < ph->nsys; k++)
+        if (ecs__proposals_failed(w, ph, &ph->sys[k], &ph->sys[k].out)) return -1;
+    ECS__EACH_RECORD(ph, k, p, j, at, cmd) {
+        if (skip) {
+            skip--;
+        } else if (cmd.op == ECS__CMD_SPAWN) {
+            a->nspawn++;
+            skip = cmd.c;
+        } else {
+            n++;
+            if (cmd.op != ECS__CMD_DESTROY) values += (w->storages[cmd.c]->size + 15u) & ~(uint64_t)15u;
+        }
+    }
+    a->n = (uint32_t)n;
+    total = ecs__apply_carve(a, NULL, values);
+    if (n > 0xffffffffu || (size_t)total != total || !(a->block = (unsigned char *)ecs__alloc(w, (size_t)total))) {
+        ecs__report(w, ECS__M_PHASE_OOM, "ecs_schedule_run", ECS_NULL, 0, ph->name);
+        return -1;
+    }
+    a->block_size = total;
+    ecs__apply_carve(a, a->block, values);
+    n = 0;
+    ECS__EACH_RECORD(ph, k, p, j, at, cmd) {
+        if (skip) {
+            skip--;
+        } else if (cmd.op == ECS__CMD_SPAWN) {
+            a->spawns[ns++] = p->rec + at;
+            skip = cmd.c;
+        } else {
+            a->props[n].key = (uint64_t)(cmd.op == ECS__CMD_DESTROY ? 0 : cmd.c) << 32 | (uint32_t)cmd.e;
+            a->props[n].rec = p->rec + at;
+            a->props[n++].sys = k;
+        }
+    }
+    ecs__sort_props(a->props, a->tmp, a->radix, a->n);
+    for (i = 0; i < a->n && !(a->props[i].key >> 32); i++) /* the despawns, once each */
+        if (!a->ndesp || a->props[a->ndesp - 1].key != a->props[i].key) a->props[a->ndesp++] = a->props[i];
+    for (; i < a->n; i = j) { /* the buckets */
+        ecs__bucket *b = &a->b[a->nb++];
+        for (j = i + 1; j < a->n && a->props[j].key == a->props[i].key; j++) {}
+        b->first = i;
+        b->n = j - i;
+        b->at = (size_t)put;
+        put += (w->storages[a->props[i].key >> 32]->size + 15u) & ~(uint64_t)15u;
+    }
+    memset((void *)a->red, 0, (w->ncomponents + 1u) * sizeof *a->red);
+    for (k = 0; k < ph->nred; k++) a->red[ph->red[k].c] = &ph->red[k];
+    if (ph->desc.parallel_reduce && w->parallel_for && a->nb > 1)
+        w->parallel_for(ecs__reduce_job, a, ECS__REDUCE_TASKS, w->parallel_user);
+    else
+        ecs__reduce_range(a, 0, a->nb);
+    for (k = 0; k < a->nb; k++) { /* the first failure in bucket order: the same at any thread count */
+        const ecs__bucket *b = &a->b[k];
+        const ecs__prop *pr = &a->props[b->first];
+        if (b->kind != ECS__NO_REDUCER_ && b->kind != ECS__FAILED) continue;
+        memcpy(&cmd, pr->rec, sizeof cmd);
+        w->failed_system = ph->sys[pr->sys].name;
+        if (b->kind == ECS__NO_REDUCER_)
+            ecs__report(w, ECS__M_NO_REDUCER, "ecs_schedule_run", cmd.e, cmd.c, ph->name, w->failed_system);
+        else
+            ecs__report(w, ECS__M_REDUCER_FAILED, "ecs_schedule_run", cmd.e, cmd.c, ph->name, w->failed_system, b->rc);
+        return -1;
+    }
+    return 0;
+}
+
+/* Reserves room for every outcome (nothing has changed if that fails),
+   then applies them: despawns, reductions, spawns. */
+static int ecs__phase_commit(ecs_world *w, ecs__phase *ph, ecs__apply *a) {
+    const char *call = "ecs_schedule_run";
+    uint32_t nc = w->ncomponents, c, g, i, k, *ins = a->count, *rem = ins + nc + 1, *del = rem + nc + 1,
+             *spn = del + nc + 1;
+    uint64_t p;
+    ecs__cmd cmd;
+    bool ok = true;
+    memset(a->count, 0, 4 * (nc + 1u) * sizeof *a->count);
+    if (a->nspawn && !ecs__reserve_slots(w, call, a->nspawn)) return -1; /* (covers their pages' tables) */
+    for (g = 0; ok && g < a->nb; g++) {
+        const ecs__bucket *b = &a->b[g];
+        memcpy(&cmd, a->props[b->first].rec, sizeof cmd);
+        if (b->kind == ECS_REDUCE_SET && ecs__row(w->storages[cmd.c], cmd.e) == ECS__NO_ROW)
+            ok = ++ins[cmd.c] && ecs__reserve_page(w, w->storages[cmd.c], (uint32_t)cmd.e);
+        else if (b->kind == ECS_REDUCE_REMOVE && ecs__row(w->storages[cmd.c], cmd.e) != ECS__NO_ROW)
+            rem[cmd.c]++;
+    }
+    for (i = 0; i < a->ndesp; i++) {
+        memcpy(&cmd, a->props[i].rec, sizeof cmd);
+        for (c = 1; c <= nc; c++)
+            if ((w->storages[c]->track & ECS_TRACK_DELETION) && ecs__row(w->storages[c], cmd.e) != ECS__NO_ROW) del[c]++;
+    }
+    for (k = 0; k < a->nspawn; k++) {
+        const unsigned char *rec = a->spawns[k];
+        memcpy(&cmd, rec, sizeof cmd);
+        for (i = cmd.c, rec += ecs__rec_size(0); i > 0; i--, rec += ecs__rec_size(cmd.size)) {
+            memcpy(&cmd, rec, sizeof cmd);
+            spn[cmd.c]++;
+        }
+    }
+    for (c = 1; ok && c <= nc; c++) {
+        ecs_storage *s = w->storages[c];
+        /* a spawn takes a free slot, a despawned one, or a fresh one */
+        for (k = 0; spn[c] && ok && k < a->nspawn && k < w->fq_len; k++) ok = ecs__reserve_page(w, s, ecs__peek_slot(w, k));
+        for (i = 0; spn[c] && ok && i < a->ndesp; i++) ok = ecs__reserve_page(w, s, (uint32_t)a->props[i].key);
+        for (p = w->nslots; spn[c] && ok && p < (uint64_t)w->nslots + a->nspawn && p < w->slots_cap;
+             p = (p | ECS__PAGE_MASK) + 1)
+            ok = ecs__reserve_page(w, s, (uint32_t)p);
+        ok = ok && (uint64_t)ins[c] + spn[c] <= 0xfffffffeu && ecs__reserve_rows(w, s, ins[c] + spn[c]);
+        if (ok && rem[c] && (s->track & ECS_TRACK_REMOVAL)) ok = ecs__changes_reserve(w, &s->removed, rem[c], 0);
+        if (ok && del[c]) ok = ecs__changes_reserve(w, &s->deleted, del[c], s->size);
+    }
+    if (ok && w->track_entities) ok = ecs__changes_reserve(w, &w->destroyed, a->ndesp, 0);
+    if (!ok) {
+        ecs__report(w, ECS__M_PHASE_OOM, call, ECS_NULL, 0, ph->name);
+        return -1;
+    }
+    for (i = 0; i < a->ndesp; i++) { /* nothing can fail from here on (but what hooks do) */
+        memcpy(&cmd, a->props[i].rec, sizeof cmd);
+        if (ecs_alive(w, cmd.e)) ecs__destroy(w, cmd.e, call, w->ncomponents <= nc ? a->room : NULL);
+    }
+    for (g = 0; g < a->nb; g++) {
+        const ecs__bucket *b = &a->b[g];
+        memcpy(&cmd, a->props[b->first].rec, sizeof cmd);
+        if (!ecs_alive(w, cmd.e)) continue; /* (despawned, or destroyed by a hook) */
+        if (b->kind == ECS_REDUCE_SET)
+            ecs__add(w, call, cmd.e, cmd.c, a->values + b->at, (size_t)-1);
+        else if (b->kind == ECS_REDUCE_REMOVE && ecs__row(w->storages[cmd.c], cmd.e) != ECS__NO_ROW)
+            ecs__take(w, call, cmd.e, cmd.c, NULL, (size_t)-1, false);
+    }
+    for (k = 0; k < a->nspawn; k++) {
+        ecs_component comps[ECS_MAX_TERMS];
+        const void *vals[ECS_MAX_TERMS];
+        const unsigned char *rec = a->spawns[k];
+        ecs_entity id;
+        uint32_t n;
+        memcpy(&cmd, rec, sizeof cmd);
+        n = cmd.c;
+        for (i = 0, rec += ecs__rec_size(0); i < n; i++, rec += ecs__rec_size(cmd.size)) {
+            memcpy(&cmd, rec, sizeof cmd);
+            comps[i] = cmd.c;
+            vals[i] = rec + sizeof cmd;
+        }
+        ecs__insert(w, call, &id, 1, true, n, comps, vals);
+    }
+    return 0;
+}
+
+/* One phase: its systems (and their run_if, and the phase's) run against
+   a locked world, then its proposals are reduced and applied; on failure
+   the claimed uniques get their bytes back and nothing else changed. */
+static int ecs__phase_run(ecs_world *w, ecs__phase *ph) {
+    ecs_system_ctx ctx;
+    ecs__apply a;
+    unsigned char *saved = NULL, *at;
+    size_t saved_size = 0;
+    uint32_t k;
+    int rc = 0;
+    memset(&a, 0, sizeof a);
+    a.w = w;
+    a.ph = ph;
+    ecs__advance(w);
+    ph->now = w->tick;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.world = w;
+    ctx.name = ph->name;
+    ctx.now = ph->now;
+    ecs__phase_lock(w, ph, true);
+    if (ph->desc.run_if && !ph->desc.run_if(&ctx)) {
+        ecs__phase_lock(w, ph, false);
+        return 0;
+    }
+    for (k = 0; k < ph->nsys; k++) { /* the conditions first, in order */
+        ecs__phase_sys *sy = &ph->sys[k];
+        ecs__proposals_reset(&sy->out);
+        ctx.user = sy->desc.user;
+        ctx.name = sy->name;
+        ctx.last_run = sy->last_run;
+        sy->rc = 0;
+        sy->ran = !sy->desc.run_if || sy->desc.run_if(&ctx);
+        if (sy->ran && sy->desc.exclusive) saved_size += w->storages[sy->desc.exclusive]->size;
+    }
+    if (saved_size && !(saved = (unsigned char *)ecs__alloc(w, saved_size))) {
+        ecs__phase_lock(w, ph, false);
+        ecs__report(w, ECS__M_PHASE_OOM, "ecs_schedule_run", ECS_NULL, 0, ph->name);
+        return -1;
+    }
+    for (k = 0, at = saved; saved && k < ph->nsys; k++) /* claimed uniques: kept, to undo a failed phase */
+        if (ph->sys[k].ran && ph->sys[k].desc.exclusive) {
+            ecs_storage *s = w->storages[ph->sys[k].desc.exclusive];
+            if (s->unique) memcpy(at, s->unique, s->size);
+            at += s->size;
+        }
+    if (ph->desc.parallel && w->parallel_for && ph->nsys > 1)
+        w->parallel_for(ecs__phase_job, ph, ph->nsys, w->parallel_user);
+    else
+        for (k = 0; k < ph->nsys; k++) ecs__phase_job(ph, k);
+    rc = ecs__phase_reduce(w, ph, &a);
+    ecs__phase_lock(w, ph, false);
+    if (!rc) rc = ecs__phase_commit(w, ph, &a);
+    for (k = 0, at = saved; k < ph->nsys; k++) {
+        ecs__phase_sys *sy = &ph->sys[k];
+        ecs_storage *s = sy->desc.exclusive ? w->storages[sy->desc.exclusive] : NULL;
+        if (!sy->ran) continue;
+        if (!rc) sy->last_run = ph->now;
+        if (!s) continue;
+        if (s->unique && rc) memcpy(s->unique, at, s->size);
+        else if (s->unique) ecs__modified(s, ECS__NO_ROW, 1);
+        at += s->size;
+    }
+    ecs__free(w, saved, saved_size);
+    ecs__free(w, a.block, (size_t)a.block_size);
+    return rc;
+}
+
+ECS__FN int ecs_schedule_run(ecs_world *w, const char *name) {
+    ECS__WORLD(w, -1);
+    uint32_t i, k;
+    int rc = 0;
+    if (w->running) return ecs__report(w, ECS__M_RUNNING, "ecs_schedule_run", ECS_NULL, 0), -1;
+    if (w->guard) return ecs__report(w, ECS__M_REFUSED, "ecs_schedule_run", ECS_NULL, 0, ECS__IN_HOOK), -1;
+    if ((i = ecs__phase_find(w, name, true)) == ECS__NOT_FOUND)
+        return ecs__report(w, ECS__M_NO_SCHEDULE, "ecs_schedule_run", ECS_NULL, 0, name ? name : "(NULL)"), -1;
+    w->running = true;
+    w->failed_system = NULL;
+    w->step_since = w->tick;
+    for (k = 0; k < w->scheds[i].n && !rc; k++) rc = ecs__phase_run(w, &w->phases[w->scheds[i].phases[k]]);
+    ecs__advance(w); /* changes after the step are newer than it */
+    w->running = false;
+    return rc;
+}
+
+ECS__FN ecs_tick ecs_step_since(const ecs_world *w) {
+    ECS__WORLD(w, 0);
+    return w->step_since;
 }
 
 /* ------------------------------------------------------------------------- */

@@ -1,0 +1,835 @@
+/* Phases: proposing systems, reducers, deterministic apply (ecs.h section
+   15). Every system of a phase reads the world as the phase found it and
+   proposes; the proposals of one (component, entity) go to its reducer
+   in a fixed order; the phase applies despawns, then reductions, then
+   spawns, through the same paths as direct changes - or, on any error,
+   nothing at all. */
+#include "test.h"
+#include "../ecs.h"
+#include "../examples/life.h"
+#include "../examples/pool.h"
+
+typedef struct { int32_t x, y; } Pos;
+typedef struct { int32_t x, y; } Vel;
+typedef struct { int32_t v; } Score;
+
+typedef struct fixture {
+    ecs_world *w;
+    ecs_component pos, vel, score, tag;
+    ecs_entity e[8];
+    bool tracks_entities;
+} fixture;
+
+static void fixture_new(fixture *f, const ecs_desc *desc) {
+    uint32_t k;
+    memset(f, 0, sizeof *f);
+    f->w = ecs_world_new(desc);
+    f->tracks_entities = desc && desc->track_entities;
+    f->pos = ECS_COMPONENT(f->w, Pos);
+    f->vel = ECS_COMPONENT(f->w, Vel);
+    f->score = ECS_COMPONENT(f->w, Score);
+    f->tag = ecs_register(f->w, "Tag", 0, 1);
+    for (k = 0; k < 8; k++) {
+        f->e[k] = ecs_create(f->w);
+        ECS_ADD(f->w, f->e[k], f->pos, Pos, {(int32_t)k, 0});
+        if (k % 2 == 0) ECS_ADD(f->w, f->e[k], f->vel, Vel, {1, (int32_t)k});
+    }
+}
+
+/* ---- systems the tests share ------------------------------------------- */
+
+/* esc's worked example: every mover proposes its velocity as a delta. */
+static int propose_velocity(const ecs_system_ctx *ctx) {
+    const fixture *f = (const fixture *)ctx->user;
+    ECS_EACH_VIEW(it, ctx->world, &(ecs_view_desc){.terms = {{f->pos, 0}, {f->vel, 0}}}) {
+        const Vel *v = ECS_FIELD(&it, 1, Vel);
+        ECS_PROPOSE_SET(ctx->proposals, ecs_iter_entity(&it), f->pos, Pos, {v->x, v->y});
+    }
+    return 0;
+}
+static int sum_deltas(const ecs_reduce *r, void *next) {
+    Pos *p = (Pos *)next; /* holds the current value */
+    uint32_t k;
+    for (k = 0; k < r->n; k++) {
+        if (!r->changes[k].value) return ECS_REDUCE_REMOVE; /* a removal wins */
+        p->x += ((const Pos *)r->changes[k].value)->x;
+        p->y += ((const Pos *)r->changes[k].value)->y;
+    }
+    return ECS_REDUCE_SET;
+}
+
+static void test_a_reducer_sums_proposed_deltas_step_after_step(void) {
+    fixture f;
+    ecs_system_desc sd = {0};
+    ecs_phase_desc pd = {0};
+    const char *tick[] = {"move"};
+    int step;
+    fixture_new(&f, NULL);
+    pd.name = "move";
+    CHECK(ecs_phase_new(f.w, &pd));
+    CHECK(ecs_phase_reducer(f.w, "move", f.pos, sum_deltas, NULL));
+    sd.name = "velocity";
+    sd.fn = propose_velocity;
+    sd.user = &f;
+    CHECK(ecs_phase_system(f.w, "move", &sd));
+    CHECK(ecs_schedule_new(f.w, "tick", 1, tick));
+    for (step = 0; step < 3; step++) CHECK_EQ(ecs_schedule_run(f.w, "tick"), 0);
+    CHECK_EQ(ECS_GET(f.w, f.e[2], f.pos, Pos)->x, 2 + 3);
+    CHECK_EQ(ECS_GET(f.w, f.e[2], f.pos, Pos)->y, 3 * 2);
+    CHECK_EQ(ECS_GET(f.w, f.e[1], f.pos, Pos)->x, 1); /* no velocity: no proposal */
+    ecs_world_free(f.w);
+}
+
+/* ---- order ------------------------------------------------------------- */
+
+typedef struct writer {
+    fixture *f;
+    int32_t value;
+    uint32_t times; /* proposals of its value (value, value + 1, ...) to e[0] */
+} writer;
+static int write_score(const ecs_system_ctx *ctx) {
+    const writer *wr = (const writer *)ctx->user;
+    uint32_t k;
+    for (k = 0; k < wr->times; k++) ECS_PROPOSE_SET(ctx->proposals, wr->f->e[0], wr->f->score, Score, {wr->value + (int32_t)k});
+    return 0;
+}
+static int32_t seen[16];
+static uint32_t nseen;
+static int record_order(const ecs_reduce *r, void *next) {
+    uint32_t k;
+    for (k = 0; k < r->n && nseen < 16; k++) seen[nseen++] = ((const Score *)r->changes[k].value)->v * 10 + (int32_t)r->changes[k].system;
+    (void)next;
+    return ECS_REDUCE_KEEP;
+}
+
+static void add_writers(fixture *f, writer *wr, const char *phase, uint32_t n) {
+    uint32_t k;
+    for (k = 0; k < n; k++) {
+        ecs_system_desc sd = {0};
+        char name[2] = {(char)('a' + k), 0};
+        sd.name = name;
+        sd.fn = write_score;
+        sd.user = &wr[k];
+        ecs_phase_system(f->w, phase, &sd);
+    }
+}
+
+static void test_a_reducer_sees_proposals_in_system_order_then_emission_order(void) {
+    fixture f;
+    ecs_phase_desc pd = {0};
+    const char *s[] = {"p"};
+    writer wr[2];
+    fixture_new(&f, NULL);
+    wr[0].f = wr[1].f = &f;
+    wr[0].value = 5, wr[0].times = 2;
+    wr[1].value = 1, wr[1].times = 1;
+    pd.name = "p";
+    ecs_phase_new(f.w, &pd);
+    ecs_phase_reducer(f.w, "p", f.score, record_order, NULL);
+    add_writers(&f, wr, "p", 2);
+    ecs_schedule_new(f.w, "s", 1, s);
+    nseen = 0;
+    CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
+    CHECK_EQ(nseen, 3);
+    CHECK_EQ(seen[0], 50); /* system a (0): 5, 6; then system b (1): 1 */
+    CHECK_EQ(seen[1], 60);
+    CHECK_EQ(seen[2], 11);
+    CHECK(!ecs_has(f.w, f.e[0], f.score)); /* KEEP: nothing changed */
+    ecs_world_free(f.w);
+}
+
+static void test_with_no_reducer_the_last_write_in_that_order_wins(void) {
+    fixture f;
+    ecs_phase_desc pd = {0};
+    const char *s[] = {"p"};
+    writer wr[2];
+    fixture_new(&f, NULL);
+    wr[0].f = wr[1].f = &f;
+    wr[0].value = 5, wr[0].times = 2;
+    wr[1].value = 1, wr[1].times = 1;
+    pd.name = "p"; /* strategy 0: ECS_LAST_WRITE_WINS */
+    ecs_phase_new(f.w, &pd);
+    add_writers(&f, wr, "p", 2);
+    ecs_schedule_new(f.w, "s", 1, s);
+    CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
+    CHECK_EQ(ECS_GET(f.w, f.e[0], f.score, Score)->v, 1); /* system b's, registered last */
+    ecs_world_free(f.w);
+}
+
+/* Two runs of the same systems, registered in opposite orders, with a
+   commutative reducer: the same world. */
+static int sum_scores(const ecs_reduce *r, void *next) {
+    uint32_t k;
+    for (k = 0; k < r->n; k++) ((Score *)next)->v += ((const Score *)r->changes[k].value)->v;
+    return ECS_REDUCE_SET;
+}
+static void test_system_order_does_not_change_a_commutative_result(void) {
+    int32_t result[2];
+    int run;
+    for (run = 0; run < 2; run++) {
+        fixture f;
+        ecs_phase_desc pd = {0};
+        const char *s[] = {"p"};
+        writer wr[3];
+        uint32_t k;
+        fixture_new(&f, NULL);
+        for (k = 0; k < 3; k++) {
+            wr[run ? 2 - k : k].f = &f;
+            wr[run ? 2 - k : k].value = (int32_t)(k + 1) * 100;
+            wr[run ? 2 - k : k].times = k + 1;
+        }
+        pd.name = "p";
+        pd.parallel = true;
+        ecs_phase_new(f.w, &pd);
+        ecs_phase_reducer(f.w, "p", f.score, sum_scores, NULL);
+        add_writers(&f, wr, "p", 3);
+        ecs_schedule_new(f.w, "s", 1, s);
+        CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
+        result[run] = ECS_GET(f.w, f.e[0], f.score, Score)->v;
+        ecs_world_free(f.w);
+    }
+    CHECK_EQ(result[0], 100 + (200 + 201) + (300 + 301 + 302));
+    CHECK_EQ(result[1], result[0]);
+}
+
+/* Systems on a pool, reductions on a pool: the order a reducer sees, and
+   so a last-write-wins result, is the same at any thread count. */
+static int order_hash(const ecs_reduce *r, void *next) {
+    uint32_t k;
+    uint32_t h = 0;
+    for (k = 0; k < r->n; k++) h = h * 31u + (uint32_t)((const Score *)r->changes[k].value)->v + r->changes[k].system;
+    ((Score *)next)->v = (int32_t)(h >> 1);
+    return ECS_REDUCE_SET;
+}
+static int many_writes(const ecs_system_ctx *ctx) {
+    const writer *wr = (const writer *)ctx->user;
+    uint32_t k, j;
+    for (k = 0; k < 200; k++)
+        for (j = 0; j < 8; j++) ECS_PROPOSE_SET(ctx->proposals, wr->f->e[j], wr->f->score, Score, {wr->value + (int32_t)k});
+    for (j = 0; j < 8; j++) ECS_PROPOSE_SET(ctx->proposals, wr->f->e[j], wr->f->pos, Pos, {wr->value, (int32_t)j});
+    return 0;
+}
+static void test_threads_do_not_change_what_a_reducer_sees_or_which_write_wins(void) {
+    int32_t result[4][2];
+    uint32_t threads[4] = {0, 1, 2, 4}, t;
+    for (t = 0; t < 4; t++) {
+        fixture f;
+        ecs_desc d = {0};
+        ecs_phase_desc pd = {0};
+        const char *s[] = {"p"};
+        writer wr[6];
+        pool *p = threads[t] ? pool_new(threads[t]) : NULL;
+        uint32_t k;
+        if (p) d.parallel_for = pool_for, d.parallel_user = p;
+        fixture_new(&f, &d);
+        pd.name = "p";
+        pd.parallel = pd.parallel_reduce = true;
+        ecs_phase_new(f.w, &pd);
+        ecs_phase_reducer(f.w, "p", f.score, order_hash, NULL);
+        for (k = 0; k < 6; k++) {
+            ecs_system_desc sd = {0};
+            char name[2] = {(char)('a' + k), 0};
+            wr[k].f = &f;
+            wr[k].value = (int32_t)k * 1000;
+            sd.name = name, sd.fn = many_writes, sd.user = &wr[k];
+            ecs_phase_system(f.w, "p", &sd);
+        }
+        ecs_schedule_new(f.w, "s", 1, s);
+        CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
+        result[t][0] = ECS_GET(f.w, f.e[5], f.score, Score)->v;
+        result[t][1] = ECS_GET(f.w, f.e[5], f.pos, Pos)->x;
+        ecs_world_free(f.w);
+        if (p) pool_free(p);
+    }
+    CHECK_EQ(result[0][1], 5000); /* system f, registered last, wrote last */
+    for (t = 1; t < 4; t++) {
+        CHECK_EQ(result[t][0], result[0][0]);
+        CHECK_EQ(result[t][1], result[0][1]);
+    }
+}
+
+/* ---- Life: 100 generations against a plain 2-D array ------------------- */
+
+static void life_reference_step(uint8_t *g, uint32_t w, uint32_t h) {
+    uint8_t next[48 * 40];
+    uint32_t x, y;
+    for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++) {
+            int dx, dy, n = 0;
+            for (dy = -1; dy <= 1; dy++)
+                for (dx = -1; dx <= 1; dx++)
+                    if (dx || dy) n += g[((y + h + (uint32_t)dy) % h) * w + (x + w + (uint32_t)dx) % w];
+            next[y * w + x] = (uint8_t)(n == 3 || (g[y * w + x] && n == 2));
+        }
+    memcpy(g, next, (size_t)w * h);
+}
+
+/* threads 0: no parallel_for; else a pool of that many threads. */
+static int life_matches_reference(uint32_t threads, uint32_t parts) {
+    enum { W = 48, H = 40 };
+    uint8_t ref[W * H];
+    uint32_t seed = 12345u, i, x, y;
+    pool *p = threads ? pool_new(threads) : NULL;
+    ecs_desc desc = {0};
+    life L;
+    int gen, bad = -1;
+    for (i = 0; i < W * H; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        ref[i] = (uint8_t)((seed >> 24) % 3 == 0);
+    }
+    if (p) {
+        desc.parallel_for = pool_for;
+        desc.parallel_user = p;
+    }
+    if (!life_new(&L, &desc, W, H, ref, parts)) return 0;
+    for (gen = 1; gen <= 100 && bad < 0; gen++) {
+        if (ecs_schedule_run(L.w, "generation") != 0) bad = gen;
+        life_reference_step(ref, W, H);
+        for (y = 0; y < H && bad < 0; y++)
+            for (x = 0; x < W && bad < 0; x++)
+                if (life_alive(&L, x, y) != (ref[y * W + x] != 0)) bad = gen;
+    }
+    life_free(&L);
+    if (p) pool_free(p);
+    if (bad >= 0) printf("  life (threads %u, parts %u): generation %d differs\n", threads, parts, bad);
+    return bad < 0;
+}
+
+static void test_life_matches_a_plain_array_for_100_generations_serially(void) {
+    CHECK(life_matches_reference(0, 1));
+    CHECK(life_matches_reference(0, 7)); /* parts recorded one after the other */
+}
+static void test_life_matches_a_plain_array_on_1_2_and_4_threads(void) {
+    CHECK(life_matches_reference(1, 4));
+    CHECK(life_matches_reference(2, 4));
+    CHECK(life_matches_reference(4, 16));
+}
+
+/* ---- apply order -------------------------------------------------------- */
+
+typedef struct churn {
+    fixture *f;
+    ecs_entity spawned_hint;
+} churn;
+static int propose_churn(const ecs_system_ctx *ctx) {
+    fixture *f = ((churn *)ctx->user)->f;
+    ecs_component bundle[2];
+    const void *values[2];
+    Pos p = {100, 100};
+    Score sc = {7};
+    ECS_PROPOSE_SET(ctx->proposals, f->e[3], f->score, Score, {3});  /* e[3] goes too: dropped */
+    ecs_propose_despawn(ctx->proposals, f->e[3]);
+    ecs_propose_despawn(ctx->proposals, f->e[3]);                    /* twice: once */
+    ecs_propose_remove(ctx->proposals, f->e[0], f->vel);
+    ecs_propose_set(ctx->proposals, f->e[1], f->tag, NULL);
+    bundle[0] = f->pos, bundle[1] = f->score;
+    values[0] = &p, values[1] = &sc;
+    ecs_propose_spawn(ctx->proposals, 2, bundle, values);
+    return 0;
+}
+static void test_a_phase_applies_despawns_then_reductions_then_spawns(void) {
+    fixture f;
+    churn ch;
+    ecs_phase_desc pd = {0};
+    ecs_system_desc sd = {0};
+    const char *s[] = {"p"};
+    uint32_t n = 0;
+    const ecs_change *created;
+    ecs_desc d = {0};
+    d.track_entities = true;
+    fixture_new(&f, &d);
+    ch.f = &f;
+    pd.name = "p";
+    ecs_phase_new(f.w, &pd);
+    sd.name = "churn";
+    sd.fn = propose_churn;
+    sd.user = &ch;
+    ecs_phase_system(f.w, "p", &sd);
+    ecs_schedule_new(f.w, "s", 1, s);
+    CHECK(ecs_track_set(f.w, f.vel, ECS_TRACK_REMOVAL));
+    CHECK(ecs_track_set(f.w, f.pos, ECS_TRACK_DELETION));
+    CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
+    CHECK(!ecs_alive(f.w, f.e[3]));
+    CHECK(!ecs_has(f.w, f.e[0], f.vel));
+    CHECK(ecs_has(f.w, f.e[1], f.tag));
+    CHECK_EQ(ecs_count(f.w), 8u); /* 8 - 1 + 1 */
+    created = ecs_track_created(f.w, ecs_step_since(f.w), &n);
+    CHECK_EQ(n, 1u);
+    CHECK_EQ(ECS_GET(f.w, created[0].entity, f.pos, Pos)->x, 100);
+    CHECK_EQ(ECS_GET(f.w, created[0].entity, f.score, Score)->v, 7);
+    /* the spawn took e[3]'s slot only after it was despawned */
+    CHECK(created[0].entity != f.e[3]);
+    ecs_track_removed(f.w, f.vel, ecs_step_since(f.w), &n);
+    CHECK_EQ(n, 1u);
+    ecs_track_deleted(f.w, f.pos, ecs_step_since(f.w), &n);
+    CHECK_EQ(n, 1u); /* e[3]'s position went with it */
+    ecs_track_destroyed(f.w, ecs_step_since(f.w), &n);
+    CHECK_EQ(n, 1u);
+    ecs_world_free(f.w);
+}
+
+/* ---- what changed: the last step, and this step so far ----------------- */
+
+static ecs_tick modified_seen_in_b;
+static int count_modified(const ecs_system_ctx *ctx) {
+    const fixture *f = (const fixture *)ctx->user;
+    uint32_t k;
+    modified_seen_in_b = 0;
+    for (k = 0; k < 8; k++) modified_seen_in_b += ecs_track_modified(ctx->world, f->e[k], f->pos, ecs_step_since(ctx->world));
+    return 0;
+}
+static void test_a_step_s_changes_are_seen_by_later_phases_and_after_it(void) {
+    fixture f;
+    ecs_phase_desc a = {0}, b = {0};
+    ecs_system_desc sa = {0}, sb = {0};
+    const char *s[] = {"a", "b"};
+    uint32_t k, modified = 0;
+    fixture_new(&f, NULL);
+    CHECK(ecs_track_set(f.w, f.pos, ECS_TRACK_MODIFICATION));
+    a.name = "a", b.name = "b";
+    ecs_phase_new(f.w, &a);
+    ecs_phase_new(f.w, &b);
+    sa.name = "velocity", sa.fn = propose_velocity, sa.user = &f;
+    sb.name = "count", sb.fn = count_modified, sb.user = &f;
+    ecs_phase_system(f.w, "a", &sa);
+    ecs_phase_system(f.w, "b", &sb);
+    ecs_schedule_new(f.w, "s", 2, s);
+    CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
+    CHECK_EQ(modified_seen_in_b, 4u); /* phase a moved the 4 movers */
+    for (k = 0; k < 8; k++) modified += ecs_track_modified(f.w, f.e[k], f.pos, ecs_step_since(f.w));
+    CHECK_EQ(modified, 4u);
+    ECS_GET_MUT(f.w, f.e[1], f.pos, Pos)->x = 9; /* after the step: */
+    CHECK(ecs_track_modified(f.w, f.e[1], f.pos, ecs_step_since(f.w))); /* (a window, up to now) */
+    CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
+    CHECK(!ecs_track_modified(f.w, f.e[1], f.pos, ecs_step_since(f.w))); /* the next step's window */
+    ecs_world_free(f.w);
+}
+
+/* ---- conditions ---------------------------------------------------------- */
+
+static bool yes(const ecs_system_ctx *ctx) { (void)ctx; return true; }
+static bool no(const ecs_system_ctx *ctx) { (void)ctx; return false; }
+static void test_a_system_runs_only_when_its_phase_s_and_its_own_conditions_pass(void) {
+    bool (*conds[4][2])(const ecs_system_ctx *) = {{yes, yes}, {yes, no}, {no, yes}, {NULL, NULL}};
+    int k;
+    for (k = 0; k < 4; k++) {
+        fixture f;
+        ecs_phase_desc pd = {0};
+        ecs_system_desc sd = {0};
+        const char *s[] = {"p"};
+        fixture_new(&f, NULL);
+        pd.name = "p";
+        pd.run_if = conds[k][0];
+        ecs_phase_new(f.w, &pd);
+        ecs_phase_reducer(f.w, "p", f.pos, sum_deltas, NULL);
+        sd.name = "velocity", sd.fn = propose_velocity, sd.user = &f, sd.run_if = conds[k][1];
+        ecs_phase_system(f.w, "p", &sd);
+        ecs_schedule_new(f.w, "s", 1, s);
+        CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
+        CHECK_EQ(ECS_GET(f.w, f.e[2], f.pos, Pos)->x, k == 0 || k == 3 ? 3 : 2);
+        ecs_world_free(f.w);
+    }
+}
+
+/* ---- exclusive uniques ----------------------------------------------------- */
+
+static int bump_counter(const ecs_system_ctx *ctx) {
+    ((Score *)ctx->exclusive)->v++;
+    return 0;
+}
+static int read_counter(const ecs_system_ctx *ctx) {
+    const fixture *f = (const fixture *)ctx->user;
+    return ecs_unique_get(ctx->world, f->score) == NULL ? 0 : 1;
+}
+static int fail_after_bump(const ecs_system_ctx *ctx) {
+    (void)ctx;
+    return 9;
+}
+static void test_one_system_may_claim_a_unique_for_the_phase(void) {
+    fixture f;
+    ecs_phase_desc pd = {0};
+    ecs_system_desc bump = {0}, other = {0};
+    const char *s[] = {"p"};
+    fixture_new(&f, NULL);
+    ECS_UNIQUE_ADD(f.w, f.score, Score, {0});
+    CHECK(ecs_track_set(f.w, f.score, ECS_TRACK_MODIFICATION));
+    pd.name = "p";
+    ecs_phase_new(f.w, &pd);
+    bump.name = "bump", bump.fn = bump_counter, bump.exclusive = f.score;
+    CHECK(ecs_phase_system(f.w, "p", &bump));
+    other = bump;
+    other.name = "bump2";
+    EXPECT_ASSERT(!ecs_phase_system(f.w, "p", &other), "claimed already by system 'bump'");
+    other.name = "reader", other.fn = read_counter, other.user = &f, other.exclusive = 0;
+    CHECK(ecs_phase_system(f.w, "p", &other));
+    ecs_schedule_new(f.w, "s", 1, s);
+    EXPECT_ASSERT(ecs_schedule_run(f.w, "s") == 0, "system 'bump' of the running phase claims this unique");
+    CHECK_EQ(ECS_UNIQUE_GET(f.w, f.score, Score)->v, 1);
+    CHECK(ecs_track_unique_modified(f.w, f.score, ecs_step_since(f.w)));
+    ecs_world_free(f.w);
+}
+static void test_a_failed_phase_gives_the_claimed_unique_its_value_back(void) {
+    fixture f;
+    ecs_phase_desc pd = {0};
+    ecs_system_desc bump = {0}, fail = {0};
+    const char *s[] = {"p"};
+    fixture_new(&f, NULL);
+    ECS_UNIQUE_ADD(f.w, f.score, Score, {40});
+    pd.name = "p";
+    ecs_phase_new(f.w, &pd);
+    bump.name = "bump", bump.fn = bump_counter, bump.exclusive = f.score;
+    fail.name = "fail", fail.fn = fail_after_bump;
+    ecs_phase_system(f.w, "p", &bump);
+    ecs_phase_system(f.w, "p", &fail);
+    ecs_schedule_new(f.w, "s", 1, s);
+    CHECK_EQ(ecs_schedule_run(f.w, "s"), 9);
+    CHECK_EQ(ecs_last_error(f.w), ECS_ERR_SYSTEM);
+    CHECK_STR_EQ(ecs_workload_failed_system(f.w), "fail");
+    CHECK(strstr(ecs_last_error_msg(f.w), "phase 'p': system 'fail' returned 9") != NULL);
+    CHECK_EQ(ECS_UNIQUE_GET(f.w, f.score, Score)->v, 40);
+    ecs_world_free(f.w);
+}
+
+/* ---- errors leave the world as it was ----------------------------------- */
+
+/* Everything the tests can see of a fixture's world, as one number. */
+static uint64_t digest(const fixture *f) {
+    uint64_t h = 1469598103934665603ull;
+    uint32_t k, n = 0;
+    ecs_component cs[4];
+#define MIX(x) (h = (h ^ (uint64_t)(x)) * 1099511628211ull)
+    cs[0] = f->pos, cs[1] = f->vel, cs[2] = f->score, cs[3] = f->tag;
+    MIX(ecs_count(f->w));
+    for (k = 0; k < 8; k++) {
+        uint32_t j;
+        MIX(ecs_alive(f->w, f->e[k]));
+        for (j = 0; j < 4; j++) {
+            const unsigned char *v = (const unsigned char *)ecs_get(f->w, f->e[k], cs[j]);
+            size_t b;
+            MIX(v != NULL);
+            for (b = 0; v && j < 3 && b < 8; b++) MIX(v[b % (j == 2 ? 4 : 8)]);
+        }
+    }
+    for (k = 0; k < 4; k++) {
+        MIX(ecs_storage_count(ecs_storage_of(f->w, cs[k])));
+        if (ecs_track_get(f->w, cs[k]) & ECS_TRACK_REMOVAL) ecs_track_removed(f->w, cs[k], 0, &n), MIX(n);
+        if (ecs_track_get(f->w, cs[k]) & ECS_TRACK_DELETION) ecs_track_deleted(f->w, cs[k], 0, &n), MIX(n);
+    }
+    if (f->tracks_entities) ecs_track_created(f->w, 0, &n), MIX(n);
+#undef MIX
+    return h;
+}
+
+/* Checks inside systems (which return int): counted, then checked. */
+static int sys_failed;
+#define SYS_CHECK(cond) \
+    do { \
+        if (!(cond)) printf("  %s:%d: SYS_CHECK(%s) failed\n", __FILE__, __LINE__, #cond), sys_failed++; \
+    } while (0)
+
+typedef struct bad {
+    fixture *f;
+    int what; /* 0 dead entity, 1 unknown component, 2 a size mismatch */
+} bad;
+static int propose_badly(const ecs_system_ctx *ctx) {
+    const bad *b = (const bad *)ctx->user;
+    ecs_entity dead = b->f->e[7];
+    propose_churn(ctx); /* (valid proposals first: none of them may land) */
+    if (b->what == 0) SYS_CHECK(!ecs_propose_set(ctx->proposals, dead, b->f->pos, NULL));
+    if (b->what == 1) SYS_CHECK(!ecs_propose_set(ctx->proposals, b->f->e[0], 999, NULL));
+    if (b->what == 2) SYS_CHECK(!ECS_PROPOSE_SET(ctx->proposals, b->f->e[0], b->f->pos, Score, {1}));
+    SYS_CHECK(!ecs_propose_remove(ctx->proposals, b->f->e[0], b->f->pos)); /* the buffer stays failed */
+    return 0;
+}
+
+static void run_bad(int what, const char *expect, ecs_error err) {
+    fixture f;
+    bad b;
+    ecs_phase_desc pd = {0};
+    ecs_system_desc sd = {0};
+    const char *s[] = {"p"};
+    uint64_t before;
+    ecs_desc d = {0};
+    d.track_entities = true;
+    fixture_new(&f, &d);
+    ecs_track_set(f.w, f.vel, ECS_TRACK_ALL);
+    ecs_destroy(f.w, f.e[7]);
+    b.f = &f, b.what = what;
+    pd.name = "p";
+    ecs_phase_new(f.w, &pd);
+    sd.name = "bad", sd.fn = propose_badly, sd.user = &b;
+    ecs_phase_system(f.w, "p", &sd);
+    ecs_schedule_new(f.w, "s", 1, s);
+    before = digest(&f);
+    sys_failed = 0;
+    EXPECT_ASSERT(ecs_schedule_run(f.w, "s") == -1, expect);
+    CHECK_EQ(sys_failed, 0);
+    CHECK_EQ(ecs_last_error(f.w), err);
+    CHECK(strstr(ecs_last_error_msg(f.w), "phase 'p', system 'bad'") != NULL);
+    CHECK_STR_EQ(ecs_workload_failed_system(f.w), "bad");
+    CHECK_EQ(digest(&f), before);
+    ecs_world_free(f.w);
+}
+static void test_a_proposal_for_a_dead_entity_fails_the_phase_and_changes_nothing(void) {
+    run_bad(0, "proposal for an entity that is not alive", ECS_ERR_DEAD_ENTITY);
+    CHECK(strstr(test__assert_msg, "(entity 7:1") != NULL); /* names the entity */
+}
+static void test_a_proposal_of_an_unknown_component_fails_the_phase(void) {
+    run_bad(1, "proposal of an unknown component", ECS_ERR_UNKNOWN_COMPONENT);
+    CHECK(strstr(test__assert_msg, "component #999") != NULL);
+}
+static void test_a_proposed_value_of_the_wrong_size_fails_the_phase(void) {
+    run_bad(2, "sizeof(T) is not the registered size", ECS_ERR_INVALID);
+}
+
+static int fail_on_e2(const ecs_reduce *r, void *next) {
+    (void)next;
+    return r->entity == ((const fixture *)r->user)->e[2] ? -5 : ECS_REDUCE_SET;
+}
+static void test_a_failing_reducer_fails_the_phase_naming_the_entity(void) {
+    fixture f;
+    ecs_phase_desc pd = {0};
+    ecs_system_desc sd = {0};
+    const char *s[] = {"p"};
+    uint64_t before;
+    fixture_new(&f, NULL);
+    pd.name = "p";
+    pd.parallel_reduce = true;
+    ecs_phase_new(f.w, &pd);
+    ecs_phase_reducer(f.w, "p", f.pos, fail_on_e2, &f);
+    sd.name = "velocity", sd.fn = propose_velocity, sd.user = &f;
+    ecs_phase_system(f.w, "p", &sd);
+    ecs_schedule_new(f.w, "s", 1, s);
+    before = digest(&f);
+    CHECK_EQ(ecs_schedule_run(f.w, "s"), -1);
+    CHECK_EQ(ecs_last_error(f.w), ECS_ERR_SYSTEM);
+    CHECK(strstr(ecs_last_error_msg(f.w), "(entity 2:1, Pos): phase 'p', proposed by system 'velocity': the reducer returned -5") != NULL);
+    CHECK_EQ(digest(&f), before);
+    ecs_world_free(f.w);
+}
+
+static void test_under_reducer_required_a_component_with_no_reducer_fails_the_phase(void) {
+    fixture f;
+    ecs_phase_desc pd = {0};
+    ecs_system_desc sd = {0};
+    const char *s[] = {"p"};
+    uint64_t before;
+    fixture_new(&f, NULL);
+    pd.name = "p";
+    pd.strategy = ECS_REDUCER_REQUIRED;
+    ecs_phase_new(f.w, &pd);
+    sd.name = "velocity", sd.fn = propose_velocity, sd.user = &f;
+    ecs_phase_system(f.w, "p", &sd);
+    ecs_schedule_new(f.w, "s", 1, s);
+    before = digest(&f);
+    EXPECT_ASSERT(ecs_schedule_run(f.w, "s") == -1, "(ECS_REDUCER_REQUIRED), proposed by system 'velocity': no reducer");
+    CHECK(strstr(test__assert_msg, "(entity 0:1, Pos)") != NULL);
+    CHECK_EQ(digest(&f), before);
+    CHECK(ecs_phase_reducer(f.w, "p", f.pos, sum_deltas, NULL));
+    CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
+    ecs_world_free(f.w);
+}
+
+/* ---- the world is read-only while a phase's systems run ---------------- */
+
+static int try_to_write(const ecs_system_ctx *ctx) {
+    const fixture *f = (const fixture *)ctx->user;
+    ecs_world *w = ctx->world;
+    int refused = 0;
+    refused += ECS_ADD(w, f->e[1], f->vel, Vel, {0, 0}) == NULL;  /* an insertion */
+    refused += !ecs_remove(w, f->e[0], f->vel, NULL);
+    refused += ecs_create(w) == ECS_NULL;
+    refused += !ecs_destroy(w, f->e[5]);
+    refused += !ecs_defer_destroy(w, f->e[5]);
+    refused += ecs_unique_get_mut(w, f->score) == NULL;
+    refused += ecs_workload_run(w, NULL) == -1;
+    refused += ecs_schedule_run(w, "s") == -1;
+    return refused == 8 ? 0 : 1;
+}
+static void test_a_phase_system_that_writes_the_world_directly_is_refused(void) {
+    fixture f;
+    ecs_phase_desc pd = {0};
+    ecs_system_desc sd = {0};
+    const char *s[] = {"p"};
+    fixture_new(&f, NULL);
+    ECS_UNIQUE_ADD(f.w, f.score, Score, {1});
+    pd.name = "p";
+    ecs_phase_new(f.w, &pd);
+    sd.name = "writer", sd.fn = try_to_write, sd.user = &f;
+    ecs_phase_system(f.w, "p", &sd);
+    ecs_schedule_new(f.w, "s", 1, s);
+    test__asserts = 0;
+    CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
+    CHECK_EQ(test__asserts, 8); /* one assert each */
+    test__expected += 8;
+    CHECK(ecs_alive(f.w, f.e[5]));
+    CHECK(ecs_has(f.w, f.e[0], f.vel));
+    CHECK(!ecs_has(f.w, f.e[1], f.vel));
+    CHECK_EQ(ecs_count(f.w), 8u);
+    CHECK_EQ(ecs_defer_pending(f.w), 0u);
+    ecs_world_free(f.w);
+}
+
+/* ---- hooks and groups see a phase's changes as direct ones -------------- */
+
+static int inserted_hooks, replaced_hooks, removed_hooks;
+static void on_insert(ecs_world *w, ecs_entity e, ecs_component c, void *v, void *u) { (void)w, (void)e, (void)c, (void)v, (void)u; inserted_hooks++; }
+static void on_replace(ecs_world *w, ecs_entity e, ecs_component c, void *v, void *u) { (void)w, (void)e, (void)c, (void)v, (void)u; replaced_hooks++; }
+static void on_remove(ecs_world *w, ecs_entity e, ecs_component c, void *v, void *u) { (void)w, (void)e, (void)c, (void)v, (void)u; removed_hooks++; }
+static int give_everyone_velocity(const ecs_system_ctx *ctx) {
+    const fixture *f = (const fixture *)ctx->user;
+    uint32_t k;
+    for (k = 0; k < 8; k++) ECS_PROPOSE_SET(ctx->proposals, f->e[k], f->vel, Vel, {2, 2});
+    ecs_propose_remove(ctx->proposals, f->e[6], f->pos);
+    return 0;
+}
+static void test_hooks_and_groups_follow_a_phase_s_changes(void) {
+    fixture f;
+    ecs_phase_desc pd = {0};
+    ecs_system_desc sd = {0};
+    ecs_group_desc gd = {{0}, {0}};
+    ecs_hooks h = {0};
+    const char *s[] = {"p"};
+    ecs_group g;
+    fixture_new(&f, NULL);
+    h.on_insert = on_insert, h.on_replace = on_replace, h.on_remove = on_remove;
+    ecs_hooks_set(f.w, f.vel, &h);
+    ecs_hooks_set(f.w, f.pos, &h);
+    gd.owned[0] = f.pos, gd.owned[1] = f.vel;
+    g = ecs_group_new(f.w, &gd);
+    CHECK_EQ(ecs_group_count(f.w, g), 4u);
+    pd.name = "p";
+    ecs_phase_new(f.w, &pd);
+    sd.name = "all", sd.fn = give_everyone_velocity, sd.user = &f;
+    ecs_phase_system(f.w, "p", &sd);
+    ecs_schedule_new(f.w, "s", 1, s);
+    CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
+    CHECK_EQ(inserted_hooks, 4);
+    CHECK_EQ(replaced_hooks, 4);
+    CHECK_EQ(removed_hooks, 1);
+    CHECK_EQ(ecs_group_count(f.w, g), 7u); /* all 8 have both, but e[6] lost Pos */
+    ecs_world_free(f.w);
+}
+
+/* ---- out of memory at every allocation of a phase ------------------------ */
+
+typedef struct counting {
+    unsigned long calls, fail_at;
+} counting;
+static void *counting_alloc(size_t size, void *ctx) {
+    counting *c = (counting *)ctx;
+    return ++c->calls == c->fail_at ? NULL : malloc(size);
+}
+static void counting_free(void *p, size_t size, void *ctx) {
+    (void)size, (void)ctx;
+    free(p);
+}
+static void test_out_of_memory_anywhere_in_a_phase_changes_nothing(void) {
+    unsigned long at;
+    uint64_t expected = 0;
+    int failures = 0;
+    for (at = 0;; at++) {
+        counting cnt = {0, 0};
+        fixture f;
+        churn ch;
+        ecs_desc d = {0};
+        ecs_phase_desc pd = {0};
+        ecs_system_desc sa = {0}, sb = {0};
+        const char *s[] = {"p"};
+        uint64_t before;
+        int rc;
+        bool reached;
+        d.allocator.alloc = counting_alloc;
+        d.allocator.free = counting_free;
+        d.allocator.ctx = &cnt;
+        d.track_entities = true;
+        fixture_new(&f, &d);
+        ecs_track_set(f.w, f.vel, ECS_TRACK_ALL);
+        ecs_track_set(f.w, f.pos, ECS_TRACK_ALL);
+        ch.f = &f;
+        pd.name = "p";
+        ecs_phase_new(f.w, &pd);
+        ecs_phase_reducer(f.w, "p", f.pos, sum_deltas, NULL);
+        sa.name = "churn", sa.fn = propose_churn, sa.user = &ch;
+        sb.name = "all", sb.fn = give_everyone_velocity, sb.user = &f;
+        ecs_phase_system(f.w, "p", &sa);
+        ecs_phase_system(f.w, "p", &sb);
+        CHECK(ecs_schedule_new(f.w, "s", 1, s));
+        before = digest(&f);
+        cnt.fail_at = at ? cnt.calls + at : 0;
+        rc = ecs_schedule_run(f.w, "s");
+        if (!at) {
+            CHECK_EQ(rc, 0);
+            expected = digest(&f);
+        } else if (rc) {
+            CHECK_EQ(ecs_last_error(f.w), ECS_ERR_OUT_OF_MEMORY);
+            CHECK_EQ(digest(&f), before);
+            failures++;
+        } else {
+            CHECK_EQ(digest(&f), expected);
+        }
+        reached = cnt.calls >= cnt.fail_at;
+        cnt.fail_at = 0;
+        ecs_world_free(f.w);
+        if (at && !reached) break; /* past the last allocation of the run */
+    }
+    CHECK(failures >= 5);
+    printf("  (%d allocations of the phase failed in turn)\n", failures);
+}
+
+/* ---- bad arguments ----------------------------------------------------------- */
+
+static void test_registration_and_recording_refuse_bad_arguments(void) {
+    fixture f;
+    ecs_phase_desc pd = {0};
+    ecs_system_desc sd = {0};
+    const char *none[] = {"nope"};
+    fixture_new(&f, NULL);
+    EXPECT_ASSERT(!ecs_phase_new(f.w, NULL), "desc is NULL");
+    EXPECT_ASSERT(!ecs_phase_new(f.w, &pd), "needs a name");
+    pd.name = "p";
+    CHECK(ecs_phase_new(f.w, &pd));
+    EXPECT_ASSERT(!ecs_phase_new(f.w, &pd), "needs a name not taken");
+    EXPECT_ASSERT(!ecs_schedule_new(f.w, "p", 0, NULL), "needs a name not taken");
+    EXPECT_ASSERT(!ecs_schedule_new(f.w, "s", 1, none), "no phase named 'nope'");
+    EXPECT_ASSERT(!ecs_schedule_new(f.w, "s", 1, NULL), "phases is NULL");
+    EXPECT_ASSERT(!ecs_phase_system(f.w, "p", &sd), "needs a name and fn");
+    EXPECT_ASSERT(!ecs_phase_system(f.w, "q", &sd), "no phase named 'q'");
+    sd.name = "x", sd.fn = propose_velocity, sd.exclusive = 77;
+    EXPECT_ASSERT(!ecs_phase_system(f.w, "p", &sd), "unknown component");
+    EXPECT_ASSERT(!ecs_phase_reducer(f.w, "p", 77, sum_deltas, NULL), "unknown component");
+    CHECK(ecs_phase_reducer(f.w, "p", f.pos, NULL, NULL)); /* none to take off: fine */
+    EXPECT_ASSERT(ecs_schedule_run(f.w, "s") == -1, "no schedule named 's'");
+    EXPECT_ASSERT(!ecs_propose_set(NULL, f.e[0], f.pos, NULL), "proposals is NULL");
+    EXPECT_ASSERT(ecs_proposals_part(NULL, 0) == NULL, "no such part");
+    EXPECT_ASSERT(ecs_phase_new(NULL, &pd) == false, "world is NULL");
+    CHECK(ecs_schedule_new(f.w, "empty", 0, NULL));
+    CHECK_EQ(ecs_schedule_run(f.w, "empty"), 0);
+    ecs_world_free(f.w);
+}
+
+int main(int argc, char **argv) {
+    test_only(argc, argv);
+    RUN(test_a_reducer_sums_proposed_deltas_step_after_step);
+    RUN(test_a_reducer_sees_proposals_in_system_order_then_emission_order);
+    RUN(test_with_no_reducer_the_last_write_in_that_order_wins);
+    RUN(test_system_order_does_not_change_a_commutative_result);
+    RUN(test_threads_do_not_change_what_a_reducer_sees_or_which_write_wins);
+    RUN(test_life_matches_a_plain_array_for_100_generations_serially);
+    RUN(test_life_matches_a_plain_array_on_1_2_and_4_threads);
+    RUN(test_a_phase_applies_despawns_then_reductions_then_spawns);
+    RUN(test_a_step_s_changes_are_seen_by_later_phases_and_after_it);
+    RUN(test_a_system_runs_only_when_its_phase_s_and_its_own_conditions_pass);
+    RUN(test_one_system_may_claim_a_unique_for_the_phase);
+    RUN(test_a_failed_phase_gives_the_claimed_unique_its_value_back);
+    RUN(test_a_proposal_for_a_dead_entity_fails_the_phase_and_changes_nothing);
+    RUN(test_a_proposal_of_an_unknown_component_fails_the_phase);
+    RUN(test_a_proposed_value_of_the_wrong_size_fails_the_phase);
+    RUN(test_a_failing_reducer_fails_the_phase_naming_the_entity);
+    RUN(test_under_reducer_required_a_component_with_no_reducer_fails_the_phase);
+    RUN(test_a_phase_system_that_writes_the_world_directly_is_refused);
+    RUN(test_hooks_and_groups_follow_a_phase_s_changes);
+    RUN(test_out_of_memory_anywhere_in_a_phase_changes_nothing);
+    RUN(test_registration_and_recording_refuse_bad_arguments);
+    return test_summary();
+}
