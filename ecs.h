@@ -54,9 +54,10 @@
       12. Hooks
       13. Groups
       14. Systems and workloads
-      15. Save and load
-      16. Pointer validity
-      17. Revision history
+      15. Phases: proposals and reducers
+      16. Save and load
+      17. Pointer validity
+      18. Revision history
       (License at the end of the file.)
 
    ---------------------------------------------------------------------------
@@ -231,12 +232,27 @@
                                 out of memory             false/0, OUT_OF_MEMORY
       ecs_load                  live entities; pending    false, INVALID, assert
                                 commands; NULL bytes
-                                a bad snapshot (sect. 15) false, FORMAT/NOT_FOUND/
+                                a bad snapshot (sect. 16) false, FORMAT/NOT_FOUND/
                                                           SIZE_MISMATCH/..., w unchanged
       ecs_serial_set            unknown; save w/o load    false, assert
       ecs_system_run            unknown or NULL name      -1, NOT_FOUND, assert
                                 in a workload or system   -1, INVALID, assert
                                 in a hook or comparator   -1, LOCKED, assert
+      ecs_phase_new, _system,   NULL desc, no name or fn, false, INVALID/NOT_FOUND,
+      _reducer,                 name taken, unknown phase assert
+      ecs_schedule_new          or component, a second
+                                claim of a unique; while
+                                a schedule runs
+      ecs_propose_*,            NULL p                    false, assert
+      ecs_proposals_split       dead e, unknown c, wrong  false; the phase fails:
+                                sizeof(T), bad bundle,    DEAD_ENTITY/UNKNOWN_COMP./
+                                split twice, out of mem.  INVALID/OUT_OF_MEMORY
+      ecs_proposals_part        NULL p, k >= parts        NULL, assert
+      ecs_schedule_run          unknown or NULL name      -1, NOT_FOUND, assert
+                                in a workload, schedule,  -1, INVALID/LOCKED, assert
+                                system or hook
+                                a phase fails (sect. 15)  -1 or the system's n; the
+                                                          world as before the phase
       ecs_storage_reserve       storage locked (a hook)   false, LOCKED, assert
       ecs_storage_*             NULL handle               NULL/0/false, assert
       a call from a callback    refused (table below)     failure value, LOCKED, assert
@@ -271,6 +287,10 @@
       a system or run_if, and   ecs_system_new, ecs_workload_new,
       desc.parallel_for while   ecs_workload_run (INVALID), ecs_world_free;
       it runs a batch           systems sharing a batch follow section 14
+      a phase system or its     insertions and removals, create, destroy,
+      run_if, a reducer         ecs_defer_*, ecs_flush, ecs_unique_add/_remove/
+                                _get_mut, another system's exclusive unique,
+                                workload and schedule runs (section 15)
       ecs_visit's fn, a view     what the rules of iteration (section 7)
       loop                      forbid; ecs_world_free is undefined there
                                 (the loop reads the world after fn returns),
@@ -482,11 +502,11 @@
       bool ecs_reserve(ecs_world *w, uint32_t n)
           Room for n more entities: the next n creates allocate nothing.
       bool ecs_storage_reserve(ecs_storage *s, uint32_t n)
-          Room for n more rows in s (moves its arrays, section 16).
+          Room for n more rows in s (moves its arrays, section 17).
       void ecs_shrink(ecs_world *w)
           Gives unused capacity back: row arrays and lists to their count,
           sparse pages with no entity, slot capacity, an empty command
-          buffer. Moves arrays like growth (section 16); refused in hooks.
+          buffer. Moves arrays like growth (section 17); refused in hooks.
           Out of memory for a smaller copy keeps the bigger one.
 
    ---------------------------------------------------------------------------
@@ -699,7 +719,7 @@
           that tracking turned off (ecs_track_set in the body), the walk marks
           that term no more, even once it is turned on again.
         - Fields, blocks and it.entities are pointers into the storages
-          (section 16): a structural change in the body (an add, a create,
+          (section 17): a structural change in the body (an add, a create,
           a remove or destroy of the current entity) may move the arrays
           and leave every pointer taken before it dangling. Take the field
           again after such a change: ECS_FIELD, ECS_BLOCK, ecs_field and
@@ -1010,7 +1030,142 @@
           Returns the number of steps.
 
    ---------------------------------------------------------------------------
-   15. SAVE AND LOAD
+   15. PHASES: PROPOSALS AND REDUCERS
+
+      A tick as a transformation from one consistent world to the next
+      (esc's model, for time-stepped simulations): every system of a phase
+      reads the world as the phase found it and *proposes* changes instead
+      of making them; the proposals for one (component, entity) go to that
+      component's reducer, which decides the next value; then the phase
+      applies everything in one serial pass. Order between the systems of
+      a phase stops mattering, they may all run at once with no locks, and
+      the result is the same bit for bit at any thread count.
+
+      ecs_phase_desc pd = {0};
+      pd.name = "move";
+      ecs_phase_new(w, &pd);
+      ecs_phase_reducer(w, "move", pos, sum_deltas, NULL);
+      ecs_system_desc sd = {0};
+      sd.name = "velocity"; sd.fn = propose_velocity;
+      ecs_phase_system(w, "move", &sd);
+      const char *phases[] = {"move"};
+      ecs_schedule_new(w, "tick", 1, phases);
+      ecs_schedule_run(w, "tick");                 // one step
+
+      int propose_velocity(const ecs_system_ctx *ctx) {   // reads, proposes
+          ECS_EACH_VIEW(it, ctx->world, &d) {
+              const Vel *v = ECS_FIELD(&it, 1, Vel);
+              ECS_PROPOSE_SET(ctx->proposals, ecs_iter_entity(&it), pos, Pos, {v->x, v->y});
+          }
+          return 0;
+      }
+      int sum_deltas(const ecs_reduce *r, void *next) {   // next: the value now
+          for (uint32_t k = 0; k < r->n; k++)
+              if (r->changes[k].value) ((Pos *)next)->x += ((const Pos *)r->changes[k].value)->x;
+          return ECS_REDUCE_SET;
+      }
+
+      Registering (outside a running schedule; names are per world):
+      bool ecs_phase_new(ecs_world *w, const ecs_phase_desc *desc)
+          name (unique among phases and schedules); strategy for components
+          with no reducer: ECS_LAST_WRITE_WINS (0: the last proposal in the
+          order below; a removal if that is a removal) or
+          ECS_REDUCER_REQUIRED (the phase fails, naming the system and the
+          component); run_if (false: the phase is skipped); parallel (its
+          systems run through desc.parallel_for); parallel_reduce (its
+          reductions too, in 64 slices).
+      bool ecs_phase_system(ecs_world *w, const char *phase, const ecs_system_desc *desc)
+          Adds a proposing system: name (unique in the phase), fn, user,
+          run_if (the system runs only when its phase's run_if and its own
+          both pass), exclusive (below). reads/writes/structural are not
+          used.
+      bool ecs_phase_reducer(ecs_world *w, const char *phase, ecs_component c, ecs_reducer_fn fn, void *user)
+          c's reducer in that phase (replaces one; fn NULL takes it off):
+          int fn(const ecs_reduce *r, void *next). r: world, entity,
+          component, current (e's value; NULL if e lacks c; for a tag
+          non-NULL when present), changes[0..n) ({value, system}: value
+          NULL for a removal), user. next holds the current value (zeroes
+          if none); the reducer writes the next value there and returns
+          ECS_REDUCE_SET, or ECS_REDUCE_REMOVE (e loses c), or
+          ECS_REDUCE_KEEP (nothing changes, nothing is stamped); any other
+          value fails the phase. It runs once per (component, entity) with
+          proposals, with the world locked, and may run on any thread.
+      bool ecs_schedule_new(ecs_world *w, const char *name, uint32_t n, const char *const *phases)
+      int ecs_schedule_run(ecs_world *w, const char *name)
+          One step: each phase in order, each seeing the world the previous
+          one produced. Returns 0, a system's non-zero result, or -1; a
+          failed phase changes nothing (below) and the step stops there
+          (phases before it stay applied). Refused inside a workload,
+          schedule, system or hook (-1, INVALID/LOCKED).
+      ecs_tick ecs_step_since(const ecs_world *w)
+          The tick before the last (or running) step began: since this
+          tick, ecs_track_inserted/_modified/_removed/_deleted/_created/
+          _destroyed and ECS_INSERTED/ECS_MODIFIED terms see what that step
+          changed - after it, or from a later phase of the same step (its
+          "so far"). A phase stamps its changes with its own tick.
+
+      Proposing, from a phase system (ctx->proposals), on any thread:
+      bool ecs_propose_set(ecs_proposals *p, ecs_entity e, ecs_component c, const void *value)
+          value copied now (NULL: zeroed; ignored for a tag).
+          ECS_PROPOSE_SET(p, e, c, T, {init...})  (checks sizeof(T))
+      bool ecs_propose_remove(ecs_proposals *p, ecs_entity e, ecs_component c)
+      bool ecs_propose_despawn(ecs_proposals *p, ecs_entity e)
+      bool ecs_propose_spawn(ecs_proposals *p, uint32_t n, const ecs_component *comps, const void *const *values)
+          A new entity with that bundle (n <= ECS_MAX_TERMS; values or
+          values[k] NULL: zeroed); find it afterwards through its
+          components or ecs_track_created.
+          Each is an append to the buffer: no lookup, no lock, nothing of
+          the world written. e must be alive and c registered; else (and
+          out of memory) it returns false, the buffer refuses what follows,
+          and the phase fails with the first such error.
+      bool ecs_proposals_split(ecs_proposals *p, uint32_t parts)
+      ecs_proposals *ecs_proposals_part(ecs_proposals *p, uint32_t k)
+          For a system that splits its own work (ecs_iter_chunk through
+          parallel_for, examples/life.h): split once per run, before
+          fanning out; part k is then recorded by one thread at a time.
+      The order every reducer sees, the one last-write-wins uses: system
+      registration order in the phase, then the system's own buffer
+      before its parts 0, 1, ..., each in emission order. Never the order
+      threads happened to run in.
+
+      Applying. Despawns first (once each; proposals for an entity
+      despawned in the same phase are dropped), then every reduction in
+      (component, entity) order, then spawns in the order above - each
+      through the paths direct calls take (ecs_destroy, add, ecs_remove),
+      so hooks, tracking and groups see a phase's changes exactly as
+      direct ones; a reduced value over an existing one is a replace
+      (modified, on_replace). All or nothing: every proposal is checked and
+      reduced, and room for every outcome is reserved, before the first
+      change; a system's non-zero result, a failed recording, a reducer's
+      error, a missing reducer under ECS_REDUCER_REQUIRED or out of memory
+      fail the phase with the world as it was before it (the claimed
+      uniques get their bytes back) and an error naming the phase, the
+      system, the component and the entity; ecs_workload_failed_system
+      names the system. (A hook that itself runs out of memory during the
+      apply fails as its call would anywhere.)
+
+      While a phase's systems and reducers run, the world is read-only:
+      insertions and removals, create, destroy, ecs_defer_*, ecs_flush,
+      ecs_unique_add/_remove/_get_mut, runs of workloads and schedules are
+      refused (ECS_ERR_LOCKED, assert). Writes in place through pointers
+      (ecs_get_mut, ECS_WRITE terms, ECS_ADD over an existing value) are
+      not detected: they would be data races; propose instead.
+      Exclusive uniques: desc.exclusive = a unique's component lets that
+      one system of the phase change it in place through ctx->exclusive;
+      a second claimant in the phase is refused at registration, and any
+      other ecs_unique_get/_get_mut of it during the phase returns NULL
+      (LOCKED, assert naming the claimant). It is stamped modified when
+      the phase applies.
+
+      Proposals and the command buffer share one record format (an
+      entity, an operation, a component and the value's bytes); a phase's
+      buffers are per system (and per part), the command buffer is the
+      world's, for one thread. Memory: a record is 24 bytes plus the
+      value rounded up to 8; a phase's scratch is about 80 bytes per
+      proposal, freed when it ends; buffers keep their capacity.
+
+   ---------------------------------------------------------------------------
+   16. SAVE AND LOAD
 
       A snapshot is a world's state as bytes: every slot's version and
       whether it is alive, the free-slot queue in order, every storage's
@@ -1155,7 +1310,7 @@
         the end   nothing after the last storage but the trailer
 
    ---------------------------------------------------------------------------
-   16. POINTER VALIDITY
+   17. POINTER VALIDITY
 
       A pointer returned by add/get/get_mut (or ecs_storage_data) points
       into the storage's packed data array. It stays valid until the next
@@ -1171,7 +1326,7 @@
       life of the world.
 
    ---------------------------------------------------------------------------
-   17. REVISION HISTORY
+   18. REVISION HISTORY
 
       0.1  (2026-11-21)  world, versioned entities, paged sparse-set
                          storages, component operations, bundles; views,
@@ -1191,7 +1346,7 @@
                          (ecs_storage_of, ecs_storage_get...); descriptor
                          lists end at their first 0; ECS_H_VERSION;
                          ECS_SHARED and a real symbol for every function.
-                         Save and load (section 15), ecs_create_id,
+                         Save and load (section 16), ecs_create_id,
                          ecs_clone, ecs_destroy_all, ecs_entity_components,
                          ecs_world_clear, ecs_get_n, ecs_remove_n,
                          ecs_delete_n, ecs_removed_or_deleted,
@@ -1222,6 +1377,10 @@
                          ECS_COMPONENT registered and name their caller.
                          One insert path and one remove path per storage
                          (section 5), one table of errors (section 3).
+                         Phases of proposing systems, reducers and
+                         schedules (section 15); ecs_system_ctx gains
+                         proposals and exclusive, ecs_system_desc
+                         exclusive (zero the structs before setting them).
 */
 
 #ifndef ECS_H
@@ -1717,8 +1876,15 @@ typedef struct ecs_reduce {
    zeroes) and returns ECS_REDUCE_SET, or returns ECS_REDUCE_REMOVE or
    ECS_REDUCE_KEEP; any other value fails the phase. */
 typedef int (*ecs_reducer_fn)(const ecs_reduce *r, void *next);
-enum { ECS_REDUCE_SET = 0, ECS_REDUCE_REMOVE = 1, ECS_REDUCE_KEEP = 2 };
-enum { ECS_LAST_WRITE_WINS = 0, ECS_REDUCER_REQUIRED = 1 };
+enum {
+    ECS_REDUCE_SET = 0,
+    ECS_REDUCE_REMOVE = 1,
+    ECS_REDUCE_KEEP = 2
+};
+enum {
+    ECS_LAST_WRITE_WINS = 0, /* strategies */
+    ECS_REDUCER_REQUIRED = 1
+};
 
 typedef struct ecs_phase_desc {
     const char *name;                           /* required, unique among phases */
@@ -1886,7 +2052,7 @@ struct ecs_storage {
     ecs__changes removed, deleted;
     /* hooks (section 12) */
     ecs_hooks hooks;
-    /* how it is saved (section 15) */
+    /* how it is saved (section 16) */
     ecs_serial serial;
     /* the unique value, if any (section 10) */
     void *unique;
@@ -7285,7 +7451,7 @@ ECS__FN ecs_tick ecs_step_since(const ecs_world *w) {
 /* ------------------------------------------------------------------------- */
 /* Save and load                                                             */
 /* ------------------------------------------------------------------------- */
-/* The format is in doc section 15. Saving streams the world through a
+/* The format is in doc section 16. Saving streams the world through a
    writer that batches small pieces and sums every byte. Loading checks
    the header, then reads the snapshot once into staged arrays, summing
    what it copies in the same pass (or checking the sum first, when load
@@ -7920,7 +8086,7 @@ static void ecs__load_free(ecs__loading *L, bool undo) {
     ecs__changes_free(w, &L->destroyed, 0);
 }
 
-/* The invariants of section 15 that reading did not check as it went:
+/* The invariants of section 16 that reading did not check as it went:
    one pass over what was read, before the commit. */
 #define ECS__TICK_LIMIT ((ecs_tick)1 << 62) /* a clock a world cannot reach */
 static bool ecs__list_ok(const ecs__loading *L, const ecs__changes *l) {
