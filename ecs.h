@@ -5383,8 +5383,8 @@ static bool ecs__push_record(ecs_world *w, unsigned char **buf, uint32_t *len, u
                              ecs_entity e, ecs_component c, const void *value, uint32_t size) {
     ecs__cmd cmd;
     uint64_t rec = ecs__rec_size(size);
-    if (*len + rec > 0xffffffffu || (size_t)(*len + rec) != *len + rec ||
-        !ecs__grow(w, (void **)buf, cap, (uint32_t)(*len + rec), *len, 1))
+    if (*len + rec > *cap && (*len + rec > 0xffffffffu || (size_t)(*len + rec) != *len + rec ||
+                              !ecs__grow(w, (void **)buf, cap, (uint32_t)(*len + rec), *len, 1)))
         return false;
     memset(&cmd, 0, sizeof cmd);
     cmd.e = e;
@@ -6715,6 +6715,8 @@ struct ecs_proposals {
     struct ecs_proposals *parts; /* ecs_proposals_split: parts[0..nparts) */
     uint32_t nparts, parts_cap;
     bool is_part;
+    uint32_t nprops, nspawns; /* records to bucket, spawns */
+    uint64_t vbytes;          /* the values the buckets may need (16-byte padded) */
     int msg; /* the first failed recording (0: none): its message, ... */
     const char *why;
     ecs_entity err_e;
@@ -6796,7 +6798,8 @@ static void ecs__proposals_free(ecs_world *w, ecs_proposals *p) {
 static void ecs__proposals_reset(ecs_proposals *p) {
     uint32_t k;
     for (k = 0; k < p->parts_cap; k++) ecs__proposals_reset(&p->parts[k]);
-    p->len = p->nparts = 0;
+    p->len = p->nparts = p->nprops = p->nspawns = 0;
+    p->vbytes = 0;
     p->msg = 0;
 }
 
@@ -6950,6 +6953,24 @@ static bool ecs__propose(ecs_proposals *p, uint32_t op, ecs_entity e, ecs_compon
                          size_t size) {
     ecs_world *w;
     uint32_t vsize = 0;
+    if (p && op == ECS__CMD_ADD && value && !p->msg && c - 1u < p->world->ncomponents && ecs_alive(p->world, e)) {
+        const ecs_storage *s = p->world->storages[c]; /* the common case, straight into the buffer */
+        uint64_t rec = ecs__rec_size(s->size);
+        if (p->len + rec <= p->cap && (size == (size_t)-1 || size == s->size)) {
+            ecs__cmd cmd;
+            memset(&cmd, 0, sizeof cmd);
+            cmd.e = e;
+            cmd.op = op;
+            cmd.c = c;
+            cmd.size = s->size;
+            memcpy(p->rec + p->len, &cmd, sizeof cmd);
+            memcpy(p->rec + p->len + sizeof cmd, value, s->size);
+            p->len += (uint32_t)rec;
+            p->nprops++;
+            p->vbytes += (s->size + 15u) & ~(uint64_t)15u;
+            return true;
+        }
+    }
     if (!p) {
         ECS_ASSERT(0, "ecs_propose_*: proposals is NULL (not a phase system's ctx->proposals?)");
         return false;
@@ -6965,6 +6986,8 @@ static bool ecs__propose(ecs_proposals *p, uint32_t op, ecs_entity e, ecs_compon
     }
     if (!ecs__push_record(w, &p->rec, &p->len, &p->cap, op, e, c, value, vsize))
         return ecs__proposal_fail(p, ECS__M_PROPOSED_OOM, e, c, NULL);
+    p->nprops++;
+    if (c) p->vbytes += (w->storages[c]->size + 15u) & ~(uint64_t)15u;
     return true;
 }
 ECS__FN bool ecs_propose_set(ecs_proposals *p, ecs_entity e, ecs_component c, const void *value) {
@@ -7000,6 +7023,7 @@ ECS__FN bool ecs_propose_spawn(ecs_proposals *p, uint32_t n, const ecs_component
         if (!ecs__push_record(w, &p->rec, &p->len, &p->cap, ECS__CMD_ADD, ECS_NULL, comps[k],
                               values ? values[k] : NULL, w->storages[comps[k]]->size))
             return ecs__proposal_fail(p, ECS__M_PROPOSED_OOM, ECS_NULL, comps[k], NULL);
+    p->nspawns++;
     return true;
 }
 
@@ -7215,17 +7239,13 @@ static int ecs__phase_reduce(ecs_world *w, ecs__phase *ph, ecs__apply *a) {
         }
     for (k = 0; k < ph->nsys; k++)
         if (ecs__proposals_failed(w, ph, &ph->sys[k], &ph->sys[k].out)) return -1;
-    ECS__EACH_RECORD(ph, k, p, j, at, cmd) {
-        if (skip) {
-            skip--;
-        } else if (cmd.op == ECS__CMD_SPAWN) {
-            a->nspawn++;
-            skip = cmd.c;
-        } else {
-            n++;
-            if (cmd.op != ECS__CMD_DESTROY) values += (w->storages[cmd.c]->size + 15u) & ~(uint64_t)15u;
+    for (k = 0; k < ph->nsys; k++)
+        for (j = 0; j <= ph->sys[k].out.nparts; j++) {
+            p = j ? &ph->sys[k].out.parts[j - 1] : &ph->sys[k].out;
+            n += p->nprops;
+            a->nspawn += p->nspawns; /* (< 2^32: each is a record of 24 bytes or more in < 4 GB) */
+            values += p->vbytes;
         }
-    }
     a->n = (uint32_t)n;
     total = ecs__apply_carve(a, NULL, values);
     if (n > 0xffffffffu || (size_t)total != total || !(a->block = (unsigned char *)ecs__alloc(w, (size_t)total))) {
@@ -7335,11 +7355,18 @@ static int ecs__phase_commit(ecs_world *w, ecs__phase *ph, ecs__apply *a) {
     for (g = 0; g < a->nb; g++) {
         const ecs__bucket *b = &a->b[g];
         memcpy(&cmd, a->props[b->first].rec, sizeof cmd);
+        ecs_storage *s = w->storages[cmd.c];
+        uint32_t row;
         if (!ecs_alive(w, cmd.e)) continue; /* (despawned, or destroyed by a hook) */
-        if (b->kind == ECS_REDUCE_SET)
-            ecs__add(w, call, cmd.e, cmd.c, a->values + b->at, (size_t)-1);
-        else if (b->kind == ECS_REDUCE_REMOVE && ecs__row(w->storages[cmd.c], cmd.e) != ECS__NO_ROW)
-            ecs__take(w, call, cmd.e, cmd.c, NULL, (size_t)-1, false);
+        row = ecs__row(s, cmd.e);
+        if (b->kind == ECS_REDUCE_SET && row != ECS__NO_ROW) {
+            ecs__replace(s, row, a->values + b->at);
+            ecs__replaced(w, s, cmd.e);
+        } else if (b->kind == ECS_REDUCE_SET) {
+            ecs__insert1(w, call, s, cmd.e, a->values + b->at);
+        } else if (b->kind == ECS_REDUCE_REMOVE && row != ECS__NO_ROW && ecs__may_remove(w, call, cmd.e, s, false, 0)) {
+            ecs__remove_at(w, s, cmd.e, row, NULL, false, false, call);
+        }
     }
     for (k = 0; k < a->nspawn; k++) {
         ecs_component comps[ECS_MAX_TERMS];

@@ -1655,6 +1655,88 @@ static bench_sum raw_memcpy_snapshot(bench_run *r) {
 }
 
 /* ------------------------------------------------------------------------- */
+/* Phases                                                                    */
+/* ------------------------------------------------------------------------- */
+/* Position += Velocity for N entities as a phase (ecs.h section 15): one
+   proposing system proposes each entity's velocity as a delta, a summing
+   reducer adds it to the position, the phase applies it; against the same
+   update made in place by a system (ecs_system_run, a block loop with a
+   written term). Timed: one ecs_schedule_run / one ecs_system_run; the
+   world, the phase and the system are built untimed. The checksum is the
+   world after (bench_ecs_sum). */
+static int bench_propose_move(const ecs_system_ctx *ctx) {
+    const bench_ecs *b = (const bench_ecs *)ctx->user;
+    ecs_component comps[2];
+    ecs_iter it;
+    comps[0] = b->pos, comps[1] = b->vel;
+    for (it = ecs_view_of(ctx->world, 2, comps); ecs_iter_next_block(&it);) {
+        const Velocity *v = ECS_BLOCK(&it, 1, Velocity);
+        uint32_t j;
+        for (j = 0; j < it.count; j++) ecs_propose_set(ctx->proposals, it.entities[j], b->pos, &v[j]);
+    }
+    return 0;
+}
+static int bench_sum_deltas(const ecs_reduce *r, void *next) {
+    Position *p = (Position *)next;
+    uint32_t k;
+    for (k = 0; k < r->n; k++) {
+        const Velocity *d = (const Velocity *)r->changes[k].value;
+        p->x += d->x;
+        p->y += d->y;
+    }
+    return ECS_REDUCE_SET;
+}
+static int bench_move_in_place(const ecs_system_ctx *ctx) {
+    const bench_ecs *b = (const bench_ecs *)ctx->user;
+    ecs_view_desc d;
+    ecs_iter it;
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = b->pos;
+    d.terms[0].flags = ECS_WRITE;
+    d.terms[1].c = b->vel;
+    for (it = ecs_view(ctx->world, &d); ecs_iter_next_block(&it);) {
+        Position *p = ECS_BLOCK(&it, 0, Position);
+        const Velocity *v = ECS_BLOCK(&it, 1, Velocity);
+        uint32_t j;
+        for (j = 0; j < it.count; j++) {
+            p[j].x += v[j].x;
+            p[j].y += v[j].y;
+        }
+    }
+    return 0;
+}
+static bench_sum bench_update(bench_run *r, int phase) {
+    bench_ecs b = bench_ecs_new(NULL);
+    ecs_system_desc sd;
+    ecs_phase_desc pd;
+    const char *phases[1] = {"move"};
+    bench_sum s;
+    int rc;
+    bench_ecs_fill(&b, r->n, NULL);
+    memset(&sd, 0, sizeof sd);
+    memset(&pd, 0, sizeof pd);
+    sd.name = "move";
+    sd.fn = phase ? bench_propose_move : bench_move_in_place;
+    sd.user = &b;
+    pd.name = "move";
+    if (phase ? !ecs_phase_new(b.w, &pd) || !ecs_phase_reducer(b.w, "move", b.pos, bench_sum_deltas, NULL) ||
+                    !ecs_phase_system(b.w, "move", &sd) || !ecs_schedule_new(b.w, "step", 1, phases)
+              : !ecs_system_new(b.w, &sd))
+        bench_die(ecs_last_error_msg(b.w));
+    if (phase) ecs_schedule_run(b.w, "step"); /* the buffers' memory, as a game's second step has it */
+    else ecs_system_run(b.w, "move");
+    bench_start(r);
+    rc = phase ? ecs_schedule_run(b.w, "step") : ecs_system_run(b.w, "move");
+    bench_stop(r);
+    if (rc) bench_die(ecs_last_error_msg(b.w));
+    s = bench_ecs_sum(&b);
+    ecs_world_free(b.w);
+    return s;
+}
+static bench_sum ecs_phase_update(bench_run *r) { return bench_update(r, 1); }
+static bench_sum ecs_update_in_place(bench_run *r) { return bench_update(r, 0); }
+
+/* ------------------------------------------------------------------------- */
 /* The table                                                                 */
 /* ------------------------------------------------------------------------- */
 
@@ -1670,7 +1752,7 @@ enum {
     RAW_CREATE, RAW_GET, RAW_ADD_REMOVE, RAW_ITER1, RAW_ITER2, RAW_HALF, RAW_FROZEN, RAW_ITER3, RAW_TREE,
     RAW_TREE_MOVED, RAW_SNAPSHOT, RAW_FRAME,
     ECS_ITER2_EACH, ECS_ITER2_BLOCK, ECS_ADD_REMOVE, ECS_CREATE, ECS_DESTROY, ECS_FRAME, ECS_TREE, ECS_PLACED,
-    ECS_HALF_EACH, NBASELINES, NO_TARGET = -1
+    ECS_HALF_EACH, ECS_IN_PLACE, NBASELINES, NO_TARGET = -1
 };
 
 static const bench_baseline BASELINES[NBASELINES] = {
@@ -1695,6 +1777,7 @@ static const bench_baseline BASELINES[NBASELINES] = {
     {"ecs tree", ecs_tree_transforms}, /* the full pass, for the tree's edits */
     {"ecs placed", ecs_create_placed}, /* create + Transform + WorldTransform, for the spawn */
     {"ecs mixed/e", ecs_half_each}, /* the per-entity loop, for the block loop (issue 22) */
+    {"ecs in place", ecs_update_in_place}, /* a system's update in place, for the phase's */
 };
 
 /* A target is a guarantee (met with room to spare when it was set, kept
@@ -1755,6 +1838,7 @@ static const bench_row ROWS[] = {
     {"movement frame, all cores", ecs_frame_parallel, ECS_FRAME, NO_TARGET, 0, 0},
     {"save snapshot, 2 components", ecs_save_snapshot, RAW_SNAPSHOT, RAW_SNAPSHOT, 3.0, GUARANTEE},
     {"load snapshot, 2 components", ecs_load_snapshot, RAW_SNAPSHOT, RAW_SNAPSHOT, 3.0, GOAL},
+    {"phase: propose + sum reducer", ecs_phase_update, ECS_IN_PLACE, ECS_IN_PLACE, 4.0, GOAL},
 };
 #define NROWS (sizeof ROWS / sizeof ROWS[0])
 
