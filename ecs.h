@@ -6733,7 +6733,6 @@ typedef struct ecs__phase_sys {
 } ecs__phase_sys;
 
 typedef struct ecs__reducer {
-    ecs_component c;
     ecs_reducer_fn fn;
     void *user;
 } ecs__reducer;
@@ -6743,8 +6742,8 @@ typedef struct ecs__phase {
     ecs_phase_desc desc;
     ecs__phase_sys *sys;
     uint32_t nsys, sys_cap;
-    ecs__reducer *red;
-    uint32_t nred, red_cap;
+    ecs__reducer *red; /* red[c]: c's reducer (fn NULL: none), for c < red_cap */
+    uint32_t red_cap;
     ecs_tick now;
 } ecs__phase;
 
@@ -6780,7 +6779,6 @@ typedef struct ecs__apply {
     const unsigned char **spawns;
     ecs__bucket *b;
     ecs_proposed *chg;
-    const ecs__reducer **red; /* red[c]: c's reducer, or NULL */
     uint32_t *count;          /* 4 per component: inserts, removals, deletions, spawned */
     uint32_t *radix;          /* the sort's counts: 8 x 256 */
     ecs_storage **room;       /* ecs__strip's list, when more than 32 components */
@@ -6895,21 +6893,14 @@ ECS__FN bool ecs_phase_system(ecs_world *w, const char *phase, const ecs_system_
 ECS__FN bool ecs_phase_reducer(ecs_world *w, const char *phase, ecs_component c, ecs_reducer_fn fn, void *user) {
     ECS__WORLD(w, false);
     ecs__phase *ph = ecs__phase_of(w, "ecs_phase_reducer", phase);
-    uint32_t k;
+    uint32_t had;
     if (!ph || !ecs__comp(w, "ecs_phase_reducer", ECS_NULL, c, (size_t)-1)) return false;
     if (w->running) return ecs__report(w, ECS__M_RUNNING, "ecs_phase_reducer", ECS_NULL, c), false;
-    for (k = 0; k < ph->nred && ph->red[k].c != c; k++) {}
-    if (k == ph->nred && fn &&
-        !ecs__grow(w, (void **)&ph->red, &ph->red_cap, ph->nred + 1, ph->nred, sizeof *ph->red))
+    if ((had = ph->red_cap) <= c && !ecs__grow(w, (void **)&ph->red, &ph->red_cap, c + 1, had, sizeof *ph->red))
         return ecs__report(w, ECS__M_OOM, "ecs_phase_reducer", ECS_NULL, c), false;
-    if (!fn) { /* taken off: the last one takes its place */
-        if (k < ph->nred) ph->red[k] = ph->red[--ph->nred];
-        return true;
-    }
-    ph->red[k].c = c;
-    ph->red[k].fn = fn;
-    ph->red[k].user = user;
-    ph->nred += k == ph->nred;
+    memset(ph->red + had, 0, (ph->red_cap - had) * sizeof *ph->red);
+    ph->red[c].fn = fn;
+    ph->red[c].user = user;
     return true;
 }
 
@@ -6953,24 +6944,6 @@ static bool ecs__propose(ecs_proposals *p, uint32_t op, ecs_entity e, ecs_compon
                          size_t size) {
     ecs_world *w;
     uint32_t vsize = 0;
-    if (p && op == ECS__CMD_ADD && value && !p->msg && c - 1u < p->world->ncomponents && ecs_alive(p->world, e)) {
-        const ecs_storage *s = p->world->storages[c]; /* the common case, straight into the buffer */
-        uint64_t rec = ecs__rec_size(s->size);
-        if (p->len + rec <= p->cap && (size == (size_t)-1 || size == s->size)) {
-            ecs__cmd cmd;
-            memset(&cmd, 0, sizeof cmd);
-            cmd.e = e;
-            cmd.op = op;
-            cmd.c = c;
-            cmd.size = s->size;
-            memcpy(p->rec + p->len, &cmd, sizeof cmd);
-            memcpy(p->rec + p->len + sizeof cmd, value, s->size);
-            p->len += (uint32_t)rec;
-            p->nprops++;
-            p->vbytes += (s->size + 15u) & ~(uint64_t)15u;
-            return true;
-        }
-    }
     if (!p) {
         ECS_ASSERT(0, "ecs_propose_*: proposals is NULL (not a phase system's ctx->proposals?)");
         return false;
@@ -7132,7 +7105,7 @@ static void ecs__reduce_range(ecs__apply *a, uint32_t from, uint32_t to) {
         const ecs__prop *p = &a->props[b->first];
         ecs_component c = (ecs_component)(p->key >> 32);
         ecs_storage *s = w->storages[c];
-        const ecs__reducer *r = a->red[c];
+        const ecs__reducer *r = c < a->ph->red_cap && a->ph->red[c].fn ? &a->ph->red[c] : NULL;
         unsigned char *next = a->values + b->at;
         ecs__cmd cmd;
         uint32_t row, lo = 0, hi = a->ndesp;
@@ -7198,7 +7171,6 @@ static uint64_t ecs__apply_carve(ecs__apply *a, unsigned char *block, uint64_t v
     a->spawns = (const unsigned char **)ecs__carve(block, &at, (uint64_t)a->nspawn * sizeof *a->spawns);
     a->b = (ecs__bucket *)ecs__carve(block, &at, n * sizeof *a->b);
     a->chg = (ecs_proposed *)ecs__carve(block, &at, n * sizeof *a->chg);
-    a->red = (const ecs__reducer **)ecs__carve(block, &at, nc * sizeof *a->red);
     a->count = (uint32_t *)ecs__carve(block, &at, 4 * nc * sizeof *a->count);
     a->room = (ecs_storage **)ecs__carve(block, &at, nc * sizeof *a->room);
     a->values = (unsigned char *)ecs__carve(block, &at, values);
@@ -7278,8 +7250,6 @@ static int ecs__phase_reduce(ecs_world *w, ecs__phase *ph, ecs__apply *a) {
         b->at = (size_t)put;
         put += (w->storages[a->props[i].key >> 32]->size + 15u) & ~(uint64_t)15u;
     }
-    memset((void *)a->red, 0, (w->ncomponents + 1u) * sizeof *a->red);
-    for (k = 0; k < ph->nred; k++) a->red[ph->red[k].c] = &ph->red[k];
     if (ph->desc.parallel_reduce && w->parallel_for && a->nb > 1)
         w->parallel_for(ecs__reduce_job, a, ECS__REDUCE_TASKS, w->parallel_user);
     else
