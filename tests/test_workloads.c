@@ -804,7 +804,7 @@ static ecs_world *build_sim(ecs_parallel_fn pf, par_stats *st, sim_state *ss) {
     d.reads[0] = pos;
     ecs_system_new(w, &d);
     ecs_workload_new(w, "frame", 8, items);
-    for (i = 0; i < 20; i++) sys_spawner(&(ecs_system_ctx){w, &ss->spawned, "setup", 1, 1});
+    for (i = 0; i < 20; i++) sys_spawner(&(ecs_system_ctx){w, &ss->spawned, "setup", 1, 1, NULL, NULL});
     return w;
 }
 
