@@ -1814,6 +1814,35 @@ ECS_API const ecs_entity *ecs_group_entities(const ecs_world *w, ecs_group g);
 ECS_API void *ecs_group_data(const ecs_world *w, ecs_group g, ecs_component c);
 ECS_API bool ecs_group_sort(ecs_world *w, ecs_group g, ecs_component by, ecs_sort_fn cmp, void *ctx);
 
+/* --- 13b. indexes ------------------------------------------------------------ */
+typedef uint32_t ecs_index;
+enum {
+    ECS_KEY_INT = 1,  /* signed integers and enums of 1, 2, 4 or 8 bytes */
+    ECS_KEY_UINT = 2, /* unsigned integers of 1, 2, 4 or 8 bytes */
+    ECS_KEY_FLOAT = 3, /* float or double (ordered indexes only) */
+    ECS_KEY_CHARS = 4, /* a char array of `size` bytes holding a string */
+    ECS_KEY_STRING = 5 /* a const char * */
+};
+enum {
+    ECS_RANGE_LO_OPEN = 1, /* ecs_index_range: lo excluded (>), else included (>=) */
+    ECS_RANGE_HI_OPEN = 2  /* hi excluded (<), else included (<=) */
+};
+typedef struct ecs_index_desc {
+    ecs_component c;
+    uint32_t offset, size; /* the field: offsetof(T, field), sizeof the field */
+    int kind;              /* ECS_KEY_* */
+    bool ordered;          /* false: hashed (equality, sets); true: ordered (also ranges, key order) */
+} ecs_index_desc;
+
+ECS_API ecs_index ecs_index_new(ecs_world *w, const ecs_index_desc *desc);
+ECS_API bool ecs_index_free(ecs_world *w, ecs_index ix);
+ECS_API uint32_t ecs_index_find(ecs_world *w, ecs_index ix, const void *key, ecs_entity *out, uint32_t cap);
+ECS_API uint32_t ecs_index_find_any(ecs_world *w, ecs_index ix, uint32_t n, const void *keys, ecs_entity *out,
+                                    uint32_t cap);
+ECS_API uint32_t ecs_index_range(ecs_world *w, ecs_index ix, const void *lo, const void *hi, uint32_t flags,
+                                 ecs_entity *out, uint32_t cap);
+ECS_API void ecs__index_touch(ecs_storage *s, uint32_t row, uint32_t n);
+
 /* --- 14. systems and workloads -------------------------------------------- */
 typedef struct ecs_system_ctx {
     ecs_world *world;
@@ -2046,6 +2075,7 @@ struct ecs_storage {
     ecs__listener *listen;
     uint32_t nlisten, listen_cap, paths;
     uint32_t locked;       /* > 0 while one of its hooks, or a sort of it, runs */
+    struct ecs__index *index; /* its indexes (section 13b), a list: the modified step tells them */
     /* tracking (section 11) */
     uint32_t track;
     ecs_tick clear_inserted, clear_modified;
@@ -2099,6 +2129,8 @@ struct ecs_world {
     uint32_t cmds_head, cmds_len, cmds_cap;
     ecs__instep instep[ECS__INSTEP]; /* pairs of storages known to be in step (ecs__in_step) */
     uint32_t instep_next;
+    struct ecs__index **indexes; /* indexes[ix - 1], NULL when freed */
+    uint32_t nindexes, indexes_cap;
     struct ecs__group *groups; /* groups[g - 1] */
     uint32_t ngroups, groups_cap;
     ecs__names systems, workloads; /* name -> index in sys[] / wl[] */
@@ -2207,6 +2239,7 @@ ECS__HOT void ecs__modified(ecs_storage *s, uint32_t row, uint32_t n) {
         s->unique_modified = s->world->tick;
     } else if (m) {
         ecs_tick now = s->world->tick;
+        if (ECS__UNLIKELY(s->index != NULL)) ecs__index_touch(s, row, n); /* (an indexed storage is tracked) */
         while (n--) m[row++] = now;
     }
 }
@@ -3149,6 +3182,10 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
     X(GROUP_OWNED, INVALID, 1, "already owned by another group")                                         \
     X(NO_GROUP, INVALID, 1, "no such group")                                                             \
     X(NOT_OWNED, INVALID, 1, "not a storage this group owns")                                            \
+    X(INDEX_KIND, INVALID, 1, "unsupported key: kind and size %lu (ECS_KEY_FLOAT: ordered only)")       \
+    X(INDEX_FIELD, INVALID, 1, "the field (offset %lu, size %lu) is not inside the value (%lu bytes; a tag has none)") \
+    X(NO_INDEX, INVALID, 1, "no such index")                                                             \
+    X(INDEX_HASHED, INVALID, 1, "a range needs an ordered index (ecs_index_desc.ordered)")              \
     X(SYSTEM_DESC, INVALID, 1, "a system needs a name and fn (desc->name, desc->fn)")                    \
     X(NAME_TAKEN, INVALID, 1, "the name is already taken")                                               \
     X(WORKLOAD_NAME, INVALID, 1, "a workload needs a name not taken by another workload or system")      \
@@ -3399,6 +3436,8 @@ static void ecs__storage_destroy(ecs_world *w, ecs_storage *s);
 static void ecs__systems_free(ecs_world *w);
 static void ecs__groups_free(ecs_world *w);
 static void ecs__free_entities(ecs_world *w);
+static void ecs__indexes_free(ecs_world *w);
+static void ecs__indexes_stale(ecs_world *w);
 
 ECS__FN void ecs_world_free(ecs_world *w) {
     uint32_t c;
@@ -3412,6 +3451,7 @@ ECS__FN void ecs_world_free(ecs_world *w) {
             ecs__free_entities(w);
             break;
         }
+    ecs__indexes_free(w);
     for (c = 1; c <= w->ncomponents; c++) ecs__storage_destroy(w, w->storages[c]);
     ecs__free(w, w->storages, (size_t)w->storages_cap * sizeof *w->storages);
     ecs__free(w, w->absent_page, ECS__PAGE_SIZE * sizeof *w->absent_page);
@@ -3948,8 +3988,12 @@ enum {
     ECS__ON_EXCLUDES,    /* inserted: leave the group; removed: join it */
     ECS__ON_RECORDS,     /* reserve: room for the record; removing: record (11: Tracking) */
     ECS__ON_REPLACE_HOOK, /* settled: on_replace, for a value a bundle replaced */
+    ECS__ON_INDEX,        /* inserted: the entity's key is dirty; removing: out of the indexes (13b: Indexes) */
     ECS__ON_KINDS
 };
+typedef struct ecs__index ecs__index;
+static void ecs__index_inserted(ecs_world *w, ecs_storage *s, ecs_entity e);
+static void ecs__index_removing(ecs_storage *s, ecs_entity e);
 static const unsigned char ecs__on_paths[ECS__ON_KINDS] = {
     ECS__PATH_INSERT | ECS__PATH_SETTLED,
     ECS__PATH_REMOVE | ECS__PATH_OBSERVED | ECS__PATH_REMOVING,
@@ -3957,6 +4001,7 @@ static const unsigned char ecs__on_paths[ECS__ON_KINDS] = {
     ECS__PATH_INSERT | ECS__PATH_REMOVE | ECS__PATH_REMOVED,
     ECS__PATH_REMOVE | ECS__PATH_OBSERVED | ECS__PATH_RESERVE,
     ECS__PATH_SETTLED,
+    ECS__PATH_INSERT | ECS__PATH_REMOVE | ECS__PATH_REMOVING,
 };
 
 /* Recomputes what a storage's paths carry, and the world's count of
@@ -4062,6 +4107,8 @@ ECS__IMPL_HOT void ecs__inserted(ecs_world *w, ecs_storage *s, ecs_entity e, con
             ecs__group_join(w, s->listen[k].arg, e, call);
         else if (s->listen[k].kind == ECS__ON_EXCLUDES)
             ecs__group_leave(w, s->listen[k].arg, e, call);
+        else if (s->listen[k].kind == ECS__ON_INDEX)
+            ecs__index_inserted(w, s, e);
 }
 ECS__IMPL_HOT void ecs__settled(ecs_world *w, ecs_storage *s, ecs_entity e) {
     if (s->hooks.on_insert) ecs__hook(w, s, s->hooks.on_insert, e, (uint32_t)ECS__ENTRY(s, (uint32_t)e));
@@ -4101,6 +4148,8 @@ ECS__IMPL_HOT void ecs__remove_at(ecs_world *w, ecs_storage *s, ecs_entity e, ui
         } else if (l->kind == ECS__ON_OWNS) {
             ecs__group_leave(w, l->arg, e, call);
             row = (uint32_t)ECS__ENTRY(s, (uint32_t)e);
+        } else if (l->kind == ECS__ON_INDEX) {
+            ecs__index_removing(s, e);
         }
     }
     if (paths & ECS__PATH_RESERVE) ecs__record_removal(w, s, e, row, deletion, call); /* (the records: last) */
@@ -5773,6 +5822,7 @@ ECS__FN bool ecs_track_set(ecs_world *w, ecs_component c, uint32_t flags) {
         return false;
     }
     s = w->storages[c];
+    if (s->index) flags |= ECS_TRACK_MODIFICATION, want_mod = true; /* its indexes see writes through it */
     records = (flags & (ECS_TRACK_REMOVAL | ECS_TRACK_DELETION)) != 0; /* on the remove path */
     had_records = (s->track & (ECS_TRACK_REMOVAL | ECS_TRACK_DELETION)) != 0;
     if (ecs__locked(w, "ecs_track_set", ECS_NULL, s)) return false; /* its remove path counts on its records */
@@ -6311,6 +6361,520 @@ ECS__FN bool ecs_group_sort(ecs_world *w, ecs_group g, ecs_component by, ecs_sor
     for (k = 0; k < gp->nowned; k++)
         if (ecs__locked(w, "ecs_group_sort", ECS_NULL, apply[k] = w->storages[gp->owned[k]])) return false;
     return ecs__sort_rows(w, "ecs_group_sort", w->storages[by], gp->len, cmp, ctx, apply, gp->nowned);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Indexes                                                                   */
+/* ------------------------------------------------------------------------- */
+/* An index maps a field's key to the entities whose value has it. It is
+   attached to its storage's insert and remove paths (ECS__ON_INDEX) and
+   to the modified step (the storage's index list, ecs__index_touch): an
+   insertion or a write puts the entity on the dirty list (once), a
+   removal takes it out of the index at once. A query first brings the
+   index up to date (ecs__index_sync): each dirty entity's key is computed
+   from its value as it is now. Keys are 64-bit: integers and floats in an
+   order-preserving unsigned form, strings as a hash (hashed indexes) or
+   as their first 8 bytes (ordered; ties broken by the whole string).
+   A hashed index is an open-addressing table of keys, each with a doubly
+   linked chain of entity indices; an ordered one is a sorted array of
+   (key, entity) whose removals leave holes and whose insertions wait in a
+   pending list until the sync merges both in one pass. Out of memory
+   anywhere in that, the index marks itself broken and rebuilds from the
+   storage at the next query: it never answers wrong. */
+
+#define ECS__NONE 0xffffffffu
+
+typedef struct ecs__islot { /* per entity index */
+    uint64_t key;
+    uint32_t at;   /* ordered: its entry (or pending one); hashed: the next entity index of its chain */
+    uint32_t prev; /* hashed: the previous one (ECS__NONE: the chain's head) */
+    unsigned char in, dirty, pend; /* in the index; on the dirty list; ordered: at is in pending */
+} ecs__islot;
+
+typedef struct ecs__ibucket {
+    uint64_t key;
+    uint32_t head, count; /* count 0: an empty bucket */
+} ecs__ibucket;
+
+typedef struct ecs__ientry {
+    uint64_t key;
+    ecs_entity e; /* ECS_NULL: a hole */
+} ecs__ientry;
+
+struct ecs__index {
+    ecs_index_desc d;
+    ecs_index id;
+    ecs_storage *s;
+    struct ecs__index *next; /* the storage's next index */
+    ecs__islot *slot;
+    uint32_t nslot;
+    uint32_t *dirty;
+    uint32_t ndirty, dirty_cap;
+    bool broken;
+    ecs__ibucket *table; /* hashed */
+    uint32_t mask, used;
+    ecs__ientry *ent, *pending; /* ordered */
+    uint32_t nent, ent_cap, npending, pending_cap, holes;
+};
+
+static uint64_t ecs__mix(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    return x ^ (x >> 33);
+}
+
+/* A string field's characters (NULL: the entity is not indexed). */
+static const char *ecs__ikey_str(const ecs__index *ix, const void *field) {
+    const char *p;
+    if (ix->d.kind == ECS_KEY_CHARS) return (const char *)field;
+    memcpy(&p, field, sizeof p);
+    return p;
+}
+static size_t ecs__ikey_len(const ecs__index *ix, const char *str) {
+    size_t n = 0, max = ix->d.kind == ECS_KEY_CHARS ? ix->d.size : (size_t)-1;
+    while (n < max && str[n]) n++;
+    return n;
+}
+
+/* The key of a field's value (the field itself: value + offset); false: not
+   indexed (a NaN, a NULL string). */
+static bool ecs__ikey(const ecs__index *ix, const void *field, uint64_t *key) {
+    const unsigned char *b = (const unsigned char *)field;
+    uint32_t k, size = ix->d.size;
+    (void)k;
+    uint64_t x = 0;
+    if (ix->d.kind == ECS_KEY_CHARS || ix->d.kind == ECS_KEY_STRING) {
+        const char *str = ecs__ikey_str(ix, field);
+        size_t n;
+        if (!str) return false;
+        n = ecs__ikey_len(ix, str);
+        if (!ix->d.ordered) { /* FNV-1a */
+            for (x = 1469598103934665603ull, k = 0; k < n; k++) x = (x ^ (unsigned char)str[k]) * 1099511628211ull;
+        } else {
+            for (k = 0; k < 8; k++) x = x << 8 | (k < n ? (unsigned char)str[k] : 0u);
+        }
+        *key = x;
+        return true;
+    }
+    if (ix->d.kind == ECS_KEY_FLOAT) {
+        double v;
+        if (size == 4) {
+            float f;
+            memcpy(&f, b, 4);
+            v = f;
+        } else {
+            memcpy(&v, b, 8);
+        }
+        if (v != v) return false; /* NaN: equal to nothing, in no order */
+        if (v == 0) v = 0;        /* -0 is 0 */
+        memcpy(&x, &v, 8);
+        *key = x >> 63 ? ~x : x | 0x8000000000000000ull;
+        return true;
+    }
+    if (ix->d.kind == ECS_KEY_INT) { /* sign-extended, then in unsigned order */
+        int8_t i8;
+        int16_t i16;
+        int32_t i32;
+        int64_t i64;
+        if (size == 1) memcpy(&i8, b, 1), i64 = i8;
+        else if (size == 2) memcpy(&i16, b, 2), i64 = i16;
+        else if (size == 4) memcpy(&i32, b, 4), i64 = i32;
+        else memcpy(&i64, b, 8);
+        x = (uint64_t)i64 ^ 0x8000000000000000ull;
+    } else {
+        uint8_t u8;
+        uint16_t u16;
+        uint32_t u32;
+        if (size == 1) memcpy(&u8, b, 1), x = u8;
+        else if (size == 2) memcpy(&u16, b, 2), x = u16;
+        else if (size == 4) memcpy(&u32, b, 4), x = u32;
+        else memcpy(&x, b, 8);
+    }
+    *key = x;
+    return true;
+}
+
+/* Does entity index i's value (in the storage) order before / equal the
+   key and string given? Ordered string keys tie-break on the string. */
+static int ecs__icmp_str(const ecs__index *ix, uint64_t ka, const char *sa, uint64_t kb, const char *sb) {
+    size_t n = ix->d.kind == ECS_KEY_CHARS ? ix->d.size : (size_t)-1;
+    if (ka != kb) return ka < kb ? -1 : 1;
+    if (ix->d.kind != ECS_KEY_CHARS && ix->d.kind != ECS_KEY_STRING) return 0;
+    return strncmp(sa, sb, n);
+}
+static const char *ecs__ient_str(const ecs__index *ix, ecs_entity e) {
+    const ecs_storage *s = ix->s;
+    if (ix->d.kind != ECS_KEY_CHARS && ix->d.kind != ECS_KEY_STRING) return NULL;
+    return ecs__ikey_str(ix, s->data + (size_t)ecs__row(s, e) * s->size + ix->d.offset);
+}
+static int ecs__ient_cmp(const ecs__index *ix, const ecs__ientry *a, const ecs__ientry *b) {
+    int c = ecs__icmp_str(ix, a->key, ecs__ient_str(ix, a->e), b->key, ecs__ient_str(ix, b->e));
+    return c ? c : (uint32_t)a->e < (uint32_t)b->e ? -1 : (uint32_t)a->e > (uint32_t)b->e;
+}
+
+/* Room in the per-entity slots for entity index i. */
+static bool ecs__islot_room(ecs_world *w, ecs__index *ix, uint32_t i) {
+    uint32_t had = ix->nslot;
+    if (i < had) return true;
+    if (!ecs__grow(w, (void **)&ix->slot, &ix->nslot, i + 1, had, sizeof *ix->slot)) return false;
+    memset(ix->slot + had, 0, (size_t)(ix->nslot - had) * sizeof *ix->slot);
+    return true;
+}
+
+/* Entity index i may have a new key: on the dirty list (once). */
+static void ecs__index_dirty(ecs_world *w, ecs__index *ix, uint32_t i) {
+    if (ix->broken) return;
+    if (!ecs__islot_room(w, ix, i) ||
+        (!ix->slot[i].dirty && !ecs__grow(w, (void **)&ix->dirty, &ix->dirty_cap, ix->ndirty + 1, ix->ndirty,
+                                          sizeof *ix->dirty))) {
+        ix->broken = true; /* out of memory: rebuilt at the next query */
+        return;
+    }
+    if (!ix->slot[i].dirty) ix->dirty[ix->ndirty++] = i;
+    ix->slot[i].dirty = 1;
+}
+
+/* The modified step's listener: rows row..row+n-1 of s were written. */
+ECS__FN void ecs__index_touch(ecs_storage *s, uint32_t row, uint32_t n) {
+    ecs__index *ix;
+    uint32_t k;
+    for (ix = s->index; ix; ix = ix->next)
+        for (k = 0; k < n; k++) ecs__index_dirty(s->world, ix, (uint32_t)s->dense[row + k]);
+}
+
+/* --- the two structures: put entity index i in with key, take it out */
+
+static ecs__ibucket *ecs__ibucket_of(ecs__index *ix, uint64_t key) {
+    uint32_t p = (uint32_t)ecs__mix(key) & ix->mask;
+    while (ix->table[p].count && ix->table[p].key != key) p = (p + 1) & ix->mask;
+    return &ix->table[p];
+}
+static bool ecs__index_put(ecs_world *w, ecs__index *ix, uint32_t i, uint64_t key, ecs_entity e) {
+    ecs__islot *sl = &ix->slot[i];
+    if (ix->d.ordered) {
+        ecs__ientry *pe;
+        if (!ecs__grow(w, (void **)&ix->pending, &ix->pending_cap, ix->npending + 1, ix->npending, sizeof *pe))
+            return false;
+        sl->at = ix->npending;
+        sl->pend = 1;
+        pe = &ix->pending[ix->npending++];
+        pe->key = key;
+        pe->e = e;
+    } else {
+        ecs__ibucket *b;
+        if ((ix->used + 1) * 2 > ix->mask + 1u) { /* grow to keep the table at most half full */
+            ecs__ibucket *old = ix->table;
+            uint32_t k, n = ix->table ? ix->mask + 1 : 0, cap = n ? n * 2 : 16;
+            ecs__ibucket *t = (ecs__ibucket *)ecs__alloc_n(w, cap, sizeof *t);
+            if (!t) return false;
+            memset(t, 0, (size_t)cap * sizeof *t);
+            ix->table = t;
+            ix->mask = cap - 1;
+            for (k = 0; k < n; k++)
+                if (old[k].count) *ecs__ibucket_of(ix, old[k].key) = old[k];
+            ecs__free(w, old, (size_t)n * sizeof *old);
+        }
+        b = ecs__ibucket_of(ix, key);
+        if (!b->count) {
+            b->key = key;
+            b->head = ECS__NONE;
+            ix->used++;
+        }
+        sl->at = b->head;
+        sl->prev = ECS__NONE;
+        if (b->head != ECS__NONE) ix->slot[b->head].prev = i;
+        b->head = i;
+        b->count++;
+    }
+    sl->key = key;
+    sl->in = 1;
+    return true;
+}
+static void ecs__index_take(ecs__index *ix, uint32_t i) {
+    ecs__islot *sl = &ix->slot[i];
+    sl->in = 0;
+    if (ix->d.ordered) {
+        if (sl->pend) { /* not merged yet: the last pending one takes its place */
+            ix->pending[sl->at] = ix->pending[--ix->npending];
+            ix->slot[(uint32_t)ix->pending[sl->at].e].at = sl->at;
+            sl->pend = 0;
+            return;
+        }
+        ix->ent[sl->at].e = ECS_NULL;
+        ix->holes++;
+    } else {
+        ecs__ibucket *b = ecs__ibucket_of(ix, sl->key);
+        uint32_t h, j;
+        if (sl->prev != ECS__NONE) ix->slot[sl->prev].at = sl->at;
+        else b->head = sl->at;
+        if (sl->at != ECS__NONE) ix->slot[sl->at].prev = sl->prev;
+        if (--b->count) return;
+        ix->used--; /* the bucket goes: later ones of its run move back (linear probing) */
+        for (h = (uint32_t)(b - ix->table), j = (h + 1) & ix->mask; ix->table[j].count; j = (j + 1) & ix->mask) {
+            uint32_t home = (uint32_t)ecs__mix(ix->table[j].key) & ix->mask;
+            if ((j > h && (home <= h || home > j)) || (j < h && home <= h && home > j)) {
+                ix->table[h] = ix->table[j];
+                ix->table[j].count = 0;
+                h = j;
+            }
+        }
+        ix->table[h].count = 0;
+    }
+}
+
+/* Ordered: the holes out, the pending entries (sorted) in, one pass. */
+static bool ecs__index_merge(ecs_world *w, ecs__index *ix) {
+    uint32_t n = ix->nent - ix->holes + ix->npending, a = 0, b = 0, k = 0, width;
+    ecs__ientry *out, *p = ix->pending, *tmp;
+    if (!ix->npending && !ix->holes) return true;
+    if (!(out = (ecs__ientry *)ecs__alloc_n(w, n ? n : 1, sizeof *out))) return false;
+    tmp = out; /* the pending list's merge sort borrows the new array (n >= npending) */
+    for (width = 1; width < ix->npending; width *= 2) {
+        uint32_t lo;
+        for (lo = 0; lo < ix->npending; lo += 2 * width) {
+            uint32_t mid = lo + width < ix->npending ? lo + width : ix->npending;
+            uint32_t hi = lo + 2 * width < ix->npending ? lo + 2 * width : ix->npending, x = lo, y = mid, z = lo;
+            while (x < mid || y < hi)
+                tmp[z++] = y >= hi || (x < mid && ecs__ient_cmp(ix, &p[x], &p[y]) <= 0) ? p[x++] : p[y++];
+        }
+        memcpy(p, tmp, (size_t)ix->npending * sizeof *p);
+    }
+    while (a < ix->nent || b < ix->npending) {
+        if (a < ix->nent && !ix->ent[a].e) {
+            a++;
+        } else {
+            out[k] = b >= ix->npending || (a < ix->nent && ecs__ient_cmp(ix, &ix->ent[a], &p[b]) <= 0) ? ix->ent[a++]
+                                                                                                         : p[b++];
+            ix->slot[(uint32_t)out[k].e].at = k;
+            ix->slot[(uint32_t)out[k].e].pend = 0;
+            k++;
+        }
+    }
+    ecs__free(w, ix->ent, (size_t)ix->ent_cap * sizeof *ix->ent);
+    ix->ent = out;
+    ix->nent = k;
+    ix->ent_cap = n ? n : 1;
+    ix->npending = ix->holes = 0;
+    return true;
+}
+
+/* Brings the index up to date: false when out of memory (it stays broken). */
+static bool ecs__index_sync(ecs_world *w, ecs__index *ix) {
+    ecs_storage *s = ix->s;
+    uint32_t k;
+    if (ix->broken) { /* rebuilt: every entity of the storage is dirty */
+        for (k = 0; k < ix->nslot; k++) ix->slot[k].in = ix->slot[k].dirty = ix->slot[k].pend = 0;
+        ix->ndirty = ix->nent = ix->npending = ix->holes = ix->used = 0;
+        if (ix->table) memset(ix->table, 0, ((size_t)ix->mask + 1) * sizeof *ix->table);
+        if ((s->count && !ecs__islot_room(w, ix, w->nslots - 1)) ||
+            !ecs__grow(w, (void **)&ix->dirty, &ix->dirty_cap, s->count, 0, sizeof *ix->dirty))
+            return false;
+        for (k = 0; k < s->count; k++) {
+            ix->dirty[k] = (uint32_t)s->dense[k];
+            ix->slot[(uint32_t)s->dense[k]].dirty = 1;
+        }
+        ix->ndirty = s->count;
+        ix->broken = false;
+    }
+    for (k = ix->ndirty; k-- > 0;) {
+        uint32_t i = ix->dirty[k], row = (uint32_t)ECS__ENTRY(s, i);
+        ecs__islot *sl = &ix->slot[i];
+        uint64_t key = 0;
+        bool has = row != ECS__NO_ROW && ecs__ikey(ix, s->data + (size_t)row * s->size + ix->d.offset, &key);
+        if (sl->in && has && key == sl->key && ix->d.kind != ECS_KEY_CHARS && ix->d.kind != ECS_KEY_STRING) {
+            sl->dirty = 0;
+            continue;
+        }
+        if (sl->in) ecs__index_take(ix, i);
+        if (has && !ecs__index_put(w, ix, i, key, s->dense[row])) return ix->broken = true, false;
+        sl->dirty = 0;
+    }
+    ix->ndirty = 0;
+    if (ix->d.ordered && !ecs__index_merge(w, ix)) return ix->broken = true, false;
+    return true;
+}
+
+/* The insert and remove paths' steps (one ECS__ON_INDEX listener per
+   storage, for all its indexes). */
+static void ecs__index_inserted(ecs_world *w, ecs_storage *s, ecs_entity e) {
+    ecs__index *ix;
+    for (ix = s->index; ix; ix = ix->next) ecs__index_dirty(w, ix, (uint32_t)e);
+}
+static void ecs__index_removing(ecs_storage *s, ecs_entity e) {
+    ecs__index *ix;
+    uint32_t i = (uint32_t)e;
+    for (ix = s->index; ix; ix = ix->next)
+        if (!ix->broken && i < ix->nslot && ix->slot[i].in) ecs__index_take(ix, i);
+}
+
+static void ecs__index_destroy(ecs_world *w, ecs__index *ix) {
+    ecs__index **at;
+    for (at = &ix->s->index; *at != ix; at = &(*at)->next) {}
+    *at = ix->next;
+    if (!ix->s->index) ecs__unlisten(w, ix->s, ECS__ON_INDEX);
+    w->indexes[ix->id - 1] = NULL;
+    ecs__free(w, ix->slot, (size_t)ix->nslot * sizeof *ix->slot);
+    ecs__free(w, ix->dirty, (size_t)ix->dirty_cap * sizeof *ix->dirty);
+    ecs__free(w, ix->table, ix->table ? ((size_t)ix->mask + 1) * sizeof *ix->table : 0);
+    ecs__free(w, ix->ent, (size_t)ix->ent_cap * sizeof *ix->ent);
+    ecs__free(w, ix->pending, (size_t)ix->pending_cap * sizeof *ix->pending);
+    ecs__free(w, ix, sizeof *ix);
+}
+static void ecs__indexes_free(ecs_world *w) {
+    uint32_t k;
+    for (k = 0; k < w->nindexes; k++)
+        if (w->indexes[k]) ecs__index_destroy(w, w->indexes[k]);
+    ecs__free(w, w->indexes, (size_t)w->indexes_cap * sizeof *w->indexes);
+}
+/* After ecs_load: every index rebuilds. */
+static void ecs__indexes_stale(ecs_world *w) {
+    uint32_t k;
+    for (k = 0; k < w->nindexes; k++)
+        if (w->indexes[k]) w->indexes[k]->broken = true;
+}
+
+ECS__FN ecs_index ecs_index_new(ecs_world *w, const ecs_index_desc *d) {
+    ECS__WORLD(w, 0);
+    ecs_storage *s;
+    ecs__index *ix;
+    uint32_t k, sz;
+    if (!d) return ecs__report(w, ECS__M_NULL_ARG, "ecs_index_new", ECS_NULL, 0, "desc"), 0;
+    if (!(s = ecs__comp(w, "ecs_index_new", ECS_NULL, d->c, (size_t)-1)) || ecs__locked(w, "ecs_index_new", ECS_NULL, s))
+        return 0;
+    sz = d->size;
+    if ((d->kind < ECS_KEY_INT || d->kind > ECS_KEY_STRING) ||
+        ((d->kind == ECS_KEY_INT || d->kind == ECS_KEY_UINT) && sz != 1 && sz != 2 && sz != 4 && sz != 8) ||
+        (d->kind == ECS_KEY_FLOAT && ((sz != 4 && sz != 8) || !d->ordered)) || (d->kind == ECS_KEY_CHARS && !sz) ||
+        (d->kind == ECS_KEY_STRING && sz != sizeof(const char *)))
+        return ecs__report(w, ECS__M_INDEX_KIND, "ecs_index_new", ECS_NULL, d->c, (unsigned long)sz), 0;
+    if (!s->size || (uint64_t)d->offset + sz > s->size)
+        return ecs__report(w, ECS__M_INDEX_FIELD, "ecs_index_new", ECS_NULL, d->c, (unsigned long)d->offset,
+                           (unsigned long)sz, (unsigned long)s->size), 0;
+    for (k = 0; k < w->nindexes && w->indexes[k]; k++) {}
+    if ((k == w->nindexes &&
+         !ecs__grow(w, (void **)&w->indexes, &w->indexes_cap, w->nindexes + 1, w->nindexes, sizeof *w->indexes)) ||
+        !(ix = (ecs__index *)ecs__alloc(w, sizeof *ix)))
+        return ecs__report(w, ECS__M_OOM, "ecs_index_new", ECS_NULL, d->c), 0;
+    memset(ix, 0, sizeof *ix);
+    ix->d = *d;
+    ix->s = s;
+    ix->id = k + 1;
+    ix->broken = true; /* built at its first query */
+    if (!(s->track & ECS_TRACK_MODIFICATION) && !ecs_track_set(w, d->c, s->track | ECS_TRACK_MODIFICATION)) {
+        ecs__free(w, ix, sizeof *ix);
+        return 0; /* (reported) */
+    }
+    if (!s->index && !ecs__listen(w, s, ECS__ON_INDEX, 0)) {
+        ecs__free(w, ix, sizeof *ix);
+        return ecs__report(w, ECS__M_OOM, "ecs_index_new", ECS_NULL, d->c), 0;
+    }
+    w->indexes[k] = ix;
+    w->nindexes += k == w->nindexes;
+    ix->next = s->index;
+    s->index = ix;
+    return ix->id;
+}
+
+static ecs__index *ecs__index_of(ecs_world *w, const char *call, ecs_index id) {
+    if (id - 1u >= w->nindexes || !w->indexes[id - 1]) return ecs__report(w, ECS__M_NO_INDEX, call, ECS_NULL, 0), (ecs__index *)NULL;
+    return w->indexes[id - 1];
+}
+
+ECS__FN bool ecs_index_free(ecs_world *w, ecs_index id) {
+    ECS__WORLD(w, false);
+    ecs__index *ix = ecs__index_of(w, "ecs_index_free", id);
+    if (!ix) return false;
+    ecs__index_destroy(w, ix);
+    return true;
+}
+
+/* A query's checks, then the sync; NULL when it fails. */
+static ecs__index *ecs__index_query(ecs_world *w, const char *call, ecs_index id, ecs_entity *out, uint32_t cap) {
+    ecs__index *ix = ecs__index_of(w, call, id);
+    if (!ix) return NULL;
+    if (!out && cap) return ecs__report(w, ECS__M_NULL_ARG, call, ECS_NULL, ix->d.c, "out (with cap > 0)"), (ecs__index *)NULL;
+    if (!ecs__index_sync(w, ix)) return ecs__report(w, ECS__M_OOM, call, ECS_NULL, ix->d.c), (ecs__index *)NULL;
+    return ix;
+}
+static uint32_t ecs__index_emit(ecs_entity *out, uint32_t cap, uint32_t n, ecs_entity e) {
+    if (n < cap) out[n] = e;
+    return n + 1;
+}
+
+/* Ordered: the first entry not before (key, str) (after: past it). */
+static uint32_t ecs__index_bound(const ecs__index *ix, uint64_t key, const char *str, bool after) {
+    uint32_t lo = 0, hi = ix->nent;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        int c = ecs__icmp_str(ix, ix->ent[mid].key, ecs__ient_str(ix, ix->ent[mid].e), key, str);
+        if (c < 0 || (after && c == 0)) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static uint32_t ecs__index_find1(ecs__index *ix, const void *keyp, ecs_entity *out, uint32_t cap, uint32_t n) {
+    const ecs_storage *s = ix->s;
+    const char *str = NULL;
+    uint64_t key;
+    uint32_t i, a, b;
+    if (!ecs__ikey(ix, keyp, &key)) return n; /* NaN, a NULL string: nothing */
+    if (ix->d.kind == ECS_KEY_CHARS || ix->d.kind == ECS_KEY_STRING) str = ecs__ikey_str(ix, keyp);
+    if (ix->d.ordered) {
+        for (a = ecs__index_bound(ix, key, str, false), b = ecs__index_bound(ix, key, str, true); a < b; a++)
+            n = ecs__index_emit(out, cap, n, ix->ent[a].e);
+        return n;
+    }
+    if (!ix->table || !ecs__ibucket_of(ix, key)->count) return n;
+    for (i = ecs__ibucket_of(ix, key)->head; i != ECS__NONE; i = ix->slot[i].at) {
+        ecs_entity e = s->dense[(uint32_t)ECS__ENTRY(s, i)];
+        if (str && ecs__icmp_str(ix, key, str, key, ecs__ient_str(ix, e))) continue; /* a hash collision */
+        n = ecs__index_emit(out, cap, n, e);
+    }
+    return n;
+}
+
+ECS__FN uint32_t ecs_index_find(ecs_world *w, ecs_index id, const void *key, ecs_entity *out, uint32_t cap) {
+    ECS__WORLD(w, 0);
+    ecs__index *ix = ecs__index_query(w, "ecs_index_find", id, out, cap);
+    if (!ix) return 0;
+    if (!key) return ecs__report(w, ECS__M_NULL_ARG, "ecs_index_find", ECS_NULL, ix->d.c, "key"), 0;
+    return ecs__index_find1(ix, key, out, cap, 0);
+}
+
+ECS__FN uint32_t ecs_index_find_any(ecs_world *w, ecs_index id, uint32_t nkeys, const void *keys, ecs_entity *out,
+                                    uint32_t cap) {
+    ECS__WORLD(w, 0);
+    ecs__index *ix = ecs__index_query(w, "ecs_index_find_any", id, out, cap);
+    uint32_t k, n = 0;
+    if (!ix) return 0;
+    if (nkeys && !keys) return ecs__report(w, ECS__M_NULL_ARG, "ecs_index_find_any", ECS_NULL, ix->d.c, "keys"), 0;
+    for (k = 0; k < nkeys; k++) /* (a key listed twice: its entities twice) */
+        n = ecs__index_find1(ix, (const unsigned char *)keys + (size_t)k * ix->d.size, out, cap, n);
+    return n;
+}
+
+ECS__FN uint32_t ecs_index_range(ecs_world *w, ecs_index id, const void *lo, const void *hi, uint32_t flags,
+                                 ecs_entity *out, uint32_t cap) {
+    ECS__WORLD(w, 0);
+    ecs__index *ix = ecs__index_query(w, "ecs_index_range", id, out, cap);
+    uint64_t key;
+    uint32_t a = 0, b, n = 0;
+    if (!ix) return 0;
+    if (!ix->d.ordered) return ecs__report(w, ECS__M_INDEX_HASHED, "ecs_index_range", ECS_NULL, ix->d.c), 0;
+    b = ix->nent;
+    if (lo) {
+        if (!ecs__ikey(ix, lo, &key)) return 0;
+        a = ecs__index_bound(ix, key, ix->d.kind >= ECS_KEY_CHARS ? ecs__ikey_str(ix, lo) : NULL, (flags & ECS_RANGE_LO_OPEN) != 0);
+    }
+    if (hi) {
+        if (!ecs__ikey(ix, hi, &key)) return 0;
+        b = ecs__index_bound(ix, key, ix->d.kind >= ECS_KEY_CHARS ? ecs__ikey_str(ix, hi) : NULL, !(flags & ECS_RANGE_HI_OPEN));
+    }
+    for (; a < b; a++) n = ecs__index_emit(out, cap, n, ix->ent[a].e);
+    return n;
 }
 
 /* ------------------------------------------------------------------------- */
@@ -8314,6 +8878,7 @@ ECS__FN bool ecs_load(ecs_world *w, const void *bytes, size_t n) {
     }
     ecs__load_commit(&L);
     ecs__load_free(&L, false);
+    ecs__indexes_stale(w); /* (the rows came in whole, not through the insert path) */
     return true;
 }
 
