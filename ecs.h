@@ -53,11 +53,12 @@
       11. Tracking
       12. Hooks
       13. Groups
-      14. Systems and workloads
-      15. Phases: proposals and reducers
-      16. Save and load
-      17. Pointer validity
-      18. Revision history
+      14. Indexes
+      15. Systems and workloads
+      16. Phases: proposals and reducers
+      17. Save and load
+      18. Pointer validity
+      19. Revision history
       (License at the end of the file.)
 
    ---------------------------------------------------------------------------
@@ -232,7 +233,7 @@
                                 out of memory             false/0, OUT_OF_MEMORY
       ecs_load                  live entities; pending    false, INVALID, assert
                                 commands; NULL bytes
-                                a bad snapshot (sect. 16) false, FORMAT/NOT_FOUND/
+                                a bad snapshot (sect. 17) false, FORMAT/NOT_FOUND/
                                                           SIZE_MISMATCH/..., w unchanged
       ecs_serial_set            unknown; save w/o load    false, assert
       ecs_system_run            unknown or NULL name      -1, NOT_FOUND, assert
@@ -251,8 +252,17 @@
       ecs_schedule_run          unknown or NULL name      -1, NOT_FOUND, assert
                                 in a workload, schedule,  -1, INVALID/LOCKED, assert
                                 system or hook
-                                a phase fails (sect. 15)  -1 or the system's n; the
+                                a phase fails (sect. 16)  -1 or the system's n; the
                                                           world as before the phase
+      ecs_index_new             NULL desc; unknown c, a   0, INVALID, assert
+                                tag; field outside the
+                                value; unsupported kind
+                                out of memory             0, OUT_OF_MEMORY
+      ecs_index_find, _any,     no such index; NULL key,  0, INVALID, assert
+      _range, ecs_index_free    keys, or out with cap;
+                                range on a hashed index
+                                out of memory (updating)  0, OUT_OF_MEMORY (rebuilt
+                                                          at the next query)
       ecs_storage_reserve       storage locked (a hook)   false, LOCKED, assert
       ecs_storage_*             NULL handle               NULL/0/false, assert
       a call from a callback    refused (table below)     failure value, LOCKED, assert
@@ -286,11 +296,11 @@
                                 ecs_workload_run, ecs_world_free
       a system or run_if, and   ecs_system_new, ecs_workload_new,
       desc.parallel_for while   ecs_workload_run (INVALID), ecs_world_free;
-      it runs a batch           systems sharing a batch follow section 14
+      it runs a batch           systems sharing a batch follow section 15
       a phase system or its     insertions and removals, create, destroy,
       run_if, a reducer         ecs_defer_*, ecs_flush, ecs_unique_add/_remove/
                                 _get_mut, another system's exclusive unique,
-                                workload and schedule runs (section 15)
+                                workload and schedule runs (section 16)
       ecs_visit's fn, a view     what the rules of iteration (section 7)
       loop                      forbid; ecs_world_free is undefined there
                                 (the loop reads the world after fn returns),
@@ -502,11 +512,11 @@
       bool ecs_reserve(ecs_world *w, uint32_t n)
           Room for n more entities: the next n creates allocate nothing.
       bool ecs_storage_reserve(ecs_storage *s, uint32_t n)
-          Room for n more rows in s (moves its arrays, section 17).
+          Room for n more rows in s (moves its arrays, section 18).
       void ecs_shrink(ecs_world *w)
           Gives unused capacity back: row arrays and lists to their count,
           sparse pages with no entity, slot capacity, an empty command
-          buffer. Moves arrays like growth (section 17); refused in hooks.
+          buffer. Moves arrays like growth (section 18); refused in hooks.
           Out of memory for a smaller copy keeps the bigger one.
 
    ---------------------------------------------------------------------------
@@ -719,7 +729,7 @@
           that tracking turned off (ecs_track_set in the body), the walk marks
           that term no more, even once it is turned on again.
         - Fields, blocks and it.entities are pointers into the storages
-          (section 17): a structural change in the body (an add, a create,
+          (section 18): a structural change in the body (an add, a create,
           a remove or destroy of the current entity) may move the arrays
           and leave every pointer taken before it dangling. Take the field
           again after such a change: ECS_FIELD, ECS_BLOCK, ecs_field and
@@ -824,7 +834,7 @@
       of that storage" (or since tracking began). Inside a workload each
       system gets its own window: ctx->last_run is the tick of its previous
       run, and ecs_system_view uses it, so a system sees exactly what
-      changed since it last ran, with no clearing (section 14).
+      changed since it last ran, with no clearing (section 15).
 
       What counts as what (one answer to Shipyard's #67 / #227):
         inserted  the component was added to an entity that did not have it
@@ -980,7 +990,80 @@
       (section 12): defer it.
 
    ---------------------------------------------------------------------------
-   14. SYSTEMS AND WORKLOADS
+   14. INDEXES
+
+      Find entities by the value of a field instead of scanning for it
+      (TinyECS's indexes): the entity with a name, everything in a grid
+      cell, the units of a faction, everything with health below 10.
+
+      ecs_index_desc d = {0};
+      d.c = unit; d.offset = offsetof(Unit, cell); d.size = sizeof(int32_t);
+      d.kind = ECS_KEY_INT;                    // hashed: equality, sets
+      ecs_index by_cell = ecs_index_new(w, &d);
+      int32_t cell = 42;
+      ecs_entity found[64];
+      uint32_t n = ecs_index_find(w, by_cell, &cell, found, 64);
+
+      ecs_index ecs_index_new(ecs_world *w, const ecs_index_desc *desc)
+          An index on one field of c's values: offset and size of the field,
+          and its kind: ECS_KEY_INT (signed integers and enums of 1, 2, 4 or
+          8 bytes), ECS_KEY_UINT (unsigned, the same sizes), ECS_KEY_FLOAT
+          (float or double: ordered indexes only), ECS_KEY_CHARS (a char
+          array of `size` bytes holding a string, NUL-terminated or filling
+          it), ECS_KEY_STRING (a const char *: the index reads the string
+          each time it looks, so it must live as long as the value points
+          at it; NULL is not indexed). desc.ordered false: hashed (equality
+          and sets of keys); true: ordered (also ranges, in key order).
+          Several indexes per component, any number per world. Returns the
+          index (not 0), or 0: unknown c, a tag, a field outside the value,
+          an unsupported kind or size (assert), out of memory. An index
+          keeps modification tracking on for c (section 11): ecs_track_set
+          cannot take it off while an index is on c.
+      bool ecs_index_free(ecs_world *w, ecs_index ix)
+      uint32_t ecs_index_find(ecs_world *w, ecs_index ix, const void *key, ecs_entity *out, uint32_t cap)
+          key points at a value of the field's type (an int32_t for a
+          4-byte ECS_KEY_INT, a char array for ECS_KEY_CHARS, a const
+          char * for ECS_KEY_STRING). Writes the first cap matches to out
+          and returns how many there are (out may be NULL with cap 0, to
+          count). Ordered: in key order, ties by entity index; hashed: in
+          no particular order. A NaN and a NULL string match nothing.
+      uint32_t ecs_index_find_any(w, ix, uint32_t n, const void *keys, out, cap)
+          The entities of any of n keys (keys: n values of the field's
+          type, packed), key after key.
+      uint32_t ecs_index_range(w, ix, const void *lo, const void *hi, uint32_t flags, out, cap)
+          Ordered indexes: the entities whose key is between lo and hi, in
+          key order; lo or hi NULL: no bound on that side; flags
+          ECS_RANGE_LO_OPEN (> lo, else >=), ECS_RANGE_HI_OPEN (< hi,
+          else <=). Floats compare as C does (-0 equals 0; NaN is in no
+          range); strings compare as strcmp (strncmp for char arrays).
+
+      Always in sync. An index sees every way a value changes: add,
+      replace, bundles, create_n/bulk, clone, flush, add_if_changed, load
+      (a loaded world's indexes rebuild), and writes through ecs_get_mut,
+      ECS_WRITE view terms (every loop form, ecs_iter_chunk slices) and
+      ecs_track_mark_modified (for writes through the raw arrays), which
+      put the entity on the index's dirty list; removals (remove, delete,
+      strip, destroy, world_clear) take it out at once. Each query first
+      brings the index up to date from the values as they are then, so a
+      write becomes visible at the next query, whenever it was made, and
+      an index never returns an entity whose value does not match at the
+      time of the query. Writing a value after the query changes nothing
+      in what the query returned (its out array is yours).
+      Cost: a dirty entity is recomputed once per query however often it
+      was written; a hashed index updates in O(1) per entity, an ordered
+      one merges its changes into its sorted array in one pass (O(n) when
+      anything changed, O(log n) lookups). Memory: 24 bytes per entity
+      slot per index, plus 16 per entry (ordered) or per distinct key
+      (hashed).
+      Queries bring the index up to date, so they change the index (not
+      the world): not from several threads at once, nor while the world
+      is being changed on another thread. Out of memory while an index
+      updates, the index drops its state and rebuilds at the next query;
+      a query that cannot rebuild returns 0 (ECS_ERR_OUT_OF_MEMORY). It
+      never answers from a stale or half-updated state.
+
+   ---------------------------------------------------------------------------
+   15. SYSTEMS AND WORKLOADS
 
       A system is a function and a user pointer:
           int my_system(const ecs_system_ctx *ctx)    // 0: ok, else an error
@@ -1030,7 +1113,7 @@
           Returns the number of steps.
 
    ---------------------------------------------------------------------------
-   15. PHASES: PROPOSALS AND REDUCERS
+   16. PHASES: PROPOSALS AND REDUCERS
 
       A tick as a transformation from one consistent world to the next
       (esc's model, for time-stepped simulations): every system of a phase
@@ -1165,7 +1248,7 @@
       proposal, freed when it ends; buffers keep their capacity.
 
    ---------------------------------------------------------------------------
-   16. SAVE AND LOAD
+   17. SAVE AND LOAD
 
       A snapshot is a world's state as bytes: every slot's version and
       whether it is alive, the free-slot queue in order, every storage's
@@ -1310,7 +1393,7 @@
         the end   nothing after the last storage but the trailer
 
    ---------------------------------------------------------------------------
-   17. POINTER VALIDITY
+   18. POINTER VALIDITY
 
       A pointer returned by add/get/get_mut (or ecs_storage_data) points
       into the storage's packed data array. It stays valid until the next
@@ -1326,7 +1409,7 @@
       life of the world.
 
    ---------------------------------------------------------------------------
-   18. REVISION HISTORY
+   19. REVISION HISTORY
 
       0.1  (2026-11-21)  world, versioned entities, paged sparse-set
                          storages, component operations, bundles; views,
@@ -1346,7 +1429,7 @@
                          (ecs_storage_of, ecs_storage_get...); descriptor
                          lists end at their first 0; ECS_H_VERSION;
                          ECS_SHARED and a real symbol for every function.
-                         Save and load (section 16), ecs_create_id,
+                         Save and load (section 17), ecs_create_id,
                          ecs_clone, ecs_destroy_all, ecs_entity_components,
                          ecs_world_clear, ecs_get_n, ecs_remove_n,
                          ecs_delete_n, ecs_removed_or_deleted,
@@ -1377,8 +1460,9 @@
                          ECS_COMPONENT registered and name their caller.
                          One insert path and one remove path per storage
                          (section 5), one table of errors (section 3).
+                         Field indexes, hashed and ordered (section 14).
                          Phases of proposing systems, reducers and
-                         schedules (section 15); ecs_system_ctx gains
+                         schedules (section 16); ecs_system_ctx gains
                          proposals and exclusive, ecs_system_desc
                          exclusive (zero the structs before setting them).
 */
@@ -1814,7 +1898,7 @@ ECS_API const ecs_entity *ecs_group_entities(const ecs_world *w, ecs_group g);
 ECS_API void *ecs_group_data(const ecs_world *w, ecs_group g, ecs_component c);
 ECS_API bool ecs_group_sort(ecs_world *w, ecs_group g, ecs_component by, ecs_sort_fn cmp, void *ctx);
 
-/* --- 13b. indexes ------------------------------------------------------------ */
+/* --- 14. indexes ---------------------------------------------------------------- */
 typedef uint32_t ecs_index;
 enum {
     ECS_KEY_INT = 1,  /* signed integers and enums of 1, 2, 4 or 8 bytes */
@@ -1843,14 +1927,14 @@ ECS_API uint32_t ecs_index_range(ecs_world *w, ecs_index ix, const void *lo, con
                                  ecs_entity *out, uint32_t cap);
 ECS_API void ecs__index_touch(ecs_storage *s, uint32_t row, uint32_t n);
 
-/* --- 14. systems and workloads -------------------------------------------- */
+/* --- 15. systems and workloads -------------------------------------------- */
 typedef struct ecs_system_ctx {
     ecs_world *world;
     void *user;          /* ecs_system_desc.user */
     const char *name;    /* the system's name */
     ecs_tick last_run;   /* this system's previous run (1 if it never ran) */
     ecs_tick now;        /* this run's timestamp: its changes carry it */
-    struct ecs_proposals *proposals; /* a phase system's proposals (section 15); else NULL */
+    struct ecs_proposals *proposals; /* a phase system's proposals (section 16); else NULL */
     void *exclusive;     /* a phase system's claimed unique (desc.exclusive); else NULL */
 } ecs_system_ctx;
 
@@ -1864,7 +1948,7 @@ typedef struct ecs_system_desc {
     ecs_component reads[ECS_MAX_TERMS];         /* components and uniques read (up to the first 0) */
     ecs_component writes[ECS_MAX_TERMS];        /* ... written (up to the first 0) */
     bool structural;                            /* creates/destroys/adds/removes/flushes: runs alone */
-    ecs_component exclusive;                    /* phase systems: a unique only this one may use (section 15) */
+    ecs_component exclusive;                    /* phase systems: a unique only this one may use (section 16) */
 } ecs_system_desc;
 
 typedef struct ecs_plan_step {
@@ -1883,7 +1967,7 @@ ECS_API uint32_t ecs_workload_plan(const ecs_world *w, const char *name, ecs_pla
 ECS_API const char *ecs_workload_failed_system(const ecs_world *w);
 ECS_API ecs_iter ecs_system_view(const ecs_system_ctx *ctx, const ecs_view_desc *desc);
 
-/* --- 15. phases: proposals and reducers ----------------------------------- */
+/* --- 16. phases: proposals and reducers ----------------------------------- */
 typedef struct ecs_proposals ecs_proposals; /* a phase system's buffer (ctx->proposals) */
 
 typedef struct ecs_proposed {
@@ -1938,7 +2022,7 @@ ECS_API bool ecs_proposals_split(ecs_proposals *p, uint32_t parts);
 ECS_API ecs_proposals *ecs_proposals_part(ecs_proposals *p, uint32_t k);
 ECS_API bool ecs__propose_sized(ecs_proposals *p, ecs_entity e, ecs_component c, const void *value, size_t size);
 
-/* --- 16. save and load ------------------------------------------------------ */
+/* --- 17. save and load ------------------------------------------------------ */
 typedef bool (*ecs_write_fn)(const void *bytes, size_t n, void *user);
 typedef struct ecs_serial {
     bool (*save)(const void *value, ecs_write_fn write, void *wuser, void *user);
@@ -2075,14 +2159,14 @@ struct ecs_storage {
     ecs__listener *listen;
     uint32_t nlisten, listen_cap, paths;
     uint32_t locked;       /* > 0 while one of its hooks, or a sort of it, runs */
-    struct ecs__index *index; /* its indexes (section 13b), a list: the modified step tells them */
+    struct ecs__index *index; /* its indexes (section 14), a list: the modified step tells them */
     /* tracking (section 11) */
     uint32_t track;
     ecs_tick clear_inserted, clear_modified;
     ecs__changes removed, deleted;
     /* hooks (section 12) */
     ecs_hooks hooks;
-    /* how it is saved (section 16) */
+    /* how it is saved (section 17) */
     ecs_serial serial;
     /* the unique value, if any (section 10) */
     void *unique;
@@ -2140,7 +2224,7 @@ struct ecs_world {
     uint32_t nwl, wl_cap, default_wl;
     const char *failed_system;
     bool running;             /* a workload or schedule is running */
-    struct ecs__phase *phases; /* phases and schedules (section 15) */
+    struct ecs__phase *phases; /* phases and schedules (section 16) */
     uint32_t nphases, phases_cap;
     struct ecs__schedule *scheds;
     uint32_t nscheds, scheds_cap;
@@ -3988,7 +4072,7 @@ enum {
     ECS__ON_EXCLUDES,    /* inserted: leave the group; removed: join it */
     ECS__ON_RECORDS,     /* reserve: room for the record; removing: record (11: Tracking) */
     ECS__ON_REPLACE_HOOK, /* settled: on_replace, for a value a bundle replaced */
-    ECS__ON_INDEX,        /* inserted: the entity's key is dirty; removing: out of the indexes (13b: Indexes) */
+    ECS__ON_INDEX,        /* inserted: the entity's key is dirty; removing: out of the indexes (14: Indexes) */
     ECS__ON_KINDS
 };
 typedef struct ecs__index ecs__index;
@@ -5563,7 +5647,7 @@ ECS__FN uint32_t ecs_flush(ecs_world *w) {
    to each storage of apply[] (key itself, or every storage of a group).
    Scratch: 8 bytes per row; on failure nothing moved. While cmp runs, the
    storages being sorted are locked: it may read anything, but no row of
-   them may come or go (section 17). */
+   them may come or go (section 18). */
 static bool ecs__sort_rows(ecs_world *w, const char *call, ecs_storage *key, uint32_t n,
                            ecs_sort_fn cmp, void *ctx, ecs_storage *const *apply, uint32_t napply) {
     uint32_t *perm, *tmp, width, i, a, *src, *dst;
@@ -5659,7 +5743,7 @@ ECS__FN bool ecs_sort_as(ecs_world *w, ecs_component c, ecs_component order) {
 /* ------------------------------------------------------------------------- */
 /* Uniques                                                                   */
 /* ------------------------------------------------------------------------- */
-/* While a phase's systems run (section 15): a unique claimed by one of them
+/* While a phase's systems run (section 16): a unique claimed by one of them
    is refused to everyone else, and no unique may be written. */
 static bool ecs__phase_refuses(const ecs_world *w, const char *call, ecs_component c, bool write);
 
@@ -6994,7 +7078,7 @@ ECS__FN bool ecs_system_new(ecs_world *w, const ecs_system_desc *d) {
     return true;
 }
 
-/* Cuts a workload into batches (section 14). acc[c], one per component
+/* Cuts a workload into batches (section 15). acc[c], one per component
    (ncomponents + 1 of them, zeroed), says who in the current batch
    touches c: (step + 1) << 2 | 1 read | 2 write; entries of steps before
    the batch's first are stale. */
@@ -8012,7 +8096,7 @@ ECS__FN ecs_tick ecs_step_since(const ecs_world *w) {
 /* ------------------------------------------------------------------------- */
 /* Save and load                                                             */
 /* ------------------------------------------------------------------------- */
-/* The format is in doc section 16. Saving streams the world through a
+/* The format is in doc section 17. Saving streams the world through a
    writer that batches small pieces and sums every byte. Loading checks
    the header, then reads the snapshot once into staged arrays, summing
    what it copies in the same pass (or checking the sum first, when load
@@ -8647,7 +8731,7 @@ static void ecs__load_free(ecs__loading *L, bool undo) {
     ecs__changes_free(w, &L->destroyed, 0);
 }
 
-/* The invariants of section 16 that reading did not check as it went:
+/* The invariants of section 17 that reading did not check as it went:
    one pass over what was read, before the commit. */
 #define ECS__TICK_LIMIT ((ecs_tick)1 << 62) /* a clock a world cannot reach */
 static bool ecs__list_ok(const ecs__loading *L, const ecs__changes *l) {

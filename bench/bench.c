@@ -1542,7 +1542,7 @@ static bench_sum raw_frame_movement(bench_run *r) {
 /* Save and load: a snapshot against memcpy                                  */
 /* ------------------------------------------------------------------------- */
 
-/* k) The snapshot (ecs.h section 15) of N entities with Position and
+/* k) The snapshot (ecs.h section 17) of N entities with Position and
    Velocity (the distinct values of bench_pos_of / bench_vel_of; Data is
    registered and empty), against copying that many bytes.
    save: ecs_save_buffer of the world into a buffer allocated beforehand.
@@ -1657,7 +1657,7 @@ static bench_sum raw_memcpy_snapshot(bench_run *r) {
 /* ------------------------------------------------------------------------- */
 /* Phases                                                                    */
 /* ------------------------------------------------------------------------- */
-/* Position += Velocity for N entities as a phase (ecs.h section 15): one
+/* Position += Velocity for N entities as a phase (ecs.h section 16): one
    proposing system proposes each entity's velocity as a delta, a summing
    reducer adds it to the position, the phase applies it; against the same
    update made in place by a system (ecs_system_run, a block loop with a

@@ -5,6 +5,7 @@
    frames, hands the moon (and the lander on it) to another planet,
    destroys a planet, then a whole subtree, and prints the tree with world
    positions after each step. */
+#include <stddef.h>
 #include <stdio.h>
 #define ECS_IMPLEMENTATION
 #define ECS_STB_DS_IMPLEMENTATION
@@ -31,6 +32,30 @@ static void print_scene(scene *s, const char *title) {
     printf("%s\n", title);
     scene_walk(s, print_line, NULL);
     printf("\n");
+}
+
+/* Bodies found by name through indexes on Name (ecs.h section 14):
+   hashed for "which body is called X", ordered for a range of names. */
+static void find_by_name(scene *s) {
+    ecs_index_desc d = {0};
+    ecs_index by_name, in_order;
+    ecs_entity found[8];
+    const char *moon = "moon", *from = "m", *to = "n";
+    uint32_t k, n;
+    d.c = s->name;
+    d.offset = offsetof(Name, s);
+    d.size = sizeof(const char *);
+    d.kind = ECS_KEY_STRING;
+    by_name = ecs_index_new(s->w, &d);
+    d.ordered = true;
+    in_order = ecs_index_new(s->w, &d);
+    n = ecs_index_find(s->w, by_name, &moon, found, 8);
+    printf("   found by name: \"moon\" is %u entity, whose parent is %s\n", n,
+           n ? name_of(s, hierarchy_parent_of(&s->h, found[0])) : "-");
+    n = ecs_index_range(s->w, in_order, &from, &to, ECS_RANGE_HI_OPEN, found, 8);
+    printf("   names from \"m\" up to \"n\", in order:");
+    for (k = 0; k < n && k < 8; k++) printf(" %s", name_of(s, found[k]));
+    printf("\n\n");
 }
 
 int main(void) {
@@ -62,6 +87,7 @@ int main(void) {
 
     hierarchy_attach(&s.h, moon, mars); /* moves the moon with the lander on it */
     print_scene(&s, "3. attach(moon, mars): the moon's subtree moves along");
+    find_by_name(&s);
 
     r = hierarchy_attach(&s.h, sun, moon);
     printf("4. attach(sun, moon) refused: %s\n\n", hierarchy_result_str(r));

@@ -73,7 +73,7 @@
 
 /* Parent and Child are saved as their bytes (examples/save_load.c), so
    they are laid out alike on every machine: largest fields first, the
-   padding spelled out (ecs.h section 15, "Components that travel"). With
+   padding spelled out (ecs.h section 17, "Components that travel"). With
    a uint32_t before the ecs_entity, Parent would be 16 bytes on x86-64
    and 12 on i386, and a snapshot would not load across them. */
 typedef struct Parent {
@@ -262,7 +262,7 @@ static inline hierarchy_result hierarchy_attach(hierarchy *h, ecs_entity id, ecs
         return HIERARCHY_NO_MEMORY;
     }
     /* Fetch the pointers only now: each add above may have grown (moved)
-       its storage (ecs.h section 14). From here on we only write values. */
+       its storage (ecs.h section 18). From here on we only write values. */
     p = ECS_GET_MUT(w, parent, h->parent, Parent);
     c = ECS_GET_MUT(w, id, h->child, Child);
     if (p->count++ == 0) {

@@ -1,4 +1,4 @@
-/* life.c - Conway's Game of Life as a tick of proposals (ecs.h section 15).
+/* life.c - Conway's Game of Life as a tick of proposals (ecs.h section 16).
 
    Each cell is an entity. A generation is one step of the schedule
    "generation" (examples/life.h): in phase "count" the cells propose

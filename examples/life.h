@@ -1,5 +1,5 @@
 /* life.h - Conway's Game of Life on a periodic grid, as a schedule of two
-   phases of proposing systems (ecs.h section 15, esc's model):
+   phases of proposing systems (ecs.h section 16, esc's model):
 
      "count"  every cell proposes 0 to its own neighbour count, and every
               live cell proposes 1 to each of its 8 neighbours'; the

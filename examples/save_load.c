@@ -1,5 +1,5 @@
 /* save_load.c - saving a running world and loading it into another
-   (ecs.h section 15).
+   (ecs.h section 17).
 
    The solar system of examples/hierarchy.c runs for a while; then the
    program

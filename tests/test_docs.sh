@@ -5,7 +5,7 @@
 #
 # Checks, from the files themselves:
 #   1. Every ecs_* / ECS_* name that README.md or ecs.h's doc block (the
-#      comment at its top, without section 17, the revision history, which
+#      comment at its top, without the revision history section, which
 #      names the old names on purpose) mentions exists in ecs.h: a macro
 #      (#define, or an option ecs.h tests with #if/#ifdef/defined), a
 #      function (declared or defined), a type (typedef, struct, enum), an
@@ -70,7 +70,7 @@ else
     bad "reading ecs.h's definitions: $(wc -l < "$dir/defined") names (the parser missed some)"
 fi
 
-# the doc block: the first comment, up to section 17 (the revision history)
+# the doc block: the first comment, up to the revision history section
 awk 'NR == 1 && !/^\/\*/ { exit } { print } /\*\// { exit }' "$hdr" > "$dir/docblock"
 history=$(grep -n '^   [0-9]*\. REVISION HISTORY' "$dir/docblock" | cut -d: -f1)
 if [ -n "$history" ]; then

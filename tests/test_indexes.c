@@ -1,4 +1,4 @@
-/* Field indexes (ecs.h section 13b): an index on one field of a component
+/* Field indexes (ecs.h section 14): an index on one field of a component
    finds the entities whose value has a key (hashed and ordered indexes)
    or a range of keys (ordered, in key order), and is never out of date:
    every way a value can change - add, replace, remove, delete, strip,

@@ -1,5 +1,5 @@
 /* Phases: proposing systems, reducers, deterministic apply (ecs.h section
-   15). Every system of a phase reads the world as the phase found it and
+   16). Every system of a phase reads the world as the phase found it and
    proposes; the proposals of one (component, entity) go to its reducer
    in a fixed order; the phase applies despawns, then reductions, then
    spawns, through the same paths as direct changes - or, on any error,

@@ -1,4 +1,4 @@
-/* Save and load (ecs.h section 15). A snapshot is a world's whole state as
+/* Save and load (ecs.h section 17). A snapshot is a world's whole state as
    bytes; loaded into a world that registered the same components (by name,
    in any order), it gives back every entity id, every value byte for byte,
    every tracking tick and list, the uniques, the clock, and the ids the
@@ -9,7 +9,7 @@
      (test_random_worlds_round_trip)      query as the saved one did, then
                                           behaves the same; saving it again
                                           gives the same bytes
-     the format                           every field where section 15 puts
+     the format                           every field where section 17 puts
                                           it; its checksum as documented
      every cut, every bit flipped,        ECS_ERR_FORMAT, the target as it
      inconsistent contents (resealed)     was (ASan/valgrind: no bad read)
@@ -160,7 +160,7 @@ static int same_bytes(snap a, snap b) {
     return 1;
 }
 
-/* ---- the format, as section 15 writes it down ------------------------------------ */
+/* ---- the format, as section 17 writes it down ------------------------------------ */
 
 static uint32_t rd32(const unsigned char *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -174,7 +174,7 @@ static void wr64(unsigned char *p, uint64_t v) {
     wr32(p + 4, (uint32_t)(v >> 32));
 }
 
-/* Where a snapshot's fields are, found by walking it as section 15 lays
+/* Where a snapshot's fields are, found by walking it as section 17 lays
    it out. walk() returns 1 when the walk ends exactly at the trailer, 16
    bytes before the end. */
 #define MAXST 16
@@ -274,7 +274,7 @@ static int walk(const unsigned char *p, size_t n, layout *L) {
     return 1;
 }
 
-/* The checksum of section 15 ("64-bit multiply-rotate rounds on 4
+/* The checksum of section 17 ("64-bit multiply-rotate rounds on 4
    lanes"), over p[0..n): lanes take 8 bytes each in turn, 32 bytes a
    round, the tail zero-padded; then the lanes, the length and a final
    mix. A test that changes a snapshot's contents reseals it, so that the
@@ -954,7 +954,7 @@ static int refused_as_format(ecs_world *target, const unsigned char *bytes, size
 }
 
 /* A cut that keeps the magic is a damaged snapshot, not "not a
-   snapshot" (section 15: "damaged (the checksum: truncated ...)"). */
+   snapshot" (section 17: "damaged (the checksum: truncated ...)"). */
 static int said_damaged(const ecs_world *target, size_t n) {
     if (n >= 8 && !strstr(ecs_last_error_msg(target), "damaged")) {
         printf("    a cut of %lu bytes: \"%s\"\n", (unsigned long)n, ecs_last_error_msg(target));
@@ -1113,7 +1113,7 @@ static int refused_as_inconsistent(const unsigned char *p, size_t n, const char 
    there are, one listed twice or without a name, unknown flag bits, more
    rows than live entities, a unique that is not there, a removal list a
    storage does not keep, a count that runs past the end, a byte after
-   the last storage; and the invariants section 15 lists beside the
+   the last storage; and the invariants section 17 lists beside the
    format: a clock at or beyond 2^62 (2^64-1 would wrap), an insertion or
    modification stamp or a tracking window after the clock, a removal
    after the clock, out of tick order, or of a slot the snapshot does not
@@ -1218,7 +1218,7 @@ static void test_inconsistent_snapshots_are_refused(void) {
 
 /* ---- refusals with their errors ---------------------------------------------------- */
 
-/* The header of section 15: "ECSHSNAP", u32 version 1 (little-endian), u8
+/* The header of section 17: "ECSHSNAP", u32 version 1 (little-endian), u8
    byte order (1 little, 2 big), three zero bytes. */
 static void test_the_header_is_as_documented(void) {
     ecs_component c[NC];
@@ -1237,7 +1237,7 @@ static void test_the_header_is_as_documented(void) {
         layout L;
         unsigned char *copy = (unsigned char *)malloc(s.n);
         int same;
-        CHECK(walk(s.p, s.n, &L)); /* every field where section 15 puts it */
+        CHECK(walk(s.p, s.n, &L)); /* every field where section 17 puts it */
         CHECK(L.nst == 3 && L.nslots == 40 && L.nfree == 10);
         memcpy(copy, s.p, s.n);
         reseal(copy, s.n); /* the checksum as documented */
@@ -1971,7 +1971,7 @@ static void test_serial_callbacks_rebuild_pointers(void) {
 }
 
 /* With a load callback registered, the checksum is checked before any
-   value is read (section 15: load callbacks see checked bytes only):
+   value is read (section 17: load callbacks see checked bytes only):
    every bit flipped in a snapshot of Names is refused as damaged, and no
    load callback ever runs. */
 static void test_load_callbacks_see_checked_bytes_only(void) {
