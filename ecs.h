@@ -1042,8 +1042,8 @@
       (a loaded world's indexes rebuild), and writes through ecs_get_mut,
       ECS_WRITE view terms (every loop form, ecs_iter_chunk slices) and
       ecs_track_mark_modified (for writes through the raw arrays), which
-      put the entity on the index's dirty list; removals (remove, delete,
-      strip, destroy, world_clear) take it out at once. Each query first
+      put the entity on the index's dirty list, and so do removals
+      (remove, delete, strip, destroy, world_clear). Each query first
       brings the index up to date from the values as they are then, so a
       write becomes visible at the next query, whenever it was made, and
       an index never returns an entity whose value does not match at the
@@ -6453,10 +6453,11 @@ ECS__FN bool ecs_group_sort(ecs_world *w, ecs_group g, ecs_component by, ecs_sor
 /* An index maps a field's key to the entities whose value has it. It is
    attached to its storage's insert and remove paths (ECS__ON_INDEX) and
    to the modified step (the storage's index list, ecs__index_touch): an
-   insertion or a write puts the entity on the dirty list (once), a
-   removal takes it out of the index at once. A query first brings the
-   index up to date (ecs__index_sync): each dirty entity's key is computed
-   from its value as it is now. Keys are 64-bit: integers and floats in an
+   insertion, a write or a removal puts the entity's index on the dirty
+   list (once). A query first brings the index up to date
+   (ecs__index_sync): each dirty entity's key is computed from its value
+   as it is now, or it leaves the index if it has no value (an entity
+   index reused meanwhile by a new entity is just another change). Keys are 64-bit: integers and floats in an
    order-preserving unsigned form, strings as a hash (hashed indexes) or
    as their first 8 bytes (ordered; ties broken by the whole string).
    A hashed index is an open-addressing table of keys, each with a doubly
@@ -6500,14 +6501,6 @@ struct ecs__index {
     ecs__ientry *ent, *pending; /* ordered */
     uint32_t nent, ent_cap, npending, pending_cap, holes;
 };
-
-static uint64_t ecs__mix(uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    return x ^ (x >> 33);
-}
 
 /* A string field's characters (NULL: the entity is not indexed). */
 static const char *ecs__ikey_str(const ecs__index *ix, const void *field) {
@@ -6630,8 +6623,11 @@ ECS__FN void ecs__index_touch(ecs_storage *s, uint32_t row, uint32_t n) {
 
 /* --- the two structures: put entity index i in with key, take it out */
 
+static uint32_t ecs__ihome(const ecs__index *ix, uint64_t key) { /* Fibonacci hashing */
+    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & ix->mask;
+}
 static ecs__ibucket *ecs__ibucket_of(ecs__index *ix, uint64_t key) {
-    uint32_t p = (uint32_t)ecs__mix(key) & ix->mask;
+    uint32_t p = ecs__ihome(ix, key);
     while (ix->table[p].count && ix->table[p].key != key) p = (p + 1) & ix->mask;
     return &ix->table[p];
 }
@@ -6697,7 +6693,7 @@ static void ecs__index_take(ecs__index *ix, uint32_t i) {
         if (--b->count) return;
         ix->used--; /* the bucket goes: later ones of its run move back (linear probing) */
         for (h = (uint32_t)(b - ix->table), j = (h + 1) & ix->mask; ix->table[j].count; j = (j + 1) & ix->mask) {
-            uint32_t home = (uint32_t)ecs__mix(ix->table[j].key) & ix->mask;
+            uint32_t home = ecs__ihome(ix, ix->table[j].key);
             if ((j > h && (home <= h || home > j)) || (j < h && home <= h && home > j)) {
                 ix->table[h] = ix->table[j];
                 ix->table[j].count = 0;
@@ -6767,7 +6763,8 @@ static bool ecs__index_sync(ecs_world *w, ecs__index *ix) {
         ecs__islot *sl = &ix->slot[i];
         uint64_t key = 0;
         bool has = row != ECS__NO_ROW && ecs__ikey(ix, s->data + (size_t)row * s->size + ix->d.offset, &key);
-        if (sl->in && has && key == sl->key && ix->d.kind != ECS_KEY_CHARS && ix->d.kind != ECS_KEY_STRING) {
+        if (sl->in && has && key == sl->key && ix->d.kind != ECS_KEY_CHARS && ix->d.kind != ECS_KEY_STRING &&
+            (!ix->d.ordered || (sl->pend ? ix->pending : ix->ent)[sl->at].e == s->dense[row])) { /* (the same entity) */
             sl->dirty = 0;
             continue;
         }
@@ -6788,9 +6785,7 @@ static void ecs__index_inserted(ecs_world *w, ecs_storage *s, ecs_entity e) {
 }
 static void ecs__index_removing(ecs_storage *s, ecs_entity e) {
     ecs__index *ix;
-    uint32_t i = (uint32_t)e;
-    for (ix = s->index; ix; ix = ix->next)
-        if (!ix->broken && i < ix->nslot && ix->slot[i].in) ecs__index_take(ix, i);
+    for (ix = s->index; ix; ix = ix->next) ecs__index_dirty(s->world, ix, (uint32_t)e); /* (taken out by the sync) */
 }
 
 static void ecs__index_destroy(ecs_world *w, ecs__index *ix) {

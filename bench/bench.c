@@ -32,6 +32,7 @@
    work does not use up can be built once per measurement and kept in
    r->keep (the iteration workloads do). */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime in strict C99 */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1655,6 +1656,183 @@ static bench_sum raw_memcpy_snapshot(bench_run *r) {
 }
 
 /* ------------------------------------------------------------------------- */
+/* Indexes                                                                   */
+/* ------------------------------------------------------------------------- */
+/* N entities with Keyed {key = k, v}. Lookups: BENCH_QUERIES queries of
+   random keys (the same in every run), timed, against the same queries
+   answered by scanning the storage; equality through a hashed index, a
+   range of 100 keys through an ordered one. Overhead: add, replace,
+   remove and a write-tracked loop over N entities with an index on key,
+   each followed by one query (which is when the index catches up), against
+   the same work without the index. The checksum counts the matches (and,
+   for the overhead rows, the entities handled and their keys). */
+typedef struct Keyed {
+    int32_t key;
+    float v;
+} Keyed;
+#define BENCH_QUERIES 100u
+
+typedef struct bench_keyed {
+    ecs_world *w;
+    ecs_component keyed;
+    ecs_index ix;
+    ecs_entity *ids;
+} bench_keyed;
+
+static void bench_keyed_free(void *p) {
+    bench_keyed *k = (bench_keyed *)p;
+    ecs_world_free(k->w);
+    free(k->ids);
+    free(k);
+}
+
+/* The world (kept across runs: queries do not use it up); ordered: the
+   index is ordered (ranges), else hashed; 0 index: none. */
+static bench_keyed *bench_keyed_get(bench_run *r, int index, bool ordered) {
+    bench_keyed *k = (bench_keyed *)r->keep;
+    uint32_t i;
+    if (k) return k;
+    k = (bench_keyed *)bench_alloc(sizeof *k);
+    memset(k, 0, sizeof *k);
+    r->keep = k;
+    r->keep_free = bench_keyed_free;
+    k->w = ecs_world_new(NULL);
+    k->keyed = ECS_COMPONENT(k->w, Keyed);
+    k->ids = (ecs_entity *)bench_alloc((size_t)r->n * sizeof *k->ids);
+    for (i = 0; i < r->n; i++) {
+        k->ids[i] = ecs_create(k->w);
+        ECS_ADD(k->w, k->ids[i], k->keyed, Keyed, {(int32_t)i, 1.0f});
+    }
+    if (index) {
+        ecs_index_desc d;
+        memset(&d, 0, sizeof d);
+        d.c = k->keyed;
+        d.offset = offsetof(Keyed, key);
+        d.size = sizeof(int32_t);
+        d.kind = ECS_KEY_INT;
+        d.ordered = ordered;
+        if (!(k->ix = ecs_index_new(k->w, &d))) bench_die(ecs_last_error_msg(k->w));
+        ecs_index_find(k->w, k->ix, &d.size, NULL, 0); /* built: untimed */
+    }
+    return k;
+}
+
+static int32_t bench_query_key(bench_run *r, uint32_t q, uint32_t span) {
+    return (int32_t)(r->perm[q % r->n] % (r->n > span ? r->n - span : 1));
+}
+
+static bench_sum ecs_index_lookup(bench_run *r) {
+    bench_keyed *k = bench_keyed_get(r, 1, false);
+    bench_sum s = {0, 0};
+    ecs_entity found[4];
+    uint32_t q;
+    bench_start(r);
+    for (q = 0; q < BENCH_QUERIES; q++) {
+        int32_t key = bench_query_key(r, q, 1);
+        s.count += ecs_index_find(k->w, k->ix, &key, found, 4);
+        s.sum += (uint32_t)found[0];
+    }
+    bench_stop(r);
+    return s;
+}
+static bench_sum ecs_index_range100(bench_run *r) {
+    bench_keyed *k = bench_keyed_get(r, 1, true);
+    bench_sum s = {0, 0};
+    ecs_entity found[100];
+    uint32_t q, j, n;
+    bench_start(r);
+    for (q = 0; q < BENCH_QUERIES; q++) {
+        int32_t lo = bench_query_key(r, q, 100), hi = lo + 99;
+        n = ecs_index_range(k->w, k->ix, &lo, &hi, 0, found, 100);
+        s.count += n;
+        for (j = 0; j < n && j < 100; j++) s.sum += (uint32_t)found[j];
+    }
+    bench_stop(r);
+    return s;
+}
+/* The scans a program without an index writes: the storage's arrays. */
+static bench_sum bench_scan(bench_run *r, uint32_t span) {
+    bench_keyed *k = bench_keyed_get(r, 0, false);
+    const Keyed *v = (const Keyed *)ecs_storage_data(ecs_storage_of(k->w, k->keyed));
+    const ecs_entity *e = ecs_storage_entities(ecs_storage_of(k->w, k->keyed));
+    uint32_t n = ecs_storage_count(ecs_storage_of(k->w, k->keyed)), q, i;
+    bench_sum s = {0, 0};
+    bench_start(r);
+    for (q = 0; q < BENCH_QUERIES; q++) {
+        int32_t lo = bench_query_key(r, q, span), hi = lo + (int32_t)span - 1;
+        for (i = 0; i < n; i++)
+            if (v[i].key >= lo && v[i].key <= hi) s.count++, s.sum += (uint32_t)e[i];
+    }
+    bench_stop(r);
+    return s;
+}
+static bench_sum raw_scan_lookup(bench_run *r) { return bench_scan(r, 1); }
+static bench_sum raw_scan_range100(bench_run *r) { return bench_scan(r, 100); }
+
+/* add, replace, remove and a tracked write loop, with or without an index
+   (a fresh world each run, untimed); one query after the timed work. */
+enum { KEYED_ADD, KEYED_REPLACE, KEYED_REMOVE, KEYED_LOOP };
+static bench_sum bench_keyed_change(bench_run *r, int what, int index) {
+    bench_keyed k;
+    bench_sum s = {0, 0};
+    uint32_t i;
+    int32_t probe = 0;
+    memset(&k, 0, sizeof k);
+    k.w = ecs_world_new(NULL);
+    k.keyed = ECS_COMPONENT(k.w, Keyed);
+    k.ids = (ecs_entity *)bench_alloc((size_t)r->n * sizeof *k.ids);
+    ecs_track_set(k.w, k.keyed, ECS_TRACK_MODIFICATION); /* (both: the index needs it) */
+    for (i = 0; i < r->n; i++) {
+        k.ids[i] = ecs_create(k.w);
+        if (what != KEYED_ADD) ECS_ADD(k.w, k.ids[i], k.keyed, Keyed, {(int32_t)i, 1.0f});
+    }
+    if (index) {
+        ecs_index_desc d;
+        memset(&d, 0, sizeof d);
+        d.c = k.keyed;
+        d.offset = offsetof(Keyed, key);
+        d.size = sizeof(int32_t);
+        d.kind = ECS_KEY_INT;
+        if (!(k.ix = ecs_index_new(k.w, &d))) bench_die(ecs_last_error_msg(k.w));
+        ecs_index_find(k.w, k.ix, &probe, NULL, 0);
+    }
+    bench_start(r);
+    if (what == KEYED_ADD || what == KEYED_REPLACE) {
+        for (i = 0; i < r->n; i++) ECS_ADD(k.w, k.ids[i], k.keyed, Keyed, {(int32_t)(i ^ 1), 2.0f});
+    } else if (what == KEYED_REMOVE) {
+        for (i = 0; i < r->n; i++) ecs_remove(k.w, k.ids[i], k.keyed, NULL);
+    } else {
+        ecs_view_desc d;
+        ecs_iter it;
+        memset(&d, 0, sizeof d);
+        d.terms[0].c = k.keyed;
+        d.terms[0].flags = ECS_WRITE;
+        ECS_EACH_VIEW(it2, k.w, &d) ECS_FIELD(&it2, 0, Keyed)->key += 1;
+        (void)it;
+    }
+    probe = 1;
+    if (index) s.count = ecs_index_find(k.w, k.ix, &probe, NULL, 0); /* the index catches up */
+    bench_stop(r);
+    if (!index) { /* what the index would have answered, counted untimed */
+        const Keyed *v = (const Keyed *)ecs_storage_data(ecs_storage_of(k.w, k.keyed));
+        uint32_t n = ecs_storage_count(ecs_storage_of(k.w, k.keyed));
+        for (i = 0; i < n; i++) s.count += v[i].key == probe;
+    }
+    s.sum = ecs_storage_count(ecs_storage_of(k.w, k.keyed));
+    ecs_world_free(k.w);
+    free(k.ids);
+    return s;
+}
+static bench_sum ecs_keyed_add(bench_run *r) { return bench_keyed_change(r, KEYED_ADD, 0); }
+static bench_sum ecs_keyed_add_indexed(bench_run *r) { return bench_keyed_change(r, KEYED_ADD, 1); }
+static bench_sum ecs_keyed_replace(bench_run *r) { return bench_keyed_change(r, KEYED_REPLACE, 0); }
+static bench_sum ecs_keyed_replace_indexed(bench_run *r) { return bench_keyed_change(r, KEYED_REPLACE, 1); }
+static bench_sum ecs_keyed_remove(bench_run *r) { return bench_keyed_change(r, KEYED_REMOVE, 0); }
+static bench_sum ecs_keyed_remove_indexed(bench_run *r) { return bench_keyed_change(r, KEYED_REMOVE, 1); }
+static bench_sum ecs_keyed_loop(bench_run *r) { return bench_keyed_change(r, KEYED_LOOP, 0); }
+static bench_sum ecs_keyed_loop_indexed(bench_run *r) { return bench_keyed_change(r, KEYED_LOOP, 1); }
+
+/* ------------------------------------------------------------------------- */
 /* Phases                                                                    */
 /* ------------------------------------------------------------------------- */
 /* Position += Velocity for N entities as a phase (ecs.h section 16): one
@@ -1752,7 +1930,8 @@ enum {
     RAW_CREATE, RAW_GET, RAW_ADD_REMOVE, RAW_ITER1, RAW_ITER2, RAW_HALF, RAW_FROZEN, RAW_ITER3, RAW_TREE,
     RAW_TREE_MOVED, RAW_SNAPSHOT, RAW_FRAME,
     ECS_ITER2_EACH, ECS_ITER2_BLOCK, ECS_ADD_REMOVE, ECS_CREATE, ECS_DESTROY, ECS_FRAME, ECS_TREE, ECS_PLACED,
-    ECS_HALF_EACH, ECS_IN_PLACE, NBASELINES, NO_TARGET = -1
+    ECS_HALF_EACH, ECS_IN_PLACE, RAW_SCAN1, RAW_SCAN100, ECS_KEYED_ADD, ECS_KEYED_REPLACE, ECS_KEYED_REMOVE,
+    ECS_KEYED_LOOP, NBASELINES, NO_TARGET = -1
 };
 
 static const bench_baseline BASELINES[NBASELINES] = {
@@ -1778,6 +1957,12 @@ static const bench_baseline BASELINES[NBASELINES] = {
     {"ecs placed", ecs_create_placed}, /* create + Transform + WorldTransform, for the spawn */
     {"ecs mixed/e", ecs_half_each}, /* the per-entity loop, for the block loop (issue 22) */
     {"ecs in place", ecs_update_in_place}, /* a system's update in place, for the phase's */
+    {"raw scan", raw_scan_lookup},       /* 100 scans of the storage for a key, for the index */
+    {"raw scan 100", raw_scan_range100}, /* ...for a range of 100 keys */
+    {"ecs add", ecs_keyed_add},          /* the same work without an index, for the indexed rows */
+    {"ecs replace", ecs_keyed_replace},
+    {"ecs remove", ecs_keyed_remove},
+    {"ecs tracked loop", ecs_keyed_loop},
 };
 
 /* A target is a guarantee (met with room to spare when it was set, kept
@@ -1838,6 +2023,12 @@ static const bench_row ROWS[] = {
     {"movement frame, all cores", ecs_frame_parallel, ECS_FRAME, NO_TARGET, 0, 0},
     {"save snapshot, 2 components", ecs_save_snapshot, RAW_SNAPSHOT, RAW_SNAPSHOT, 3.0, GUARANTEE},
     {"load snapshot, 2 components", ecs_load_snapshot, RAW_SNAPSHOT, RAW_SNAPSHOT, 3.0, GOAL},
+    {"index: 100 lookups by key", ecs_index_lookup, RAW_SCAN1, RAW_SCAN1, 0.001, GOAL},
+    {"index: 100 ranges of 100 keys", ecs_index_range100, RAW_SCAN100, RAW_SCAN100, 0.01, GOAL},
+    {"index: add, indexed", ecs_keyed_add_indexed, ECS_KEYED_ADD, ECS_KEYED_ADD, 1.5, GOAL},
+    {"index: replace, indexed", ecs_keyed_replace_indexed, ECS_KEYED_REPLACE, ECS_KEYED_REPLACE, 1.5, GOAL},
+    {"index: remove, indexed", ecs_keyed_remove_indexed, ECS_KEYED_REMOVE, ECS_KEYED_REMOVE, 1.5, GOAL},
+    {"index: tracked write loop, indexed", ecs_keyed_loop_indexed, ECS_KEYED_LOOP, ECS_KEYED_LOOP, 1.5, GOAL},
     {"phase: propose + sum reducer", ecs_phase_update, ECS_IN_PLACE, ECS_IN_PLACE, 4.0, GOAL},
 };
 #define NROWS (sizeof ROWS / sizeof ROWS[0])
