@@ -53,7 +53,7 @@
       11. Tracking
       12. Hooks
       13. Groups
-      14. Indexes
+      14. Indexes and cached queries
       15. Systems and workloads
       16. Phases: proposals and reducers
       17. Save and load
@@ -263,6 +263,10 @@
                                 range on a hashed index
                                 out of memory (updating)  0, OUT_OF_MEMORY (rebuilt
                                                           at the next query)
+      ecs_query_new             NULL desc; no required    0, INVALID, assert
+                                term; other flags
+                                out of memory             0, OUT_OF_MEMORY
+      ecs_add, ecs_remove...    a cached query's tag      NULL/false, LOCKED, assert
       ecs_storage_reserve       storage locked (a hook)   false, LOCKED, assert
       ecs_storage_*             NULL handle               NULL/0/false, assert
       a call from a callback    refused (table below)     failure value, LOCKED, assert
@@ -990,7 +994,7 @@
       (section 12): defer it.
 
    ---------------------------------------------------------------------------
-   14. INDEXES
+   14. INDEXES AND CACHED QUERIES
 
       Find entities by the value of a field instead of scanning for it
       (TinyECS's indexes): the entity with a name, everything in a grid
@@ -1061,6 +1065,44 @@
       updates, the index drops its state and rebuilds at the next query;
       a query that cannot rebuild returns 0 (ECS_ERR_OUT_OF_MEMORY). It
       never answers from a stale or half-updated state.
+
+      Cached queries. A view tests its other terms at every row of its
+      lead; a cached query keeps its matching entities instead, as they
+      come and go (TinyECS's cached queries, EnTT's non-owning groups):
+
+      ecs_view_desc q = {0};
+      q.terms[0] = (ecs_term){pos, 0}; q.terms[1] = (ecs_term){vel, 0};
+      q.terms[2] = (ecs_term){frozen, ECS_NOT};
+      ecs_component moving = ecs_query_new(w, "Moving", &q);
+      ...                                    // then, every frame:
+      d.terms[0] = (ecs_term){moving, 0};    // the tag leads: only the matches
+      d.terms[1] = (ecs_term){pos, ECS_WRITE}; d.terms[2] = (ecs_term){vel, 0};
+      ECS_EACH_VIEW(it, w, &d) { ... }
+
+      ecs_component ecs_query_new(ecs_world *w, const char *name, const ecs_view_desc *desc)
+          Registers the tag `name` (ecs_register(w, name, 0, 1)) and keeps
+          it on exactly the entities that have desc's required terms and
+          none of its ECS_NOT ones (ECS_WRITE is ignored; other flags, no
+          required term, or a term that is a query's tag: 0, INVALID,
+          assert). The tag is a component like any other: a view term
+          (the walk leads with it when it is the shortest required term,
+          or desc.lead), ecs_has, ecs_storage_entities, tracking (its
+          insertions and removals are the entities entering and leaving),
+          save and load. Only the world adds and removes it: ecs_add,
+          ecs_remove and the others refuse (ECS_ERR_LOCKED, assert); a
+          clone gets it if it matches. It follows every change of the
+          terms at once, through their insert and remove paths; out of
+          memory there (the tag's storage cannot grow), the query is
+          rebuilt by the next view that has the tag as a term (until then
+          ecs_has of the tag may lag). Out of memory in ecs_query_new after
+          the tag was registered: 0, and the tag stays a plain tag that a
+          second ecs_query_new with that name takes over. A query lives as
+          long as its world.
+          Against a group (section 13): a group owns its storages and packs
+          their rows, so its views are plain arrays, but a storage belongs
+          to one group and groups move rows on every join and leave; a
+          cached query owns nothing (any number per storage, no rows
+          moved), and its views look the terms up per entity.
 
    ---------------------------------------------------------------------------
    15. SYSTEMS AND WORKLOADS
@@ -1460,7 +1502,8 @@
                          ECS_COMPONENT registered and name their caller.
                          One insert path and one remove path per storage
                          (section 5), one table of errors (section 3).
-                         Field indexes, hashed and ordered (section 14).
+                         Field indexes, hashed and ordered, and cached
+                         queries (section 14).
                          Phases of proposing systems, reducers and
                          schedules (section 16); ecs_system_ctx gains
                          proposals and exclusive, ecs_system_desc
@@ -1926,6 +1969,7 @@ ECS_API uint32_t ecs_index_find_any(ecs_world *w, ecs_index ix, uint32_t n, cons
 ECS_API uint32_t ecs_index_range(ecs_world *w, ecs_index ix, const void *lo, const void *hi, uint32_t flags,
                                  ecs_entity *out, uint32_t cap);
 ECS_API void ecs__index_touch(ecs_storage *s, uint32_t row, uint32_t n);
+ECS_API ecs_component ecs_query_new(ecs_world *w, const char *name, const ecs_view_desc *desc);
 
 /* --- 15. systems and workloads -------------------------------------------- */
 typedef struct ecs_system_ctx {
@@ -2160,6 +2204,7 @@ struct ecs_storage {
     uint32_t nlisten, listen_cap, paths;
     uint32_t locked;       /* > 0 while one of its hooks, or a sort of it, runs */
     struct ecs__index *index; /* its indexes (section 14), a list: the modified step tells them */
+    uint32_t query;        /* a cached query's tag: the query (section 14), else 0 */
     /* tracking (section 11) */
     uint32_t track;
     ecs_tick clear_inserted, clear_modified;
@@ -2215,6 +2260,8 @@ struct ecs_world {
     uint32_t instep_next;
     struct ecs__index **indexes; /* indexes[ix - 1], NULL when freed */
     uint32_t nindexes, indexes_cap;
+    struct ecs__query *queries; /* cached queries (section 14) */
+    uint32_t nqueries, queries_cap, query_update; /* > 0: the world is changing a query's tag */
     struct ecs__group *groups; /* groups[g - 1] */
     uint32_t ngroups, groups_cap;
     ecs__names systems, workloads; /* name -> index in sys[] / wl[] */
@@ -3270,6 +3317,8 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
     X(INDEX_FIELD, INVALID, 1, "the field (offset %lu, size %lu) is not inside the value (%lu bytes; a tag has none)") \
     X(NO_INDEX, INVALID, 1, "no such index")                                                             \
     X(INDEX_HASHED, INVALID, 1, "a range needs an ordered index (ecs_index_desc.ordered)")              \
+    X(QUERY_TERMS, INVALID, 1, "a cached query needs a required term, and its terms are required or ECS_NOT (and no query's tag)") \
+    X(QUERY_TAG, LOCKED, 1, "a cached query's tag: the world keeps it on the matching entities, nobody else adds or removes it") \
     X(SYSTEM_DESC, INVALID, 1, "a system needs a name and fn (desc->name, desc->fn)")                    \
     X(NAME_TAKEN, INVALID, 1, "the name is already taken")                                               \
     X(WORKLOAD_NAME, INVALID, 1, "a workload needs a name not taken by another workload or system")      \
@@ -3521,6 +3570,7 @@ static void ecs__systems_free(ecs_world *w);
 static void ecs__groups_free(ecs_world *w);
 static void ecs__free_entities(ecs_world *w);
 static void ecs__indexes_free(ecs_world *w);
+static void ecs__queries_free(ecs_world *w);
 static void ecs__indexes_stale(ecs_world *w);
 
 ECS__FN void ecs_world_free(ecs_world *w) {
@@ -3536,6 +3586,7 @@ ECS__FN void ecs_world_free(ecs_world *w) {
             break;
         }
     ecs__indexes_free(w);
+    ecs__queries_free(w);
     for (c = 1; c <= w->ncomponents; c++) ecs__storage_destroy(w, w->storages[c]);
     ecs__free(w, w->storages, (size_t)w->storages_cap * sizeof *w->storages);
     ecs__free(w, w->absent_page, ECS__PAGE_SIZE * sizeof *w->absent_page);
@@ -4072,9 +4123,13 @@ enum {
     ECS__ON_EXCLUDES,    /* inserted: leave the group; removed: join it */
     ECS__ON_RECORDS,     /* reserve: room for the record; removing: record (11: Tracking) */
     ECS__ON_REPLACE_HOOK, /* settled: on_replace, for a value a bundle replaced */
-    ECS__ON_INDEX,        /* inserted: the entity's key is dirty; removing: out of the indexes (14: Indexes) */
+    ECS__ON_INDEX,        /* inserted, removing: the entity's key is dirty (14: Indexes) */
+    ECS__ON_QUERY,        /* a query's required term: inserted: join it if all match; removing: leave it */
+    ECS__ON_QUERY_NOT,    /* a query's excluded term: inserted: leave it; removed: join it if all match */
+    ECS__ON_QUERY_TAG,    /* a query's tag: nothing to do, but adds and removes go out of line (refused) */
     ECS__ON_KINDS
 };
+static void ecs__query_step(ecs_world *w, uint32_t id, ecs_entity e, bool join, const char *call);
 typedef struct ecs__index ecs__index;
 static void ecs__index_inserted(ecs_world *w, ecs_storage *s, ecs_entity e);
 static void ecs__index_removing(ecs_storage *s, ecs_entity e);
@@ -4086,6 +4141,9 @@ static const unsigned char ecs__on_paths[ECS__ON_KINDS] = {
     ECS__PATH_REMOVE | ECS__PATH_OBSERVED | ECS__PATH_RESERVE,
     ECS__PATH_SETTLED,
     ECS__PATH_INSERT | ECS__PATH_REMOVE | ECS__PATH_REMOVING,
+    ECS__PATH_INSERT | ECS__PATH_REMOVE | ECS__PATH_REMOVING,
+    ECS__PATH_INSERT | ECS__PATH_REMOVE | ECS__PATH_REMOVED,
+    ECS__PATH_INSERT | ECS__PATH_REMOVE,
 };
 
 /* Recomputes what a storage's paths carry, and the world's count of
@@ -4161,11 +4219,13 @@ static bool ecs__track_destroying(ecs_world *w, ecs_entity e, int promise);
    it says a change would move rows a hook holds (a group's). */
 static bool ecs__locked(ecs_world *w, const char *call, ecs_entity e, const ecs_storage *s) {
     uint32_t k;
-    bool locked = s->locked != 0;
+    bool tag = s->query && !w->query_update, locked = s->locked != 0 || tag;
     for (k = 0; !locked && w->guard && k < s->nlisten; k++)
         locked = (s->listen[k].kind == ECS__ON_OWNS || s->listen[k].kind == ECS__ON_EXCLUDES) &&
                  ecs__group_locked(w, s->listen[k].arg);
-    if (locked) ecs__report(w, w->in_phase ? ECS__M_IN_PHASE : s->locked ? ECS__M_LOCKED : ECS__M_LOCKED_GROUP, call, e, s->id);
+    if (locked)
+        ecs__report(w, tag ? ECS__M_QUERY_TAG : w->in_phase ? ECS__M_IN_PHASE : s->locked ? ECS__M_LOCKED : ECS__M_LOCKED_GROUP,
+                    call, e, s->id);
     return locked;
 }
 
@@ -4193,6 +4253,8 @@ ECS__IMPL_HOT void ecs__inserted(ecs_world *w, ecs_storage *s, ecs_entity e, con
             ecs__group_leave(w, s->listen[k].arg, e, call);
         else if (s->listen[k].kind == ECS__ON_INDEX)
             ecs__index_inserted(w, s, e);
+        else if (s->listen[k].kind == ECS__ON_QUERY || s->listen[k].kind == ECS__ON_QUERY_NOT)
+            ecs__query_step(w, s->listen[k].arg, e, s->listen[k].kind == ECS__ON_QUERY, call);
 }
 ECS__IMPL_HOT void ecs__settled(ecs_world *w, ecs_storage *s, ecs_entity e) {
     if (s->hooks.on_insert) ecs__hook(w, s, s->hooks.on_insert, e, (uint32_t)ECS__ENTRY(s, (uint32_t)e));
@@ -4207,7 +4269,7 @@ static void ecs__replaced(ecs_world *w, ecs_storage *s, ecs_entity e) {
    ecs__unreserve; see ecs__records_reserve). */
 ECS__IMPL_HOT bool ecs__may_remove(ecs_world *w, const char *call, ecs_entity e, ecs_storage *s, bool deletion,
                                   int promise) {
-    if ((s->locked || w->guard) && ecs__locked(w, call, e, s)) return false;
+    if ((s->locked || w->guard || s->query) && ecs__locked(w, call, e, s)) return false;
     if ((s->paths & ECS__PATH_RESERVE) && !ecs__records_reserve(w, s, deletion, promise)) {
         ecs__report(w, ECS__M_OOM, call, e, s->id);
         return false;
@@ -4234,6 +4296,8 @@ ECS__IMPL_HOT void ecs__remove_at(ecs_world *w, ecs_storage *s, ecs_entity e, ui
             row = (uint32_t)ECS__ENTRY(s, (uint32_t)e);
         } else if (l->kind == ECS__ON_INDEX) {
             ecs__index_removing(s, e);
+        } else if (l->kind == ECS__ON_QUERY) {
+            ecs__query_step(w, l->arg, e, false, call);
         }
     }
     if (paths & ECS__PATH_RESERVE) ecs__record_removal(w, s, e, row, deletion, call); /* (the records: last) */
@@ -4243,8 +4307,10 @@ ECS__IMPL_HOT void ecs__remove_at(ecs_world *w, ecs_storage *s, ecs_entity e, ui
        it is about to lose everything anyway (joining for a moment would
        move rows under a view walking the group) */
     if ((paths & ECS__PATH_REMOVED) && !stripping)
-        for (k = 0; k < s->nlisten; k++)
+        for (k = 0; k < s->nlisten; k++) {
             if (s->listen[k].kind == ECS__ON_EXCLUDES) ecs__group_join(w, s->listen[k].arg, e, call);
+            if (s->listen[k].kind == ECS__ON_QUERY_NOT) ecs__query_step(w, s->listen[k].arg, e, true, call);
+        }
 }
 
 /* The modified step's out-of-line uses: a value replaced in place. */
@@ -4299,7 +4365,7 @@ static void ecs__bulk_in_step(ecs_world *w, uint32_t n, ecs_storage *const *st, 
    component with *value (NULL: zeroed). Returns e's value. */
 ECS__IMPL_HOT void *ecs__insert1(ecs_world *w, const char *call, ecs_storage *s, ecs_entity e, const void *value) {
     uint32_t i = (uint32_t)e;
-    if ((s->locked || w->guard) && !ecs__may_insert(w, call, e, s)) return NULL;
+    if ((s->locked || w->guard || s->query) && !ecs__may_insert(w, call, e, s)) return NULL;
     if (s->count == s->cap || ECS__PAGE(s, i >> ECS__PAGE_BITS) == w->absent_page) {
         /* value may point into this very storage (cloning a component):
            growing frees the old array, so follow the value to the new one */
@@ -4347,7 +4413,7 @@ static bool ecs__insert(ecs_world *w, const char *call, ecs_entity *ids, uint32_
                 ecs__report(w, ECS__M_TWICE, call, e, comps[i]);
                 goto out;
             }
-        if ((st[i]->locked || w->guard) && (create || (uint32_t)ECS__ENTRY(st[i], e_idx) == ECS__NO_ROW) &&
+        if ((st[i]->locked || w->guard || st[i]->query) && (create || (uint32_t)ECS__ENTRY(st[i], e_idx) == ECS__NO_ROW) &&
             !ecs__may_insert(w, call, e, st[i]))
             goto out;
         settle |= st[i]->paths & ECS__PATH_SETTLED;
@@ -4601,12 +4667,15 @@ static int64_t ecs__remove_all(ecs_world *w, const char *call, ecs_entity e, ecs
                                void *const *outs, bool deletion, bool stripping, uint32_t *taken) {
     uint32_t k, j, row, removed = 0;
     ecs__busy b;
+    w->query_update += stripping; /* (a query's tag goes with the rest) */
     for (k = 0; k < n; k++)
         if (st[k] && !ecs__may_remove(w, call, e, st[k], deletion, 1)) {
+            w->query_update -= stripping;
             while (k--)
                 if (st[k]) ecs__unreserve(w, st[k], deletion);
             return -1;
         }
+    w->query_update -= stripping;
     if (stripping) ecs__busy_push(w, &b, e, ECS__BUSY_STRIP);
     if (taken) *taken = 0;
     for (k = 0; k < n; k++) {
@@ -4741,7 +4810,7 @@ ECS__FN ecs_entity ecs_clone(ecs_world *w, ecs_entity e) {
     }
     for (c = 1; c <= w->ncomponents; c++) {
         uint32_t row = ecs__row(w->storages[c], e);
-        if (row == ECS__NO_ROW) continue;
+        if (row == ECS__NO_ROW || w->storages[c]->query) continue; /* (a query's tag follows the terms) */
         comps[k] = c;
         values[k++] = w->storages[c]->data + (size_t)row * w->storages[c]->size;
     }
@@ -5075,6 +5144,7 @@ static ecs_iter ecs__view_fail(ecs_iter *it, ecs_world *w, const char *call, int
     return *it;
 }
 
+static void ecs__query_fresh(ecs_world *w, uint32_t id);
 static ecs_iter ecs__view(ecs_world *w, const char *call, const ecs_view_desc *d) {
     ecs_iter it;
     uint32_t k, j;
@@ -5101,6 +5171,7 @@ static ecs_iter ecs__view(ecs_world *w, const char *call, const ecs_view_desc *d
             ((f & (ECS_INSERTED | ECS_MODIFIED)) && (f & (ECS_OPTIONAL | ECS_ANY))))
             return ecs__view_fail(&it, w, call, ECS__M_TERM_FLAGS, c, NULL);
         s = it.st[k] = w->storages[c];
+        if (s->query) ecs__query_fresh(w, s->query);
         it.flags[k] = f;
         it.fst[k] = f & ECS_NOT ? &ecs__none : s;
         it.until[k] = s->count; /* entities created during the walk are not visited */
@@ -6807,11 +6878,13 @@ static void ecs__indexes_free(ecs_world *w) {
         if (w->indexes[k]) ecs__index_destroy(w, w->indexes[k]);
     ecs__free(w, w->indexes, (size_t)w->indexes_cap * sizeof *w->indexes);
 }
-/* After ecs_load: every index rebuilds. */
+/* After ecs_load: every index and cached query rebuilds. */
+static void ecs__query_stale(ecs_world *w, uint32_t k);
 static void ecs__indexes_stale(ecs_world *w) {
     uint32_t k;
     for (k = 0; k < w->nindexes; k++)
         if (w->indexes[k]) w->indexes[k]->broken = true;
+    for (k = 0; k < w->nqueries; k++) ecs__query_stale(w, k);
 }
 
 ECS__FN ecs_index ecs_index_new(ecs_world *w, const ecs_index_desc *d) {
@@ -6954,6 +7027,117 @@ ECS__FN uint32_t ecs_index_range(ecs_world *w, ecs_index id, const void *lo, con
     }
     for (; a < b; a++) n = ecs__index_emit(out, cap, n, ix->ent[a].e);
     return n;
+}
+
+/* --- cached queries ------------------------------------------------------------ */
+/* A cached query is a tag the world keeps on exactly the entities that
+   match its terms, through listeners on its terms' insert and remove
+   paths (ECS__ON_QUERY, ECS__ON_QUERY_NOT); its tag's own paths carry
+   ECS__ON_QUERY_TAG, so that adding or removing the tag by hand takes the
+   out-of-line path, which refuses it. A view with the tag as a term walks
+   the tag's rows: only the matching entities. Out of memory while the tag
+   is kept (an insert of the tag from inside another insert cannot fail
+   that insert), the query is rebuilt by the next view of it. */
+
+typedef struct ecs__query {
+    ecs_component tag;
+    uint32_t nterms;
+    ecs_component terms[ECS_MAX_TERMS];
+    bool not_[ECS_MAX_TERMS];
+    bool broken;
+} ecs__query;
+
+static bool ecs__query_matches(const ecs_world *w, const ecs__query *q, ecs_entity e) {
+    uint32_t k;
+    for (k = 0; k < q->nterms; k++)
+        if ((ecs__row(w->storages[q->terms[k]], e) != ECS__NO_ROW) == q->not_[k]) return false;
+    return true;
+}
+
+/* e gets (join) or loses the query's tag, by the world's hand. */
+static void ecs__query_tag(ecs_world *w, ecs__query *q, ecs_entity e, bool join, const char *call) {
+    ecs_storage *t = w->storages[q->tag];
+    uint32_t row = ecs__row(t, e);
+    w->query_update++;
+    if (join && row == ECS__NO_ROW && !(w->busy && (ecs__busy_kind(w, e) & ECS__BUSY_STRIP)))
+        q->broken |= ecs__insert1(w, call, t, e, NULL) == NULL; /* (out of memory: rebuilt later) */
+    else if (!join && row != ECS__NO_ROW && ecs__may_remove(w, call, e, t, false, 0))
+        ecs__remove_at(w, t, e, row, NULL, false, false, call);
+    w->query_update--;
+}
+
+/* The paths' steps: a required term came (join if all match now) or is
+   going (leave); an excluded one came (leave) or went (join if all match). */
+static void ecs__query_step(ecs_world *w, uint32_t id, ecs_entity e, bool join, const char *call) {
+    ecs__query *q = &w->queries[id - 1];
+    if (!join || ecs__query_matches(w, q, e)) ecs__query_tag(w, q, e, join, call);
+}
+
+/* Rebuilds a query's tag from its terms (after running out of memory). */
+static void ecs__query_rebuild(ecs_world *w, ecs__query *q) {
+    ecs_storage *t = w->storages[q->tag], *lead = NULL;
+    uint32_t k, row;
+    q->broken = false;
+    w->query_update++;
+    while (t->count && ecs__may_remove(w, "ecs_view", t->dense[t->count - 1], t, false, 0))
+        ecs__remove_at(w, t, t->dense[t->count - 1], t->count - 1, NULL, false, false, "ecs_view");
+    w->query_update--;
+    for (k = 0; k < q->nterms; k++)
+        if (!q->not_[k] && (!lead || w->storages[q->terms[k]]->count < lead->count)) lead = w->storages[q->terms[k]];
+    for (row = lead->count; row-- > 0 && !q->broken;) {
+        ecs_entity e = lead->dense[row];
+        if (ecs__query_matches(w, q, e)) ecs__query_tag(w, q, e, true, "ecs_view");
+    }
+}
+
+static void ecs__query_stale(ecs_world *w, uint32_t k) { w->queries[k].broken = true; }
+
+static void ecs__query_fresh(ecs_world *w, uint32_t id) {
+    if (w->queries[id - 1].broken) ecs__query_rebuild(w, &w->queries[id - 1]);
+}
+static void ecs__queries_free(ecs_world *w) {
+    ecs__free(w, w->queries, (size_t)w->queries_cap * sizeof *w->queries);
+}
+
+ECS__FN ecs_component ecs_query_new(ecs_world *w, const char *name, const ecs_view_desc *d) {
+    ECS__WORLD(w, 0);
+    ecs__query q;
+    ecs_component tag;
+    uint32_t k, id, req = 0;
+    if (!d) return ecs__report(w, ECS__M_NULL_ARG, "ecs_query_new", ECS_NULL, 0, "desc"), 0;
+    memset(&q, 0, sizeof q);
+    for (k = 0; k < ECS_MAX_TERMS && d->terms[k].c; k++) {
+        uint32_t j, f = d->terms[k].flags & ~(uint32_t)ECS_WRITE;
+        if (!ecs__comp(w, "ecs_query_new", ECS_NULL, d->terms[k].c, (size_t)-1)) return 0;
+        if ((f && f != ECS_NOT) || w->storages[d->terms[k].c]->query)
+            return ecs__report(w, ECS__M_QUERY_TERMS, "ecs_query_new", ECS_NULL, d->terms[k].c), 0;
+        for (j = 0; j < k; j++)
+            if (q.terms[j] == d->terms[k].c) return ecs__report(w, ECS__M_TWICE, "ecs_query_new", ECS_NULL, q.terms[j]), 0;
+        q.terms[k] = d->terms[k].c;
+        q.not_[k] = f == ECS_NOT;
+        req += !q.not_[k];
+    }
+    q.nterms = k;
+    if (!req) return ecs__report(w, ECS__M_QUERY_TERMS, "ecs_query_new", ECS_NULL, 0), 0;
+    /* the tag first: out of memory after it, it stays a plain tag, which a
+       second ecs_query_new of the name takes over */
+    if (!(tag = ecs_register(w, name, 0, 1))) return 0;
+    if (w->storages[tag]->query) return ecs__report(w, ECS__M_NAME_TAKEN, "ecs_query_new", ECS_NULL, tag), 0;
+    if (!ecs__grow(w, (void **)&w->queries, &w->queries_cap, w->nqueries + 1, w->nqueries, sizeof *w->queries))
+        return ecs__report(w, ECS__M_OOM, "ecs_query_new", ECS_NULL, tag), 0;
+    for (k = 0; k <= q.nterms; k++) { /* room on every path first: attaching cannot fail then */
+        ecs_storage *s = w->storages[k < q.nterms ? q.terms[k] : tag];
+        if (!ecs__grow(w, (void **)&s->listen, &s->listen_cap, s->nlisten + 1, s->nlisten, sizeof *s->listen))
+            return ecs__report(w, ECS__M_OOM, "ecs_query_new", ECS_NULL, tag), 0;
+    }
+    id = w->nqueries + 1;
+    for (k = 0; k < q.nterms; k++) ecs__listen(w, w->storages[q.terms[k]], q.not_[k] ? ECS__ON_QUERY_NOT : ECS__ON_QUERY, id);
+    ecs__listen(w, w->storages[tag], ECS__ON_QUERY_TAG, id);
+    q.tag = tag;
+    q.broken = true; /* filled by its first view */
+    w->queries[w->nqueries++] = q;
+    w->storages[tag]->query = id;
+    return tag;
 }
 
 /* ------------------------------------------------------------------------- */
@@ -7598,6 +7782,7 @@ static bool ecs__propose(ecs_proposals *p, uint32_t op, ecs_entity e, ecs_compon
         if (c - 1u >= w->ncomponents) return ecs__proposal_fail(p, ECS__M_PROPOSED_UNKNOWN, e, c, NULL);
         if (size != (size_t)-1 && size != w->storages[c]->size)
             return ecs__proposal_fail(p, ECS__M_PROPOSED_BAD, e, c, "sizeof(T) is not the registered size");
+        if (w->storages[c]->query) return ecs__proposal_fail(p, ECS__M_PROPOSED_BAD, e, c, "a cached query's tag");
         if (op == ECS__CMD_ADD) vsize = w->storages[c]->size;
     }
     if (!ecs__push_record(w, &p->rec, &p->len, &p->cap, op, e, c, value, vsize))

@@ -527,7 +527,8 @@ enum {
     SCENE_FROZEN, /* Position + Velocity; the tag Frozen on every k % 3 == 0 */
     SCENE_TRACKED = 0x100, /* flag: Position tracks modification (ecs.h side) */
     SCENE_GROUPED = 0x200, /* flag: a group owns the scene's components (ecs.h side) */
-    SCENE_CHURN = 0x400    /* flag: before each run, one entity loses Velocity and gets it back */
+    SCENE_CHURN = 0x400,   /* flag: before each run, one entity loses Velocity and gets it back */
+    SCENE_QUERY = 0x800    /* flag: a cached query on the view's terms leads the walk (ecs.h side) */
 };
 
 static Position bench_pos_of(uint32_t k) {
@@ -554,6 +555,7 @@ typedef struct bench_scene {
     uint32_t n;
     bench_ecs b;            /* ecs.h side (b.w is NULL on the raw side) */
     ecs_component frozen;   /* ecs.h side: the tag */
+    ecs_component query;    /* ecs.h side: SCENE_QUERY's tag */
     Position *pos;          /* raw side: the arrays, index k */
     Velocity *vel;
     Data *data;
@@ -618,6 +620,16 @@ static bench_scene *bench_scene_ecs(bench_run *r, unsigned kind) {
             memcpy(g.owned, comps, ncomps * sizeof comps[0]);
             g.excluded[0] = sc->frozen;
             if (!ecs_group_new(w, &g)) bench_die(ecs_last_error_msg(w));
+        }
+        if (kind & SCENE_QUERY) { /* the entities of Position, Velocity (and not Frozen), kept */
+            ecs_view_desc q;
+            memset(&q, 0, sizeof q);
+            q.terms[0].c = sc->b.pos;
+            q.terms[1].c = sc->b.vel;
+            q.terms[2].c = sc->frozen;
+            q.terms[2].flags = ECS_NOT;
+            if (!(sc->query = ecs_query_new(w, "Moving", &q))) bench_die(ecs_last_error_msg(w));
+            { ecs_iter qi = ecs_view_of(w, 1, &sc->query); while (ecs_iter_next_block(&qi)) {} } /* filled by its first view */
         }
         memcpy(sc->pos0, ecs_storage_data(ecs_storage_of(w, sc->b.pos)), (size_t)r->n * sizeof *sc->pos0);
         free(ids);
@@ -749,6 +761,11 @@ static bench_sum bench_move(bench_run *r, unsigned kind, int blocks) {
     d.terms[1].c = sc->b.vel;
     d.terms[2].c = sc->frozen; /* 0 (the end of the terms) unless SCENE_FROZEN */
     d.terms[2].flags = ECS_NOT;
+    if (kind & SCENE_QUERY) { /* the query's tag leads (the terms stay: they give the values) */
+        d.terms[sc->frozen ? 3 : 2].c = sc->query;
+        d.terms[sc->frozen ? 3 : 2].flags = 0;
+        d.lead = sc->query;
+    }
     if (kind & SCENE_CHURN) { /* the rows stay in step, but a row moved: ecs.h must compare again */
         ecs_entity last = ecs_storage_entities(ecs_storage_of(sc->b.w, sc->b.vel))[ecs_storage_count(ecs_storage_of(sc->b.w, sc->b.vel)) - 1];
         Velocity v;
@@ -794,6 +811,8 @@ static bench_sum ecs_frozen_block(bench_run *r) { return bench_move(r, SCENE_FRO
 static bench_sum ecs_iter2_group(bench_run *r) { return bench_move(r, SCENE_PV | SCENE_GROUPED, 1); }
 static bench_sum ecs_half_group(bench_run *r) { return bench_move(r, SCENE_HALF | SCENE_GROUPED, 1); }
 static bench_sum ecs_frozen_group(bench_run *r) { return bench_move(r, SCENE_FROZEN | SCENE_GROUPED, 1); }
+static bench_sum ecs_half_query_each(bench_run *r) { return bench_move(r, SCENE_HALF | SCENE_QUERY, 0); }
+static bench_sum ecs_half_query_block(bench_run *r) { return bench_move(r, SCENE_HALF | SCENE_QUERY, 1); }
 
 /* Baseline of iterate 2 and of its tracked form. */
 static bench_sum raw_iter2(bench_run *r) {
@@ -2006,6 +2025,8 @@ static const bench_row ROWS[] = {
     {"iterate 2 mixed, per entity", ecs_half_each, RAW_HALF, RAW_HALF, 1.5, GOAL},
     {"iterate 2 mixed, blocks", ecs_half_block, RAW_HALF, ECS_HALF_EACH, 1.0, GOAL},
     {"iterate 2 mixed, group blocks", ecs_half_group, RAW_HALF, RAW_HALF, 1.05, GUARANTEE},
+    {"iterate 2 mixed, cached query, per entity", ecs_half_query_each, RAW_HALF, RAW_HALF, 2.0, GOAL},
+    {"iterate 2 mixed, cached query, blocks", ecs_half_query_block, RAW_HALF, RAW_HALF, 2.0, GOAL},
     {"iterate 2 NOT Frozen, per entity", ecs_frozen_each, RAW_FROZEN, NO_TARGET, 0, 0},
     {"iterate 2 NOT Frozen, blocks", ecs_frozen_block, RAW_FROZEN, NO_TARGET, 0, 0},
     {"iterate 2 NOT Frozen, group blocks", ecs_frozen_group, RAW_FROZEN, NO_TARGET, 0, 0},

@@ -494,6 +494,86 @@ static void test_out_of_memory_in_an_index_never_gives_a_wrong_answer(void) {
     }
 }
 
+/* ---- cached queries (ecs.h section 14) ------------------------------------------ */
+
+typedef struct { float x, y; } QPos;
+typedef struct { float x, y; } QVel;
+
+static void test_a_cached_query_keeps_exactly_the_matching_entities(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component pos = ECS_COMPONENT(w, QPos), vel = ECS_COMPONENT(w, QVel), frozen = ecs_register(w, "Frozen", 0, 1);
+    ecs_view_desc d;
+    ecs_component moving;
+    ecs_entity e[10];
+    uint32_t k, n;
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = pos, d.terms[1].c = vel, d.terms[2].c = frozen, d.terms[2].flags = ECS_NOT;
+    for (k = 0; k < 10; k++) {
+        e[k] = ecs_create(w);
+        ECS_ADD(w, e[k], pos, QPos, {(float)k, 0});
+        if (k % 2 == 0) ECS_ADD(w, e[k], vel, QVel, {1, 0});
+    }
+    ecs_add(w, e[4], frozen, NULL);
+    CHECK((moving = ecs_query_new(w, "Moving", &d)) != 0);
+    /* a view with the tag walks the tag's rows: 0, 2, 6, 8 */
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = moving, d.terms[1].c = pos, d.terms[1].flags = ECS_WRITE, d.terms[2].c = vel;
+    n = 0;
+    ECS_EACH_VIEW(it, w, &d) {
+        ECS_FIELD(&it, 1, QPos)->x += ECS_FIELD(&it, 2, QVel)->x;
+        n++;
+    }
+    CHECK_EQ(n, 4u);
+    CHECK(ECS_GET(w, e[2], pos, QPos)->x == 3.0f);
+    CHECK(!ecs_has(w, e[4], moving));
+    ecs_remove(w, e[4], frozen, NULL); /* joins */
+    ecs_add(w, e[1], vel, NULL);     /* joins */
+    ecs_add(w, e[0], frozen, NULL);  /* leaves */
+    ecs_remove(w, e[2], vel, NULL);  /* leaves */
+    ecs_destroy(w, e[6]);            /* leaves */
+    CHECK(ecs_has(w, e[4], moving) && ecs_has(w, e[1], moving) && ecs_has(w, e[8], moving));
+    CHECK(!ecs_has(w, e[0], moving) && !ecs_has(w, e[2], moving));
+    CHECK_EQ(ecs_storage_count(ecs_storage_of(w, moving)), 3u);
+    EXPECT_ASSERT(ecs_add(w, e[3], moving, NULL) == NULL, "the world keeps it");
+    EXPECT_ASSERT(!ecs_remove(w, e[4], moving, NULL), "the world keeps it");
+    CHECK(ecs_has(w, e[4], moving));
+    ecs_world_free(w);
+}
+
+/* The model: random changes, the tag against "has the terms" after each. */
+static void test_a_cached_query_agrees_with_its_terms_after_random_changes(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component c[4], q;
+    ecs_view_desc d;
+    ecs_entity live[64];
+    uint32_t seed = 7, step, k, nlive = 0;
+    c[0] = ecs_register(w, "A", 4, 4), c[1] = ecs_register(w, "B", 0, 1), c[2] = ecs_register(w, "C", 8, 8);
+    c[3] = ecs_register(w, "D", 0, 1);
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = c[0], d.terms[1].c = c[1], d.terms[2].c = c[2], d.terms[2].flags = ECS_NOT;
+    CHECK((q = ecs_query_new(w, "Q", &d)) != 0);
+    for (step = 0; step < 3000; step++) {
+        uint32_t r = (seed = seed * 1664525u + 1013904223u) >> 8, comp = c[r % 3];
+        ecs_entity e = nlive ? live[(r >> 4) % nlive] : ECS_NULL;
+        switch ((r >> 12) % 8) {
+        case 0: if (nlive < 64) live[nlive++] = ecs_create(w); break;
+        case 1: case 2: if (e) ecs_add(w, e, comp, NULL); break;
+        case 3: case 4: if (e) ecs_remove(w, e, comp, NULL); break;
+        case 5: if (e && ecs_destroy(w, e)) { uint32_t at = (r >> 4) % nlive; live[at] = live[--nlive]; } break;
+        case 6: if (e) ecs_clone(w, e); break;
+        default: if (e) ecs_add(w, e, c[3], NULL), ecs_defer_remove(w, e, comp), ecs_flush(w); break;
+        }
+        for (k = 0; k < nlive; k++) {
+            bool match = ecs_has(w, live[k], c[0]) && ecs_has(w, live[k], c[1]) && !ecs_has(w, live[k], c[2]);
+            if (match != ecs_has(w, live[k], q)) {
+                printf("  step %u: entity %u: matches %d, tagged %d\n", step, (unsigned)live[k], match, !match);
+                CHECK(match == ecs_has(w, live[k], q));
+            }
+        }
+    }
+    ecs_world_free(w);
+}
+
 int main(int argc, char **argv) {
     test_only(argc, argv);
     RUN(test_find_by_name_and_by_cell_sees_writes_at_the_next_query);
@@ -502,5 +582,7 @@ int main(int argc, char **argv) {
     RUN(test_bad_indexes_and_queries_are_refused);
     RUN(test_out_of_memory_in_an_index_never_gives_a_wrong_answer);
     RUN(test_every_index_agrees_with_a_scan_after_every_change);
+    RUN(test_a_cached_query_keeps_exactly_the_matching_entities);
+    RUN(test_a_cached_query_agrees_with_its_terms_after_random_changes);
     return test_summary();
 }
