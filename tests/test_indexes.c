@@ -94,6 +94,7 @@ typedef struct model {
     ecs_world *w;
     ecs_component unit, other;
     ecs_index hashed[NFIELDS], ordered[NFIELDS];
+    ecs_component both; /* a cached query: Unit and Other */
     uint32_t seed;
     ecs_entity live[256];
     uint32_t nlive;
@@ -138,7 +139,13 @@ static bool model_indexes(model *m) {
         m->ordered[k] = ecs_index_new(m->w, &d);
         if (!m->ordered[k] || (d.kind != ECS_KEY_FLOAT && !m->hashed[k])) return false;
     }
-    return true;
+    {
+        ecs_view_desc q;
+        memset(&q, 0, sizeof q);
+        q.terms[0].c = m->unit, q.terms[1].c = m->other;
+        m->both = ecs_query_new(m->w, "Both", &q);
+    }
+    return m->both != 0;
 }
 
 static void model_world(model *m, uint32_t seed) {
@@ -189,6 +196,19 @@ static const char *model_check(model *m) {
     uint32_t n = ecs_storage_count(s), k, q, j;
     static ecs_entity got[4096], want[4096];
     static uint32_t order[4096];
+    { /* the cached query: a view of its tag has exactly Unit's entities that have Other */
+        uint32_t nq = 0, want_n = 0;
+        ECS_EACH_VIEW(it, m->w, &(ecs_view_desc){.terms = {{m->both, 0}}}) {
+            nq++;
+            if (!ecs_has(m->w, ecs_iter_entity(&it), m->other) || !ecs_has(m->w, ecs_iter_entity(&it), m->unit))
+                return "a cached query's tag on an entity that does not match";
+        }
+        for (j = 0; j < n; j++) want_n += ecs_has(m->w, ents[j], m->other);
+        if (nq != want_n) {
+            snprintf(mismatch, sizeof mismatch, "cached query: %u tagged, %u match", nq, want_n);
+            return mismatch;
+        }
+    }
     for (k = 0; k < NFIELDS; k++) {
         const field *f = &FIELDS[k];
         for (q = 0; q < 6 && n; q++) {
