@@ -355,12 +355,21 @@ static bench_sum bench_add_remove(bench_run *r, int tracked, int grouped) {
     ecs_entity *ids = (ecs_entity *)bench_alloc((size_t)r->n * sizeof *ids);
     uint32_t k, added = 0, recorded = 0, joined;
     bench_sum s = {0, 0};
-    ecs_group g = grouped ? bench_ecs_group(&b, b.pos, b.data) : 0;
+    ecs_group g = grouped == 1 ? bench_ecs_group(&b, b.pos, b.data) : 0;
+    ecs_component q = 0;
     bench_ecs_fill(&b, r->n, ids);
+    if (grouped == 2) { /* a cached query on Position and Data: every add joins it, every remove leaves */
+        ecs_view_desc d;
+        memset(&d, 0, sizeof d);
+        d.terms[0].c = b.pos;
+        d.terms[1].c = b.data;
+        if (!(q = ecs_query_new(b.w, "PD", &d))) bench_die(ecs_last_error_msg(b.w));
+        { ecs_iter qi = ecs_view_of(b.w, 1, &q); while (ecs_iter_next_block(&qi)) {} } /* filled (empty) */
+    }
     if (tracked && !ecs_track_set(b.w, b.data, ECS_TRACK_ALL)) bench_die(ecs_last_error_msg(b.w));
     bench_start(r);
     for (k = 0; k < r->n; k++) added += ECS_ADD(b.w, ids[k], b.data, Data, {(int)k}) != NULL;
-    joined = g ? ecs_group_count(b.w, g) : r->n;
+    joined = g ? ecs_group_count(b.w, g) : q ? ecs_storage_count(ecs_storage_of(b.w, q)) : r->n;
     for (k = 0; k < r->n; k++) {
         Data d;
         if (ECS_REMOVE(b.w, ids[k], b.data, Data, &d)) {
@@ -373,7 +382,8 @@ static bench_sum bench_add_remove(bench_run *r, int tracked, int grouped) {
         ecs_track_clear(b.w, b.data, ECS_TRACK_ALL);
     }
     bench_stop(r);
-    if (added != r->n || joined != r->n || ecs_storage_count(ecs_storage_of(b.w, b.data)) || (g && ecs_group_count(b.w, g)))
+    if (added != r->n || joined != r->n || ecs_storage_count(ecs_storage_of(b.w, b.data)) || (g && ecs_group_count(b.w, g)) ||
+        (q && ecs_storage_count(ecs_storage_of(b.w, q))))
         s.count = 0;
     if (tracked && recorded != r->n) s.count = 0; /* every removal was recorded */
     free(ids);
@@ -383,6 +393,7 @@ static bench_sum bench_add_remove(bench_run *r, int tracked, int grouped) {
 static bench_sum ecs_add_remove(bench_run *r) { return bench_add_remove(r, 0, 0); }
 static bench_sum ecs_add_remove_tracked(bench_run *r) { return bench_add_remove(r, 1, 0); }
 static bench_sum ecs_add_remove_grouped(bench_run *r) { return bench_add_remove(r, 0, 1); }
+static bench_sum ecs_add_remove_query(bench_run *r) { return bench_add_remove(r, 0, 2); }
 
 /* ------------------------------------------------------------------------- */
 /* The raw side: plain C arrays indexed 0..N-1                               */
@@ -2014,6 +2025,7 @@ static const bench_row ROWS[] = {
     {"add+remove Data", ecs_add_remove, RAW_ADD_REMOVE, NO_TARGET, 0, 0},
     {"add+remove Data, tracked", ecs_add_remove_tracked, RAW_ADD_REMOVE, ECS_ADD_REMOVE, 1.3, GOAL},
     {"add+remove Data, grouped", ecs_add_remove_grouped, ECS_ADD_REMOVE, NO_TARGET, 0, 0},
+    {"add+remove Data, cached query", ecs_add_remove_query, ECS_ADD_REMOVE, ECS_ADD_REMOVE, 1.3, GOAL},
     {"iterate 1, per entity", ecs_iter1_each, RAW_ITER1, RAW_ITER1, 1.3, GUARANTEE},
     {"iterate 1, blocks", ecs_iter1_block, RAW_ITER1, RAW_ITER1, 1.05, GUARANTEE},
     {"iterate 2, per entity", ecs_iter2_each, RAW_ITER2, RAW_ITER2, 1.3, GUARANTEE},
