@@ -2799,9 +2799,9 @@ typedef struct ecs__each {
     /* a probe run whose one test is a term's presence (want 1, its value
        at *bias) or absence (want 0): its lead entities and the term's pages */
     const ecs_entity *run;
-    const uintptr_t *pages;
-    ecs__off *bias;
-    uint32_t want; /* ECS__P_HAS (present) or ECS__P_NOT (absent) */
+    const uintptr_t *pages, *pages2; /* pages2: a second tested term's (NULL: none) */
+    ecs__off *bias, *bias2;
+    uint32_t want, want2; /* ECS__P_HAS (present) or ECS__P_NOT (absent) */
     ecs_storage *mark1; /* an aligned run's one marked term (ecs_iter.mark1) */
     ecs__off mbias;
 } ecs__each;
@@ -2813,6 +2813,16 @@ ECS__HOT uint32_t ecs__probe_down(const ecs_entity *run, const uintptr_t *pages,
     while (x--) {
         uint32_t r = (uint32_t)*ECS__ENTRY_IN(pages, (uint32_t)run[x]); /* alive: no bounds check */
         if ((r != ECS__NO_ROW) == want) return *row = r, x + 1;
+    }
+    return 0;
+}
+/* ...and of a run with two such tests (a cached query's lead and its two terms). */
+ECS__HOT uint32_t ecs__probe_down2(const ecs__each *e, uint32_t x, uint32_t *row, uint32_t *row2) {
+    while (x--) {
+        uint32_t i = (uint32_t)e->run[x], r = (uint32_t)*ECS__ENTRY_IN(e->pages, i), r2;
+        if ((r != ECS__NO_ROW) != (e->want != 0)) continue;
+        r2 = (uint32_t)*ECS__ENTRY_IN(e->pages2, i);
+        if ((r2 != ECS__NO_ROW) == (e->want2 != 0)) return *row = r, *row2 = r2, x + 1;
     }
     return 0;
 }
@@ -2836,13 +2846,16 @@ ECS__HOT bool ecs__each_next(ecs_iter *it, ecs__each *e) {
             --x;
             ecs__modified(e->mark1, (uint32_t)(e->mbias + x), 1); /* marked as it is reached */
         } else if (e->pages) {
-            if (!(x = e->want ? ecs__probe_down(e->run, e->pages, x, true, &row)
-                              : ecs__probe_down(e->run, e->pages, x, false, &row))) {
+            uint32_t row2 = 0;
+            if (!(x = e->pages2 ? ecs__probe_down2(e, x, &row, &row2)
+                      : e->want ? ecs__probe_down(e->run, e->pages, x, true, &row)
+                                : ecs__probe_down(e->run, e->pages, x, false, &row))) {
                 it->first = 0;
                 goto next;
             }
             x--;
             *e->bias = (ecs__off)(row & e->want) - x; /* absent (want 0): no value, (bias + x) * size is 0 */
+            if (e->pages2) *e->bias2 = (ecs__off)(row2 & e->want2) - x;
         } else if ((x = ecs__seek_down(it, &it->seek, x, 0)) != 0) {
             x--;
             if (it->nmark) it->first = x, it->count = 1, ecs__iter_mark(it);
@@ -2862,7 +2875,14 @@ next:
     e->key = it->key;
     e->mark1 = it->probing ? NULL : it->mark1;
     e->mbias = it->mbias;
-    e->pages = it->probing && !it->seek.ticks && !it->seek.rest && !it->nmark ? it->seek.pages : NULL;
+    e->pages2 = NULL; /* two tests and nothing else: both inline */
+    if (it->probing && !it->seek.ticks && !it->nmark && it->ntest == 2 && it->nprobe == 2 &&
+        it->nfilter == it->lead_filter && !it->needany) {
+        e->pages2 = it->st[it->probe[1].term]->pages;
+        e->bias2 = &it->bias[it->probe[1].term];
+        e->want2 = it->probe[1].want;
+    }
+    e->pages = it->probing && !it->seek.ticks && (!it->seek.rest || e->pages2) && !it->nmark ? it->seek.pages : NULL;
     e->run = it->seek.run;
     e->want = it->seek.keep; /* ECS__P_HAS or ECS__P_NOT: a mask of the row */
     e->bias = it->seek.bias;
