@@ -9219,6 +9219,7 @@ ECS__FN bool ecs_load(ecs_world *w, const void *bytes, size_t n) {
     X(bool, ecs_add_n, (ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps, const void *const *values)) \
     X(uint32_t, ecs__seek_down, (ecs_iter *it, const ecs__seek *s, uint32_t x, uint32_t lo)) \
     X(uint32_t, ecs__probe_down, (const ecs_entity *run, const uintptr_t *pages, uint32_t x, bool want, uint32_t *row)) \
+    X(uint32_t, ecs__probe_down2, (const ecs__each *e, uint32_t x, uint32_t *row, uint32_t *row2)) \
     X(bool, ecs_iter_next_block, (ecs_iter *it)) \
     X(bool, ecs_iter_next, (ecs_iter *it)) \
     X(ecs__each, ecs__each_begin, (ecs_iter *it)) \
