@@ -10,6 +10,7 @@
 #include "../ecs.h"
 
 #include <stddef.h>
+#include <time.h>
 
 typedef struct Unit {
     int8_t i8;
@@ -348,9 +349,13 @@ static void model_step(model *m) {
     model_refresh(m);
 }
 
+/* INDEX_MODEL_SECONDS=n in the environment: keeps going with new seeds for
+   n seconds (a long run; make test runs the 12 seeds). */
 static void test_every_index_agrees_with_a_scan_after_every_change(void) {
-    uint32_t seed, step;
-    for (seed = 1; seed <= 12; seed++) {
+    uint32_t seed, step, seeds = 12;
+    const char *secs = getenv("INDEX_MODEL_SECONDS");
+    time_t until = secs ? time(NULL) + atol(secs) : 0;
+    for (seed = 1; seed <= seeds || (until && time(NULL) < until); seed++) {
         model m;
         model_world(&m, seed);
         for (step = 0; step < 300; step++) {
@@ -363,6 +368,7 @@ static void test_every_index_agrees_with_a_scan_after_every_change(void) {
         }
         ecs_world_free(m.w);
     }
+    if (until) printf("  (%u seeds of 300 steps, no mismatch)\n", seed - 1);
 }
 
 /* ---- the API, case by case -------------------------------------------------- */
