@@ -263,6 +263,9 @@
                                 range on a hashed index
                                 out of memory (updating)  0, OUT_OF_MEMORY (rebuilt
                                                           at the next query)
+      ecs_view (desc.where)     no such index; range on   a view that yields nothing,
+                                a hashed index; flags     INVALID, assert
+                                out of memory, no term    nothing, OUT_OF_MEMORY
       ecs_query_new             NULL desc; no required    0, INVALID, assert
                                 term; other flags
                                 out of memory             0, OUT_OF_MEMORY
@@ -1041,6 +1044,41 @@
           else <=). Floats compare as C does (-0 equals 0; NaN is in no
           range); strings compare as strcmp (strncmp for char arrays).
 
+      Index terms. A view takes one (desc.where): only the entities whose
+      key is *where.key (any index), or, where.key NULL, in where.lo ..
+      where.hi with where.flags as ecs_index_range's (ordered indexes):
+
+      ecs_view_desc v = {0};
+      v.terms[0] = (ecs_term){unit, ECS_WRITE};
+      v.where.index = by_cell; v.where.key = &cell;
+      ECS_EACH_VIEW(it, w, &v) { ... }       // the units of cell 42
+
+          The index leads the walk when it has fewer entities in range than
+          the shortest required term has rows (and desc.lead names none):
+          the walk meets only those, an ordered index's in key order. Else
+          that term leads. Either way each entity's key is tested as the
+          walk reaches it, so a walk yields an entity only if its value
+          matches then (after writes in the loop body too); one that comes
+          to match during the walk may be missed. A view needs no other
+          term; the index's component is a term only if the loop wants its
+          value. The keys are read when the view is made, a string key's
+          characters at each test: keep them until the walk ends. A NaN or
+          NULL string key: nothing, no error. No such index (NO_INDEX), a
+          range on a hashed index (INDEX_HASHED), other flags
+          (WHERE_FLAGS): a view that yields nothing, assert.
+          Cost: the first view an index leads after it changed lays its
+          entities out for walks (O(n), 8 bytes per indexed entity); then a
+          walk it leads costs its entities in range, each looked up in the
+          terms. That layout is what a walk the index led still reads: a
+          view it leads after a write to its field (in the body of such a
+          walk) changes the rows under it, as for a storage (section 7:
+          ECS_DEBUG asserts; release may skip or repeat entities). Write
+          in one loop, query in the next. Out of memory for the layout, the
+          shortest required term leads instead (the same entities); with
+          none, the view yields nothing (OUT_OF_MEMORY). ecs_iter_chunk
+          splits the entities in range. Do not free an index while a walk
+          it leads is going.
+
       Always in sync. An index sees every way a value changes: add,
       replace, bundles, create_n/bulk, clone, flush, add_if_changed, load
       (a loaded world's indexes rebuild), and writes through ecs_get_mut,
@@ -1502,8 +1540,9 @@
                          ECS_COMPONENT registered and name their caller.
                          One insert path and one remove path per storage
                          (section 5), one table of errors (section 3).
-                         Field indexes, hashed and ordered, and cached
-                         queries (section 14).
+                         Field indexes, hashed and ordered, index terms of
+                         views (ecs_view_desc.where) and cached queries
+                         (section 14).
                          Phases of proposing systems, reducers and
                          schedules (section 16); ecs_system_ctx gains
                          proposals and exclusive, ecs_system_desc
@@ -1624,6 +1663,7 @@ typedef uint64_t ecs_entity;
 typedef uint32_t ecs_component;
 typedef uint64_t ecs_tick;
 typedef uint32_t ecs_group;
+typedef uint32_t ecs_index;
 typedef struct ecs_world ecs_world;
 typedef struct ecs_storage ecs_storage;
 
@@ -1769,6 +1809,12 @@ typedef struct ecs_view_desc {
     ecs_component lead;             /* walk this required term's storage; 0: the shortest */
     ecs_tick since;                 /* ECS_INSERTED/ECS_MODIFIED window start; 0: each
                                        storage's last ecs_track_clear */
+    struct {                        /* an index term (section 14): index 0, none */
+        ecs_index index;
+        const void *key;            /* only the entities whose key is *key, */
+        const void *lo, *hi;        /* else (key NULL, ordered) lo..hi as ecs_index_range */
+        uint32_t flags;             /* ECS_RANGE_LO_OPEN, ECS_RANGE_HI_OPEN */
+    } where;
 } ecs_view_desc;
 
 
@@ -1846,6 +1892,10 @@ typedef struct ecs_iter {
     /* the view */
     uint32_t nterms, nany, lead_term, mode, end;
     ecs_group group;       /* the group whose rows the walk trusts (owned aligned, excluded absent) */
+    struct ecs__index *wix; /* the index term: tested at each entity; the lead when lead_term is ECS_MAX_TERMS */
+    uint64_t wkey[2];      /* its bounds (where: 1, lo; 2, hi; ECS_RANGE_*_OPEN << 2) and their strings */
+    const char *wstr[2];
+    uint32_t where;
     uint64_t changes;      /* lead->changes when the walk last looked */
     ecs_entity cur;        /* ECS_DEBUG: the entity handed out last, for messages */
     ecs_storage *st[ECS_MAX_TERMS];
@@ -1942,7 +1992,6 @@ ECS_API void *ecs_group_data(const ecs_world *w, ecs_group g, ecs_component c);
 ECS_API bool ecs_group_sort(ecs_world *w, ecs_group g, ecs_component by, ecs_sort_fn cmp, void *ctx);
 
 /* --- 14. indexes ---------------------------------------------------------------- */
-typedef uint32_t ecs_index;
 enum {
     ECS_KEY_INT = 1,  /* signed integers and enums of 1, 2, 4 or 8 bytes */
     ECS_KEY_UINT = 2, /* unsigned integers of 1, 2, 4 or 8 bytes */
@@ -2877,7 +2926,7 @@ next:
     e->mbias = it->mbias;
     e->pages2 = NULL; /* two tests and nothing else: both inline */
     if (it->probing && !it->seek.ticks && !it->nmark && it->ntest == 2 && it->nprobe == 2 &&
-        it->nfilter == it->lead_filter && !it->needany) {
+        it->nfilter == it->lead_filter && !it->needany && !it->wix) {
         e->pages2 = it->st[it->probe[1].term]->pages;
         e->bias2 = &it->bias[it->probe[1].term];
         e->want2 = it->probe[1].want;
@@ -3337,6 +3386,7 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
     X(INDEX_FIELD, INVALID, 1, "the field (offset %lu, size %lu) is not inside the value (%lu bytes; a tag has none)") \
     X(NO_INDEX, INVALID, 1, "no such index")                                                             \
     X(INDEX_HASHED, INVALID, 1, "a range needs an ordered index (ecs_index_desc.ordered)")              \
+    X(WHERE_FLAGS, INVALID, 1, "desc.where.flags %lu: only ECS_RANGE_LO_OPEN and ECS_RANGE_HI_OPEN")   \
     X(QUERY_TERMS, INVALID, 1, "a cached query needs a required term, and its terms are required or ECS_NOT (and no query's tag)") \
     X(QUERY_TAG, LOCKED, 1, "a cached query's tag: the world keeps it on the matching entities, nobody else adds or removes it") \
     X(SYSTEM_DESC, INVALID, 1, "a system needs a name and fn (desc->name, desc->fn)")                    \
@@ -5157,7 +5207,7 @@ static void ecs__view_group(ecs_world *w, ecs_iter *it) {
 /* A view that yields nothing, after reporting msg (its argument: arg). */
 static ecs_iter ecs__view_fail(ecs_iter *it, ecs_world *w, const char *call, int msg, ecs_component c,
                                const char *arg) {
-    ecs__report(w, msg, call, ECS_NULL, c, arg);
+    if (msg) ecs__report(w, msg, call, ECS_NULL, c, arg);
     memset(it, 0, sizeof *it);
     it->world = w;
     it->epoch = &w->epoch;
@@ -5165,6 +5215,7 @@ static ecs_iter ecs__view_fail(ecs_iter *it, ecs_world *w, const char *call, int
 }
 
 static void ecs__query_fresh(ecs_world *w, uint32_t id);
+static int ecs__view_where(ecs_world *w, const char *call, ecs_iter *it, const ecs_view_desc *d, const ecs_storage *lead);
 static ecs_iter ecs__view(ecs_world *w, const char *call, const ecs_view_desc *d) {
     ecs_iter it;
     uint32_t k, j;
@@ -5212,6 +5263,12 @@ static ecs_iter ecs__view(ecs_world *w, const char *call, const ecs_view_desc *d
     it.nterms = k;
     if (d->lead && lead < 0)
         return ecs__view_fail(&it, w, call, ECS__M_LEAD, d->lead, NULL);
+    if (d->where.index) { /* an index term: it may lead (section 14) */
+        int r = ecs__view_where(w, call, &it, d, lead < 0 ? NULL : it.st[lead]);
+        if (r < 0) return ecs__view_fail(&it, w, call, 0, 0, NULL);
+        it.mode = r == 2 ? ECS__IT_DONE : ECS__IT_VIEW;
+        if (r) return it;
+    }
     if (lead < 0) {
         if (!it.nany) return ecs__view_fail(&it, w, call, ECS__M_NO_LEAD, 0, NULL);
         for (k = 0; !(it.flags[k] & ECS_ANY); k++) {}
@@ -5336,12 +5393,13 @@ static bool ecs__iter_plan(ecs_iter *it) {
     }
     /* which terms hold the lead's entity at the lead's row r, top - 1? */
     r = top - 1;
-    probe = it->nfilter != 0;
+    probe = it->nfilter || it->wix; /* an index term is tested at each entity */
     for (k = 0; k < it->nterms; k++) {
         const ecs_storage *s = it->st[k];
         want[k] = ecs__want(it, k);
         aligned[k] = k == it->lead_term ||
-                     (want[k] != ECS__P_NOT && (ecs__trusted(it, k) || (r < s->count && s->dense[r] == it->lead->dense[r])));
+                     (want[k] != ECS__P_NOT && it->lead_term < ECS_MAX_TERMS && /* (an index's walk: none) */
+                      (ecs__trusted(it, k) || (r < s->count && s->dense[r] == it->lead->dense[r])));
         probe |= want[k] == ECS__P_NOT ? !ecs__trusted(it, k) : !aligned[k];
     }
     lo = it->end;
@@ -5386,13 +5444,13 @@ static bool ecs__iter_plan(ecs_iter *it) {
     it->seek.keep = it->ntest ? it->probe[0].want : 0;
     it->seek.want = it->seek.keep != 0;
     it->seek.bias = &it->bias[it->probe[0].term];
-    it->seek.rest = it->ntest > 1 || it->nprobe > it->ntest || it->nfilter > it->lead_filter || it->needany;
+    it->seek.rest = it->ntest > 1 || it->nprobe > it->ntest || it->nfilter > it->lead_filter || it->needany || it->wix;
     ecs__iter_refresh(it);
     return true;
 }
 
 ECS__FN bool ecs_iter_chunk(ecs_iter *it, uint32_t k, uint32_t n) {
-    uint64_t count;
+    uint64_t count, base;
     if (!it) {
         ECS_ASSERT(0, "ecs_iter_chunk: the iterator is NULL");
         return false;
@@ -5403,9 +5461,10 @@ ECS__FN bool ecs_iter_chunk(ecs_iter *it, uint32_t k, uint32_t n) {
         return false;
     }
     if (it->mode == ECS__IT_DONE) return true;
-    count = it->group ? it->world->groups[it->group - 1].len : it->lead->count;
-    it->end = (uint32_t)(count * k / n);
-    it->lo = (uint32_t)(count * (k + 1) / n);
+    base = it->end; /* the walk's rows, end..lo-1, before its first step */
+    count = it->lo - it->end;
+    it->end = (uint32_t)(base + count * k / n);
+    it->lo = (uint32_t)(base + count * (k + 1) / n);
     return true;
 }
 
@@ -5442,6 +5501,7 @@ static void ecs__iter_changed(ecs_iter *it, uint32_t pos) {
 /* The tests of a probe run's entity x after the tight loop's (ecs__test):
    the other tested terms, the looked-up ones, then the other filters.
    Sets the value of every term it looks at. */
+static bool ecs__where_test(const ecs_iter *it, ecs_entity e);
 ECS__FN bool ecs__iter_rest(ecs_iter *it, uint32_t x) {
     uint32_t idx = (uint32_t)it->seek.run[x], q, row, any = 0;
     for (q = 1; q < it->ntest; q++) { /* probe[0] is the tight loop's */
@@ -5466,7 +5526,7 @@ ECS__FN bool ecs__iter_rest(ecs_iter *it, uint32_t x) {
         if (!((f->ticks[0] && f->ticks[0][r] > f->since[0]) || (f->ticks[1] && f->ticks[1][r] > f->since[1])))
             return false;
     }
-    return true;
+    return !it->wix || ecs__where_test(it, it->seek.run[x]);
 }
 
 /* The one place written terms are marked: the block's values of each
@@ -6570,6 +6630,7 @@ typedef struct ecs__islot { /* per entity index */
 typedef struct ecs__ibucket {
     uint64_t key;
     uint32_t head, count; /* count 0: an empty bucket */
+    uint32_t walk;        /* where its entities start in the index's walk */
 } ecs__ibucket;
 
 typedef struct ecs__ientry {
@@ -6591,6 +6652,8 @@ struct ecs__index {
     uint32_t mask, used;
     ecs__ientry *ent, *pending; /* ordered */
     uint32_t nent, ent_cap, npending, pending_cap, holes;
+    ecs_storage walk; /* the lead of the views it leads: entities only (ecs__index_walk) */
+    bool walk_stale;
 };
 
 /* A string field's characters (NULL: the entity is not indexed). */
@@ -6835,6 +6898,7 @@ static bool ecs__index_merge(ecs_world *w, ecs__index *ix) {
 static bool ecs__index_sync(ecs_world *w, ecs__index *ix) {
     ecs_storage *s = ix->s;
     uint32_t k;
+    ix->walk_stale |= ix->broken || ix->ndirty;
     if (ix->broken) { /* rebuilt: every entity of the storage is dirty */
         for (k = 0; k < ix->nslot; k++) ix->slot[k].in = ix->slot[k].dirty = ix->slot[k].pend = 0;
         ix->ndirty = ix->nent = ix->npending = ix->holes = ix->used = 0;
@@ -6890,6 +6954,7 @@ static void ecs__index_destroy(ecs_world *w, ecs__index *ix) {
     ecs__free(w, ix->table, ix->table ? ((size_t)ix->mask + 1) * sizeof *ix->table : 0);
     ecs__free(w, ix->ent, (size_t)ix->ent_cap * sizeof *ix->ent);
     ecs__free(w, ix->pending, (size_t)ix->pending_cap * sizeof *ix->pending);
+    ecs__free(w, ix->walk.dense, (size_t)ix->walk.cap * sizeof *ix->walk.dense);
     ecs__free(w, ix, sizeof *ix);
 }
 static void ecs__indexes_free(ecs_world *w) {
@@ -6934,6 +6999,10 @@ ECS__FN ecs_index ecs_index_new(ecs_world *w, const ecs_index_desc *d) {
     ix->s = s;
     ix->id = k + 1;
     ix->broken = true; /* built at its first query */
+    ix->walk.id = d->c; /* (named in the messages of a walk it leads) */
+    ix->walk.name = s->name;
+    ix->walk.world = w;
+    ix->walk.changed_by = "a view led by an index of it, after a write,";
     if (!(s->track & ECS_TRACK_MODIFICATION) && !ecs_track_set(w, d->c, s->track | ECS_TRACK_MODIFICATION)) {
         ecs__free(w, ix, sizeof *ix);
         return 0; /* (reported) */
@@ -7047,6 +7116,104 @@ ECS__FN uint32_t ecs_index_range(ecs_world *w, ecs_index id, const void *lo, con
     }
     for (; a < b; a++) n = ecs__index_emit(out, cap, n, ix->ent[a].e);
     return n;
+}
+
+/* --- the index term of a view ---------------------------------------------- */
+
+/* The index's entities as the views it leads walk them: ix->walk, a
+   storage of entities only, down its rows as every walk goes. Ordered:
+   the entries from the last to the first, so a walk meets keys in order;
+   hashed: bucket after bucket (bucket.walk: where its entities start).
+   Built again when a view leads with the index after it changed; a walk
+   then in progress over the old one sees its rows change (ecs__iter_changed). */
+static bool ecs__index_walk(ecs_world *w, ecs__index *ix) {
+    ecs_storage *ws = &ix->walk;
+    uint32_t k, i, n = ix->d.ordered ? ix->nent : 0;
+    if (!ix->walk_stale) return true;
+    for (k = 0; !ix->d.ordered && ix->table && k <= ix->mask; k++) n += ix->table[k].count;
+    if (!ecs__grow(w, (void **)&ws->dense, &ws->cap, n ? n : 1, 0, sizeof *ws->dense)) return false;
+    if (ix->d.ordered) {
+        for (k = 0; k < n; k++) ws->dense[n - 1 - k] = ix->ent[k].e;
+    } else {
+        for (k = 0, n = 0; ix->table && k <= ix->mask; k++)
+            for (ix->table[k].walk = n, i = ix->table[k].head; ix->table[k].count && i != ECS__NONE; i = ix->slot[i].at)
+                ws->dense[n++] = ix->s->dense[(uint32_t)ECS__ENTRY(ix->s, i)];
+    }
+    ws->count = n;
+    ws->changes++; /* (its changed_rows stay 0: every row changed) */
+    ECS__MOVED(w);
+    ix->walk_stale = false;
+    return true;
+}
+
+/* A view's index term (ecs_view_desc.where): its bounds, then who leads.
+   The index does when its entities in range are fewer than the rows of
+   the shortest required term (lead; NULL: there is none) and desc.lead
+   does not name one; else lead does. Either way each entity's key is
+   tested as the walk reaches it (ecs__where_test): a walk never yields
+   an entity whose value does not match then. -1: refused (reported); 0:
+   a storage leads; 1: the index does; 2: nothing can match. */
+static int ecs__view_where(ecs_world *w, const char *call, ecs_iter *it, const ecs_view_desc *d, const ecs_storage *lead) {
+    ecs__index *ix = ecs__index_of(w, call, d->where.index);
+    const void *b[2];
+    uint32_t k, a = 0, z = 0, n;
+    if (!ix) return -1;
+    if (d->where.flags & ~(uint32_t)(ECS_RANGE_LO_OPEN | ECS_RANGE_HI_OPEN))
+        return ecs__report(w, ECS__M_WHERE_FLAGS, call, ECS_NULL, ix->d.c, (unsigned long)d->where.flags), -1;
+    if (!d->where.key && !ix->d.ordered) return ecs__report(w, ECS__M_INDEX_HASHED, call, ECS_NULL, ix->d.c), -1;
+    b[0] = d->where.key ? d->where.key : d->where.lo;
+    b[1] = d->where.key ? d->where.key : d->where.hi;
+    it->wix = ix;
+    it->where = d->where.key ? 0 : d->where.flags << 2;
+    for (k = 0; k < 2; k++) {
+        if (!b[k]) continue;
+        if (!ecs__ikey(ix, b[k], &it->wkey[k])) return 2; /* a NaN, a NULL string: matches nothing */
+        it->wstr[k] = ix->d.kind >= ECS_KEY_CHARS ? ecs__ikey_str(ix, b[k]) : NULL;
+        it->where |= 1u << k;
+    }
+    if (d->lead) return 0;
+    if (!ecs__index_sync(w, ix) || !ecs__index_walk(w, ix)) /* out of memory: a storage leads, if there is one */
+        return lead ? 0 : (ecs__report(w, ECS__M_OOM, call, ECS_NULL, ix->d.c), -1);
+    if (ix->d.ordered) {
+        n = ix->nent;
+        a = it->where & 1u ? ecs__index_bound(ix, it->wkey[0], it->wstr[0], (it->where & ECS_RANGE_LO_OPEN << 2) != 0) : 0;
+        z = it->where & 2u ? ecs__index_bound(ix, it->wkey[1], it->wstr[1], !(it->where & ECS_RANGE_HI_OPEN << 2)) : n;
+        z = z > a ? z : a;
+        a = n - a, z = n - z; /* (the walk's rows: reversed) */
+    } else if (ix->table && ecs__ibucket_of(ix, it->wkey[0])->count) {
+        z = ecs__ibucket_of(ix, it->wkey[0])->walk;
+        a = z + ecs__ibucket_of(ix, it->wkey[0])->count;
+    }
+    if (lead && lead->count <= a - z) return 0;
+    it->lead = &ix->walk;
+    it->lead_term = ECS_MAX_TERMS;
+    it->lo = a;
+    it->end = z;
+    it->changes = ix->walk.changes;
+    return 1;
+}
+
+/* Entity e's key is in the view's bounds (and e is the entity of that
+   index that has a value: the walk of an index may hold a destroyed one).
+   Out of line: ecs__iter_rest stays small. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static bool ecs__where_test(const ecs_iter *it, ecs_entity e) {
+    const ecs__index *ix = it->wix;
+    const ecs_storage *s = ix->s;
+    uint64_t at = *ECS__ENTRY_IN(s->pages, (uint32_t)e), key;
+    const unsigned char *field = s->data + (size_t)(uint32_t)at * s->size + ix->d.offset;
+    const char *str;
+    uint32_t k;
+    if ((uint32_t)at == ECS__NO_ROW || at >> 32 != e >> 32 || !ecs__ikey(ix, field, &key)) return false;
+    str = ix->d.kind >= ECS_KEY_CHARS ? ecs__ikey_str(ix, field) : NULL;
+    for (k = 0; k < 2; k++) {
+        int c = it->where >> k & 1u ? ecs__icmp_str(ix, key, str, it->wkey[k], it->wstr[k]) : 0;
+        if (k ? c > 0 || (c == 0 && (it->where & ECS_RANGE_HI_OPEN << 2)) : c < 0 || (c == 0 && (it->where & ECS_RANGE_LO_OPEN << 2)))
+            return false;
+    }
+    return true;
 }
 
 /* --- cached queries ------------------------------------------------------------ */
