@@ -1067,7 +1067,8 @@
           range on a hashed index (INDEX_HASHED), other flags
           (WHERE_FLAGS): a view that yields nothing, assert.
           Cost: the first view an index leads after it changed lays its
-          entities out for walks (O(n), 8 bytes per indexed entity); then a
+          entities out for walks (O(n); 8 bytes per indexed entity, and 4
+          per bucket of a hashed index); then a
           walk it leads costs its entities in range, each looked up in the
           terms. That layout is what a walk the index led still reads: a
           view it leads after a write to its field (in the body of such a
@@ -6630,7 +6631,6 @@ typedef struct ecs__islot { /* per entity index */
 typedef struct ecs__ibucket {
     uint64_t key;
     uint32_t head, count; /* count 0: an empty bucket */
-    uint32_t walk;        /* where its entities start in the index's walk */
 } ecs__ibucket;
 
 typedef struct ecs__ientry {
@@ -6653,6 +6653,7 @@ struct ecs__index {
     ecs__ientry *ent, *pending; /* ordered */
     uint32_t nent, ent_cap, npending, pending_cap, holes;
     ecs_storage walk; /* the lead of the views it leads: entities only (ecs__index_walk) */
+    uint32_t *walk_at, walk_at_cap; /* hashed: where each bucket's entities start in walk */
     bool walk_stale;
 };
 
@@ -6758,8 +6759,8 @@ static bool ecs__islot_room(ecs_world *w, ecs__index *ix, uint32_t i) {
 static void ecs__index_dirty(ecs_world *w, ecs__index *ix, uint32_t i) {
     if (ix->broken) return;
     if (!ecs__islot_room(w, ix, i) ||
-        (!ix->slot[i].dirty && !ecs__grow(w, (void **)&ix->dirty, &ix->dirty_cap, ix->ndirty + 1, ix->ndirty,
-                                          sizeof *ix->dirty))) {
+        (!ix->slot[i].dirty && ix->ndirty == ix->dirty_cap &&
+         !ecs__grow(w, (void **)&ix->dirty, &ix->dirty_cap, ix->ndirty + 1, ix->ndirty, sizeof *ix->dirty))) {
         ix->broken = true; /* out of memory: rebuilt at the next query */
         return;
     }
@@ -6955,6 +6956,7 @@ static void ecs__index_destroy(ecs_world *w, ecs__index *ix) {
     ecs__free(w, ix->ent, (size_t)ix->ent_cap * sizeof *ix->ent);
     ecs__free(w, ix->pending, (size_t)ix->pending_cap * sizeof *ix->pending);
     ecs__free(w, ix->walk.dense, (size_t)ix->walk.cap * sizeof *ix->walk.dense);
+    ecs__free(w, ix->walk_at, (size_t)ix->walk_at_cap * sizeof *ix->walk_at);
     ecs__free(w, ix, sizeof *ix);
 }
 static void ecs__indexes_free(ecs_world *w) {
@@ -7123,7 +7125,7 @@ ECS__FN uint32_t ecs_index_range(ecs_world *w, ecs_index id, const void *lo, con
 /* The index's entities as the views it leads walk them: ix->walk, a
    storage of entities only, down its rows as every walk goes. Ordered:
    the entries from the last to the first, so a walk meets keys in order;
-   hashed: bucket after bucket (bucket.walk: where its entities start).
+   hashed: bucket after bucket (walk_at[b]: where bucket b's entities start).
    Built again when a view leads with the index after it changed; a walk
    then in progress over the old one sees its rows change (ecs__iter_changed). */
 static bool ecs__index_walk(ecs_world *w, ecs__index *ix) {
@@ -7131,12 +7133,14 @@ static bool ecs__index_walk(ecs_world *w, ecs__index *ix) {
     uint32_t k, i, n = ix->d.ordered ? ix->nent : 0;
     if (!ix->walk_stale) return true;
     for (k = 0; !ix->d.ordered && ix->table && k <= ix->mask; k++) n += ix->table[k].count;
-    if (!ecs__grow(w, (void **)&ws->dense, &ws->cap, n ? n : 1, 0, sizeof *ws->dense)) return false;
+    if (!ecs__grow(w, (void **)&ws->dense, &ws->cap, n ? n : 1, 0, sizeof *ws->dense) ||
+        (!ix->d.ordered && !ecs__grow(w, (void **)&ix->walk_at, &ix->walk_at_cap, ix->mask + 1, 0, sizeof *ix->walk_at)))
+        return false;
     if (ix->d.ordered) {
         for (k = 0; k < n; k++) ws->dense[n - 1 - k] = ix->ent[k].e;
     } else {
         for (k = 0, n = 0; ix->table && k <= ix->mask; k++)
-            for (ix->table[k].walk = n, i = ix->table[k].head; ix->table[k].count && i != ECS__NONE; i = ix->slot[i].at)
+            for (ix->walk_at[k] = n, i = ix->table[k].head; ix->table[k].count && i != ECS__NONE; i = ix->slot[i].at)
                 ws->dense[n++] = ix->s->dense[(uint32_t)ECS__ENTRY(ix->s, i)];
     }
     ws->count = n;
@@ -7181,7 +7185,7 @@ static int ecs__view_where(ecs_world *w, const char *call, ecs_iter *it, const e
         z = z > a ? z : a;
         a = n - a, z = n - z; /* (the walk's rows: reversed) */
     } else if (ix->table && ecs__ibucket_of(ix, it->wkey[0])->count) {
-        z = ecs__ibucket_of(ix, it->wkey[0])->walk;
+        z = ix->walk_at[ecs__ibucket_of(ix, it->wkey[0]) - ix->table];
         a = z + ecs__ibucket_of(ix, it->wkey[0])->count;
     }
     if (lead && lead->count <= a - z) return 0;
