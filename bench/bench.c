@@ -536,6 +536,7 @@ enum {
     SCENE_HALF,   /* the same, then Velocity removed from every odd k */
     SCENE_PVD,    /* Position + Velocity + Data, created together */
     SCENE_FROZEN, /* Position + Velocity; the tag Frozen on every k % 3 == 0 */
+    SCENE_RARE,   /* Position + Velocity; the tag Rare on every k % 100 == 0 (the view's third term) */
     SCENE_TRACKED = 0x100, /* flag: Position tracks modification (ecs.h side) */
     SCENE_GROUPED = 0x200, /* flag: a group owns the scene's components (ecs.h side) */
     SCENE_CHURN = 0x400,   /* flag: before each run, one entity loses Velocity and gets it back */
@@ -561,17 +562,20 @@ static Data bench_data_of(uint32_t k) {
 }
 static int bench_has_vel(unsigned kind, uint32_t k) { return (kind & 0xff) != SCENE_HALF || k % 2 == 0; }
 static int bench_frozen(unsigned kind, uint32_t k) { return (kind & 0xff) == SCENE_FROZEN && k % 3 == 0; }
+static int bench_rare(unsigned kind, uint32_t k) { return (kind & 0xff) == SCENE_RARE && k % 100 == 0; }
 
 typedef struct bench_scene {
     uint32_t n;
     bench_ecs b;            /* ecs.h side (b.w is NULL on the raw side) */
-    ecs_component frozen;   /* ecs.h side: the tag */
+    ecs_component frozen;   /* ecs.h side: the tag (Frozen, or Rare) */
     ecs_component query;    /* ecs.h side: SCENE_QUERY's tag */
     Position *pos;          /* raw side: the arrays, index k */
     Velocity *vel;
     Data *data;
     unsigned char *is_frozen;
     Position *pos0;         /* both: the Position values every run starts from, by row */
+    Position *rpos;         /* raw side of SCENE_RARE: the rare entities' values, packed */
+    Velocity *rvel;
 } bench_scene;
 
 static void bench_scene_free(void *p) {
@@ -582,6 +586,8 @@ static void bench_scene_free(void *p) {
     free(sc->data);
     free(sc->is_frozen);
     free(sc->pos0);
+    free(sc->rpos);
+    free(sc->rvel);
     free(sc);
 }
 
@@ -613,6 +619,8 @@ static bench_scene *bench_scene_ecs(bench_run *r, unsigned kind) {
         if (!ecs_create_bulk(w, r->n, ncomps, comps, NULL, ids)) bench_die(ecs_last_error_msg(w));
         if ((kind & 0xff) == SCENE_FROZEN && !(sc->frozen = ECS_TAG(w, "Frozen")))
             bench_die(ecs_last_error_msg(w));
+        if ((kind & 0xff) == SCENE_RARE && !(sc->frozen = ECS_TAG(w, "Rare")))
+            bench_die(ecs_last_error_msg(w));
         for (k = 0; k < r->n; k++) {
             *ECS_GET_MUT(w, ids[k], sc->b.pos, Position) = bench_pos_of(k);
             *ECS_GET_MUT(w, ids[k], sc->b.vel, Velocity) = bench_vel_of(k);
@@ -620,7 +628,7 @@ static bench_scene *bench_scene_ecs(bench_run *r, unsigned kind) {
         }
         for (k = 0; k < r->n; k++) {
             if (!bench_has_vel(kind, k) && !ecs_delete(w, ids[k], sc->b.vel)) bench_die("delete");
-            if (bench_frozen(kind, k) && !ecs_add(w, ids[k], sc->frozen, NULL))
+            if ((bench_frozen(kind, k) || bench_rare(kind, k)) && !ecs_add(w, ids[k], sc->frozen, NULL))
                 bench_die(ecs_last_error_msg(w));
         }
         if ((kind & SCENE_TRACKED) && !ecs_track_set(w, sc->b.pos, ECS_TRACK_MODIFICATION))
@@ -638,7 +646,7 @@ static bench_scene *bench_scene_ecs(bench_run *r, unsigned kind) {
             q.terms[0].c = sc->b.pos;
             q.terms[1].c = sc->b.vel;
             q.terms[2].c = sc->frozen;
-            q.terms[2].flags = ECS_NOT;
+            q.terms[2].flags = (kind & 0xff) == SCENE_RARE ? 0 : ECS_NOT;
             if (!(sc->query = ecs_query_new(w, "Moving", &q))) bench_die(ecs_last_error_msg(w));
             { ecs_iter qi = ecs_view_of(w, 1, &sc->query); while (ecs_iter_next_block(&qi)) {} } /* filled by its first view */
         }
@@ -770,8 +778,8 @@ static bench_sum bench_move(bench_run *r, unsigned kind, int blocks) {
     d.terms[0].c = sc->b.pos;
     d.terms[0].flags = ECS_WRITE;
     d.terms[1].c = sc->b.vel;
-    d.terms[2].c = sc->frozen; /* 0 (the end of the terms) unless SCENE_FROZEN */
-    d.terms[2].flags = ECS_NOT;
+    d.terms[2].c = sc->frozen; /* 0 (the end of the terms) unless SCENE_FROZEN or SCENE_RARE */
+    d.terms[2].flags = (kind & 0xff) == SCENE_RARE ? 0 : ECS_NOT;
     if (kind & SCENE_QUERY) { /* the query's tag leads (the terms stay: they give the values) */
         d.terms[sc->frozen ? 3 : 2].c = sc->query;
         d.terms[sc->frozen ? 3 : 2].flags = 0;
@@ -824,6 +832,29 @@ static bench_sum ecs_half_group(bench_run *r) { return bench_move(r, SCENE_HALF 
 static bench_sum ecs_frozen_group(bench_run *r) { return bench_move(r, SCENE_FROZEN | SCENE_GROUPED, 1); }
 static bench_sum ecs_half_query_each(bench_run *r) { return bench_move(r, SCENE_HALF | SCENE_QUERY, 0); }
 static bench_sum ecs_half_query_block(bench_run *r) { return bench_move(r, SCENE_HALF | SCENE_QUERY, 1); }
+static bench_sum ecs_rare_each(bench_run *r) { return bench_move(r, SCENE_RARE, 0); }
+static bench_sum ecs_rare_query_each(bench_run *r) { return bench_move(r, SCENE_RARE | SCENE_QUERY, 0); }
+
+/* Baseline of the rare rows: the 1% in arrays of their own (the values
+   moved back into place untimed, for the checksum). */
+static bench_sum raw_rare(bench_run *r) {
+    bench_scene *sc = bench_scene_raw(r, SCENE_RARE);
+    uint32_t i, j, m = (r->n + 99) / 100;
+    if (!sc->rpos) {
+        sc->rpos = (Position *)bench_alloc((size_t)m * sizeof *sc->rpos);
+        sc->rvel = (Velocity *)bench_alloc((size_t)m * sizeof *sc->rvel);
+        for (j = 0; j < m; j++) sc->rvel[j] = sc->vel[j * 100];
+    }
+    for (j = 0; j < m; j++) sc->rpos[j] = sc->pos[j * 100];
+    bench_start(r);
+    for (i = 0; i < m; i++) {
+        sc->rpos[i].x += sc->rvel[i].x;
+        sc->rpos[i].y += sc->rvel[i].y;
+    }
+    bench_stop(r);
+    for (j = 0; j < m; j++) sc->pos[j * 100] = sc->rpos[j];
+    return bench_pos_sum(m, sc->pos, r->n);
+}
 
 /* Baseline of iterate 2 and of its tracked form. */
 static bench_sum raw_iter2(bench_run *r) {
@@ -1980,7 +2011,7 @@ typedef struct bench_baseline {
 } bench_baseline;
 
 enum {
-    RAW_CREATE, RAW_GET, RAW_ADD_REMOVE, RAW_ITER1, RAW_ITER2, RAW_HALF, RAW_FROZEN, RAW_ITER3, RAW_TREE,
+    RAW_CREATE, RAW_GET, RAW_ADD_REMOVE, RAW_ITER1, RAW_ITER2, RAW_HALF, RAW_FROZEN, RAW_RARE, RAW_ITER3, RAW_TREE,
     RAW_TREE_MOVED, RAW_SNAPSHOT, RAW_FRAME,
     ECS_ITER2_EACH, ECS_ITER2_BLOCK, ECS_ADD_REMOVE, ECS_CREATE, ECS_DESTROY, ECS_FRAME, ECS_TREE, ECS_PLACED,
     ECS_HALF_EACH, ECS_IN_PLACE, RAW_SCAN1, RAW_SCAN100, ECS_KEYED_ADD, ECS_KEYED_REPLACE, ECS_KEYED_REMOVE,
@@ -1995,6 +2026,7 @@ static const bench_baseline BASELINES[NBASELINES] = {
     {"raw iter2", raw_iter2},
     {"raw i += 2", raw_half},
     {"raw !frozen", raw_frozen},
+    {"raw 1%", raw_rare}, /* the 1% of entities a cached query keeps, packed */
     {"raw iter3", raw_iter3},
     {"raw tree", raw_tree_transforms},
     {"raw 1% tree", raw_tree_moved_leaves}, /* the moved leaves only */
@@ -2062,6 +2094,8 @@ static const bench_row ROWS[] = {
     {"iterate 2 mixed, group blocks", ecs_half_group, RAW_HALF, RAW_HALF, 1.05, GUARANTEE},
     {"iterate 2 mixed, query, per entity", ecs_half_query_each, RAW_HALF, RAW_HALF, 2.0, GOAL},
     {"iterate 2 mixed, query, blocks", ecs_half_query_block, RAW_HALF, RAW_HALF, 2.0, GOAL},
+    {"iterate 2 of 1%, per entity", ecs_rare_each, RAW_RARE, NO_TARGET, 0, 0},
+    {"iterate 2 of 1%, query, per entity", ecs_rare_query_each, RAW_RARE, RAW_RARE, 2.0, GOAL},
     {"iterate 2 NOT Frozen, per entity", ecs_frozen_each, RAW_FROZEN, NO_TARGET, 0, 0},
     {"iterate 2 NOT Frozen, blocks", ecs_frozen_block, RAW_FROZEN, NO_TARGET, 0, 0},
     {"iterate 2 NOT Frozen, group blocks", ecs_frozen_group, RAW_FROZEN, NO_TARGET, 0, 0},
