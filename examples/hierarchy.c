@@ -35,13 +35,15 @@ static void print_scene(scene *s, const char *title) {
 }
 
 /* Bodies found by name through indexes on Name (ecs.h section 14):
-   hashed for "which body is called X", ordered for a range of names. */
+   hashed for "which body is called X", ordered for a range of names,
+   which a view's index term walks in key order. */
 static void find_by_name(scene *s) {
     ecs_index_desc d = {0};
+    ecs_view_desc v = {0};
     ecs_index by_name, in_order;
     ecs_entity found[8];
     const char *moon = "moon", *from = "m", *to = "n";
-    uint32_t k, n;
+    uint32_t n;
     d.c = s->name;
     d.offset = offsetof(Name, s);
     d.size = sizeof(const char *);
@@ -52,9 +54,11 @@ static void find_by_name(scene *s) {
     n = ecs_index_find(s->w, by_name, &moon, found, 8);
     printf("   found by name: \"moon\" is %u entity, whose parent is %s\n", n,
            n ? name_of(s, hierarchy_parent_of(&s->h, found[0])) : "-");
-    n = ecs_index_range(s->w, in_order, &from, &to, ECS_RANGE_HI_OPEN, found, 8);
+    v.terms[0].c = s->name;
+    v.where.index = in_order;
+    v.where.lo = &from, v.where.hi = &to, v.where.flags = ECS_RANGE_HI_OPEN;
     printf("   names from \"m\" up to \"n\", in order:");
-    for (k = 0; k < n && k < 8; k++) printf(" %s", name_of(s, found[k]));
+    ECS_EACH_VIEW(it, s->w, &v) printf(" %s", ECS_FIELD(&it, 0, Name)->s);
     printf("\n\n");
 }
 
