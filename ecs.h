@@ -7213,7 +7213,7 @@ static bool ecs__where_test(const ecs_iter *it, ecs_entity e) {
     if ((uint32_t)at == ECS__NO_ROW || at >> 32 != e >> 32 || !ecs__ikey(ix, field, &key)) return false;
     str = ix->d.kind >= ECS_KEY_CHARS ? ecs__ikey_str(ix, field) : NULL;
     for (k = 0; k < 2; k++) {
-        int c = it->where >> k & 1u ? ecs__icmp_str(ix, key, str, it->wkey[k], it->wstr[k]) : 0;
+        int c = it->where >> k & 1u ? ecs__icmp_str(ix, key, str, it->wkey[k], it->wstr[k]) : k ? -1 : 1;
         if (k ? c > 0 || (c == 0 && (it->where & ECS_RANGE_HI_OPEN << 2)) : c < 0 || (c == 0 && (it->where & ECS_RANGE_LO_OPEN << 2)))
             return false;
     }
