@@ -112,4 +112,58 @@ TEST_CMDS += 'FUZZ_SKIP_KNOWN=1 $(B)/fuzz/fuzz_replay $(FUZZ_CORPUS)' \
              'FUZZ_SKIP_KNOWN=1 $(B)/fuzz/fuzz_driver --random $(FUZZ_OPS) $(FUZZ_SEED)' \
              'FUZZ_SKIP_KNOWN=1 $(B)/fuzz/fuzz_replay --random $(FUZZ_SAN_OPS) 2'
 
-.PHONY: fuzz fuzz-cmin fuzz-replay fuzz-minimize
+# ---- the index model --------------------------------------------------------------
+# tests/fuzz/fuzz_index.c drives tests/index_model.h (the model of
+# tests/test_indexes.c: every field index and a cached query against a
+# brute-force scan after every step) from its input's bytes.
+#
+#   make fuzz-index             libFuzzer + ASan/UBSan (clang) for FUZZ_TIME
+#                               seconds (FUZZ_JOBS workers) in $(B)/fuzz/index,
+#                               on a copy of tests/fuzz/index_corpus; prints the
+#                               executions; crashes (a mismatch prints it, then
+#                               aborts) go to $(B)/fuzz/index/crash-*
+#   make fuzz-index FUZZ_SAVE=1 then copies the new inputs to tests/fuzz/index_corpus
+#   make fuzz-index-replay      replay tests/fuzz/index_corpus (no libFuzzer needed)
+#   make fuzz-index-minimize FUZZ_CRASH=$(B)/fuzz/index/crash-...
+#                               shrinks it (60 s) to $(B)/fuzz/index/minimized
+#
+# make test replays tests/fuzz/index_corpus and runs the fixed-seed random
+# driver for FUZZ_INDEX_OPS steps, both built with $(CC) and ASan/UBSan
+# (together about a second).
+FUZZ_INDEX_OPS    ?= 20000
+FUZZ_INDEX_SRC    := $(FUZZ_DIR)/fuzz_index.c
+FUZZ_INDEX_CORPUS := $(FUZZ_DIR)/index_corpus
+FUZZ_INDEX_DEPS   := $(FUZZ_INDEX_SRC) tests/index_model.h ecs.h
+
+$(B)/fuzz/fuzz_index: $(FUZZ_INDEX_DEPS) | $(B)/fuzz/
+	$(CLANG) -std=c11 $(WARN) -O1 $(FUZZ_FLAGS) $(CFLAGS_COMMON) $< -o $@
+$(B)/fuzz/fuzz_index_replay: $(FUZZ_INDEX_DEPS) | $(B)/fuzz/
+	$(CC) -std=c99 $(WARN) -O1 $(SAN) $(CFLAGS_COMMON) -DFUZZ_MAIN $< -o $@
+
+fuzz-index: $(B)/fuzz/fuzz_index
+	@rm -rf $(B)/fuzz/index && mkdir -p $(B)/fuzz/index/corpus && cp $(FUZZ_INDEX_CORPUS)/* $(B)/fuzz/index/corpus/
+	@echo "make fuzz-index: $(FUZZ_TIME) s, $(FUZZ_JOBS) worker(s), corpus $(B)/fuzz/index/corpus, log $(B)/fuzz/index/fuzz.log"
+	@cd $(B)/fuzz/index && ../fuzz_index $(FUZZ_ARGS) corpus >fuzz.log 2>&1; status=$$?; \
+	    grep -h '^stat::\|^Done \|^INFO: seed\|ERROR\|SUMMARY\|^fuzz_index.c:\|^  last error\|^#[0-9]*.*DONE' fuzz*.log; \
+	    if [ $$status -ne 0 ] || ls crash-* leak-* timeout-* oom-* >/dev/null 2>&1; then \
+	        echo "make fuzz-index: crash: $$(ls crash-* leak-* timeout-* oom-* 2>/dev/null | sed 's,^,$(B)/fuzz/index/,')"; exit 1; fi
+	@$(if $(FUZZ_SAVE),cp -n $(B)/fuzz/index/corpus/* $(FUZZ_INDEX_CORPUS)/ && echo "make fuzz-index: new inputs copied to $(FUZZ_INDEX_CORPUS)")
+	@echo "make fuzz-index: no mismatch and no crash in $(FUZZ_TIME) s"
+
+fuzz-index-replay: $(B)/fuzz/fuzz_index_replay
+	./$(B)/fuzz/fuzz_index_replay $(FUZZ_INDEX_CORPUS)
+
+fuzz-index-minimize: $(B)/fuzz/fuzz_index $(B)/fuzz/fuzz_index_replay
+	@test -n "$(FUZZ_CRASH)" || { echo "make fuzz-index-minimize FUZZ_CRASH=file"; exit 2; }
+	@mkdir -p $(B)/fuzz/index && rm -f $(B)/fuzz/index/minimized
+	-$(B)/fuzz/fuzz_index -minimize_crash=1 -max_total_time=60 \
+	    -exact_artifact_path=$(B)/fuzz/index/minimized $(FUZZ_CRASH) >$(B)/fuzz/index/minimize.log 2>&1
+	@test -f $(B)/fuzz/index/minimized || { tail $(B)/fuzz/index/minimize.log; exit 1; }
+	@echo "$(B)/fuzz/index/minimized: $$(wc -c < $(B)/fuzz/index/minimized) bytes"
+	-@FUZZ_TRACE=1 $(B)/fuzz/fuzz_index_replay $(B)/fuzz/index/minimized 2>&1 | tail -n 25
+
+TEST_DEPS += $(B)/fuzz/fuzz_index_replay
+TEST_CMDS += '$(B)/fuzz/fuzz_index_replay $(FUZZ_INDEX_CORPUS)' \
+             '$(B)/fuzz/fuzz_index_replay --random $(FUZZ_INDEX_OPS) 3'
+
+.PHONY: fuzz fuzz-cmin fuzz-replay fuzz-minimize fuzz-index fuzz-index-replay fuzz-index-minimize
