@@ -3641,7 +3641,6 @@ static void ecs__systems_free(ecs_world *w);
 static void ecs__groups_free(ecs_world *w);
 static void ecs__free_entities(ecs_world *w);
 static void ecs__indexes_free(ecs_world *w);
-static void ecs__queries_free(ecs_world *w);
 static void ecs__indexes_stale(ecs_world *w);
 
 ECS__FN void ecs_world_free(ecs_world *w) {
@@ -3657,7 +3656,6 @@ ECS__FN void ecs_world_free(ecs_world *w) {
             break;
         }
     ecs__indexes_free(w);
-    ecs__queries_free(w);
     for (c = 1; c <= w->ncomponents; c++) ecs__storage_destroy(w, w->storages[c]);
     ecs__free(w, w->storages, (size_t)w->storages_cap * sizeof *w->storages);
     ecs__free(w, w->absent_page, ECS__PAGE_SIZE * sizeof *w->absent_page);
@@ -4202,8 +4200,6 @@ enum {
 };
 static void ecs__query_step(ecs_world *w, uint32_t id, ecs_entity e, bool join, const char *call);
 typedef struct ecs__index ecs__index;
-static void ecs__index_inserted(ecs_world *w, ecs_storage *s, ecs_entity e);
-static void ecs__index_removing(ecs_storage *s, ecs_entity e);
 static const unsigned char ecs__on_paths[ECS__ON_KINDS] = {
     ECS__PATH_INSERT | ECS__PATH_SETTLED,
     ECS__PATH_REMOVE | ECS__PATH_OBSERVED | ECS__PATH_REMOVING,
@@ -4323,7 +4319,7 @@ ECS__IMPL_HOT void ecs__inserted(ecs_world *w, ecs_storage *s, ecs_entity e, con
         else if (s->listen[k].kind == ECS__ON_EXCLUDES)
             ecs__group_leave(w, s->listen[k].arg, e, call);
         else if (s->listen[k].kind == ECS__ON_INDEX)
-            ecs__index_inserted(w, s, e);
+            ecs__index_touch(s, (uint32_t)ECS__ENTRY(s, (uint32_t)e), 1);
         else if (s->listen[k].kind == ECS__ON_QUERY || s->listen[k].kind == ECS__ON_QUERY_NOT)
             ecs__query_step(w, s->listen[k].arg, e, s->listen[k].kind == ECS__ON_QUERY, call);
 }
@@ -4366,7 +4362,7 @@ ECS__IMPL_HOT void ecs__remove_at(ecs_world *w, ecs_storage *s, ecs_entity e, ui
             ecs__group_leave(w, l->arg, e, call);
             row = (uint32_t)ECS__ENTRY(s, (uint32_t)e);
         } else if (l->kind == ECS__ON_INDEX) {
-            ecs__index_removing(s, e);
+            ecs__index_touch(s, row, 1); /* (taken out by the sync) */
         } else if (l->kind == ECS__ON_QUERY) {
             ecs__query_step(w, l->arg, e, false, call);
         }
@@ -6664,24 +6660,20 @@ static const char *ecs__ikey_str(const ecs__index *ix, const void *field) {
     memcpy(&p, field, sizeof p);
     return p;
 }
-static size_t ecs__ikey_len(const ecs__index *ix, const char *str) {
-    size_t n = 0, max = ix->d.kind == ECS_KEY_CHARS ? ix->d.size : (size_t)-1;
-    while (n < max && str[n]) n++;
-    return n;
-}
 
 /* The key of a field's value (the field itself: value + offset); false: not
    indexed (a NaN, a NULL string). */
 static bool ecs__ikey(const ecs__index *ix, const void *field, uint64_t *key) {
     const unsigned char *b = (const unsigned char *)field;
-    uint32_t k, size = ix->d.size;
-    (void)k;
+    uint32_t k, size = ix->d.size, u32;
+    uint16_t u16;
+    uint8_t u8;
     uint64_t x = 0;
     if (ix->d.kind == ECS_KEY_CHARS || ix->d.kind == ECS_KEY_STRING) {
         const char *str = ecs__ikey_str(ix, field);
-        size_t n;
+        size_t n = 0, max = ix->d.kind == ECS_KEY_CHARS ? size : (size_t)-1;
         if (!str) return false;
-        n = ecs__ikey_len(ix, str);
+        while (n < max && str[n]) n++;
         if (!ix->d.ordered) { /* FNV-1a */
             for (x = 1469598103934665603ull, k = 0; k < n; k++) x = (x ^ (unsigned char)str[k]) * 1099511628211ull;
         } else {
@@ -6691,39 +6683,22 @@ static bool ecs__ikey(const ecs__index *ix, const void *field, uint64_t *key) {
         return true;
     }
     if (ix->d.kind == ECS_KEY_FLOAT) {
+        float f;
         double v;
-        if (size == 4) {
-            float f;
-            memcpy(&f, b, 4);
-            v = f;
-        } else {
-            memcpy(&v, b, 8);
-        }
+        if (size == 4) memcpy(&f, b, 4), v = f;
+        else memcpy(&v, b, 8);
         if (v != v) return false; /* NaN: equal to nothing, in no order */
         if (v == 0) v = 0;        /* -0 is 0 */
         memcpy(&x, &v, 8);
         *key = x >> 63 ? ~x : x | 0x8000000000000000ull;
         return true;
     }
-    if (ix->d.kind == ECS_KEY_INT) { /* sign-extended, then in unsigned order */
-        int8_t i8;
-        int16_t i16;
-        int32_t i32;
-        int64_t i64;
-        if (size == 1) memcpy(&i8, b, 1), i64 = i8;
-        else if (size == 2) memcpy(&i16, b, 2), i64 = i16;
-        else if (size == 4) memcpy(&i32, b, 4), i64 = i32;
-        else memcpy(&i64, b, 8);
-        x = (uint64_t)i64 ^ 0x8000000000000000ull;
-    } else {
-        uint8_t u8;
-        uint16_t u16;
-        uint32_t u32;
-        if (size == 1) memcpy(&u8, b, 1), x = u8;
-        else if (size == 2) memcpy(&u16, b, 2), x = u16;
-        else if (size == 4) memcpy(&u32, b, 4), x = u32;
-        else memcpy(&x, b, 8);
-    }
+    if (size == 1) memcpy(&u8, b, 1), x = u8; /* integers: then sign-extended (INT) and in unsigned order */
+    else if (size == 2) memcpy(&u16, b, 2), x = u16;
+    else if (size == 4) memcpy(&u32, b, 4), x = u32;
+    else memcpy(&x, b, 8);
+    if (ix->d.kind == ECS_KEY_INT && size < 8 && x >> (size * 8 - 1)) x |= ~(uint64_t)0 << (size * 8);
+    if (ix->d.kind == ECS_KEY_INT) x ^= 0x8000000000000000ull;
     *key = x;
     return true;
 }
@@ -6768,7 +6743,9 @@ static void ecs__index_dirty(ecs_world *w, ecs__index *ix, uint32_t i) {
     ix->slot[i].dirty = 1;
 }
 
-/* The modified step's listener: rows row..row+n-1 of s were written. */
+/* The modified step's listener, and the insert and remove paths' (one
+   ECS__ON_INDEX listener per storage, for all its indexes): rows
+   row..row+n-1 of s were written, inserted or are being removed. */
 ECS__FN void ecs__index_touch(ecs_storage *s, uint32_t row, uint32_t n) {
     ecs__index *ix;
     uint32_t k;
@@ -6788,15 +6765,12 @@ static ecs__ibucket *ecs__ibucket_of(ecs__index *ix, uint64_t key) {
 }
 static bool ecs__index_put(ecs_world *w, ecs__index *ix, uint32_t i, uint64_t key, ecs_entity e) {
     ecs__islot *sl = &ix->slot[i];
-    if (ix->d.ordered) {
-        ecs__ientry *pe;
-        if (!ecs__grow(w, (void **)&ix->pending, &ix->pending_cap, ix->npending + 1, ix->npending, sizeof *pe))
+    if (ix->d.ordered) { /* pending until the merge */
+        if (!ecs__grow(w, (void **)&ix->pending, &ix->pending_cap, ix->npending + 1, ix->npending, sizeof *ix->pending))
             return false;
-        sl->at = ix->npending;
-        sl->pend = 1;
-        pe = &ix->pending[ix->npending++];
-        pe->key = key;
-        pe->e = e;
+        sl->at = ix->npending, sl->pend = 1;
+        ix->pending[ix->npending].key = key;
+        ix->pending[ix->npending++].e = e;
     } else {
         ecs__ibucket *b;
         if ((ix->used + 1) * 2 > ix->mask + 1u) { /* grow to keep the table at most half full */
@@ -6877,15 +6851,13 @@ static bool ecs__index_merge(ecs_world *w, ecs__index *ix) {
         memcpy(p, tmp, (size_t)ix->npending * sizeof *p);
     }
     while (a < ix->nent || b < ix->npending) {
-        if (a < ix->nent && !ix->ent[a].e) {
+        if (a < ix->nent && !ix->ent[a].e) { /* a hole */
             a++;
-        } else {
-            out[k] = b >= ix->npending || (a < ix->nent && ecs__ient_cmp(ix, &ix->ent[a], &p[b]) <= 0) ? ix->ent[a++]
-                                                                                                         : p[b++];
-            ix->slot[(uint32_t)out[k].e].at = k;
-            ix->slot[(uint32_t)out[k].e].pend = 0;
-            k++;
+            continue;
         }
+        out[k] = b >= ix->npending || (a < ix->nent && ecs__ient_cmp(ix, &ix->ent[a], &p[b]) <= 0) ? ix->ent[a++] : p[b++];
+        ix->slot[(uint32_t)out[k].e].at = k, ix->slot[(uint32_t)out[k].e].pend = 0;
+        k++;
     }
     ecs__free(w, ix->ent, (size_t)ix->ent_cap * sizeof *ix->ent);
     ix->ent = out;
@@ -6933,17 +6905,6 @@ static bool ecs__index_sync(ecs_world *w, ecs__index *ix) {
     return true;
 }
 
-/* The insert and remove paths' steps (one ECS__ON_INDEX listener per
-   storage, for all its indexes). */
-static void ecs__index_inserted(ecs_world *w, ecs_storage *s, ecs_entity e) {
-    ecs__index *ix;
-    for (ix = s->index; ix; ix = ix->next) ecs__index_dirty(w, ix, (uint32_t)e);
-}
-static void ecs__index_removing(ecs_storage *s, ecs_entity e) {
-    ecs__index *ix;
-    for (ix = s->index; ix; ix = ix->next) ecs__index_dirty(s->world, ix, (uint32_t)e); /* (taken out by the sync) */
-}
-
 static void ecs__index_destroy(ecs_world *w, ecs__index *ix) {
     ecs__index **at;
     for (at = &ix->s->index; *at != ix; at = &(*at)->next) {}
@@ -6959,21 +6920,6 @@ static void ecs__index_destroy(ecs_world *w, ecs__index *ix) {
     ecs__free(w, ix->walk_at, (size_t)ix->walk_at_cap * sizeof *ix->walk_at);
     ecs__free(w, ix, sizeof *ix);
 }
-static void ecs__indexes_free(ecs_world *w) {
-    uint32_t k;
-    for (k = 0; k < w->nindexes; k++)
-        if (w->indexes[k]) ecs__index_destroy(w, w->indexes[k]);
-    ecs__free(w, w->indexes, (size_t)w->indexes_cap * sizeof *w->indexes);
-}
-/* After ecs_load: every index and cached query rebuilds. */
-static void ecs__query_stale(ecs_world *w, uint32_t k);
-static void ecs__indexes_stale(ecs_world *w) {
-    uint32_t k;
-    for (k = 0; k < w->nindexes; k++)
-        if (w->indexes[k]) w->indexes[k]->broken = true;
-    for (k = 0; k < w->nqueries; k++) ecs__query_stale(w, k);
-}
-
 ECS__FN ecs_index ecs_index_new(ecs_world *w, const ecs_index_desc *d) {
     ECS__WORLD(w, 0);
     ecs_storage *s;
@@ -7003,7 +6949,6 @@ ECS__FN ecs_index ecs_index_new(ecs_world *w, const ecs_index_desc *d) {
     ix->broken = true; /* built at its first query */
     ix->walk.id = d->c; /* (named in the messages of a walk it leads) */
     ix->walk.name = s->name;
-    ix->walk.world = w;
     ix->walk.changed_by = "a view led by an index of it, after a write,";
     if (!(s->track & ECS_TRACK_MODIFICATION) && !ecs_track_set(w, d->c, s->track | ECS_TRACK_MODIFICATION)) {
         ecs__free(w, ix, sizeof *ix);
@@ -7058,22 +7003,44 @@ static uint32_t ecs__index_bound(const ecs__index *ix, uint64_t key, const char 
     return lo;
 }
 
+/* A query's bounds as keys: lo and hi (NULL: none on that side) in key[]
+   and str[], and in *b which there are (1: lo, 2: hi) with flags << 2;
+   false when one is a NaN or a NULL string (nothing matches). */
+static bool ecs__index_bounds(const ecs__index *ix, const void *lo, const void *hi, uint32_t flags, uint64_t *key,
+                              const char **str, uint32_t *b) {
+    const void *p[2];
+    uint32_t k;
+    p[0] = lo, p[1] = hi, *b = flags << 2;
+    for (k = 0; k < 2; k++) {
+        if (!p[k]) continue;
+        if (!ecs__ikey(ix, p[k], &key[k])) return false;
+        str[k] = ix->d.kind >= ECS_KEY_CHARS ? ecs__ikey_str(ix, p[k]) : NULL;
+        *b |= 1u << k;
+    }
+    return true;
+}
+/* Ordered: the entries [*a, *z) between bounds b (ecs__index_bounds). */
+static void ecs__index_span(const ecs__index *ix, uint32_t b, const uint64_t *key, const char *const *str, uint32_t *a,
+                            uint32_t *z) {
+    *a = b & 1u ? ecs__index_bound(ix, key[0], str[0], (b & ECS_RANGE_LO_OPEN << 2) != 0) : 0;
+    *z = b & 2u ? ecs__index_bound(ix, key[1], str[1], !(b & ECS_RANGE_HI_OPEN << 2)) : ix->nent;
+    *z = *z > *a ? *z : *a;
+}
+
 static uint32_t ecs__index_find1(ecs__index *ix, const void *keyp, ecs_entity *out, uint32_t cap, uint32_t n) {
     const ecs_storage *s = ix->s;
-    const char *str = NULL;
-    uint64_t key;
-    uint32_t i, a, b;
-    if (!ecs__ikey(ix, keyp, &key)) return n; /* NaN, a NULL string: nothing */
-    if (ix->d.kind == ECS_KEY_CHARS || ix->d.kind == ECS_KEY_STRING) str = ecs__ikey_str(ix, keyp);
+    const char *str[2];
+    uint64_t key[2];
+    uint32_t i, a, z;
+    if (!ecs__index_bounds(ix, keyp, keyp, 0, key, str, &i)) return n; /* NaN, a NULL string: nothing */
     if (ix->d.ordered) {
-        for (a = ecs__index_bound(ix, key, str, false), b = ecs__index_bound(ix, key, str, true); a < b; a++)
-            n = ecs__index_emit(out, cap, n, ix->ent[a].e);
+        for (ecs__index_span(ix, i, key, str, &a, &z); a < z; a++) n = ecs__index_emit(out, cap, n, ix->ent[a].e);
         return n;
     }
-    if (!ix->table || !ecs__ibucket_of(ix, key)->count) return n;
-    for (i = ecs__ibucket_of(ix, key)->head; i != ECS__NONE; i = ix->slot[i].at) {
+    if (!ix->table || !ecs__ibucket_of(ix, key[0])->count) return n;
+    for (i = ecs__ibucket_of(ix, key[0])->head; i != ECS__NONE; i = ix->slot[i].at) {
         ecs_entity e = s->dense[(uint32_t)ECS__ENTRY(s, i)];
-        if (str && ecs__icmp_str(ix, key, str, key, ecs__ient_str(ix, e))) continue; /* a hash collision */
+        if (str[0] && ecs__icmp_str(ix, key[0], str[0], key[0], ecs__ient_str(ix, e))) continue; /* a hash collision */
         n = ecs__index_emit(out, cap, n, e);
     }
     return n;
@@ -7103,20 +7070,13 @@ ECS__FN uint32_t ecs_index_range(ecs_world *w, ecs_index id, const void *lo, con
                                  ecs_entity *out, uint32_t cap) {
     ECS__WORLD(w, 0);
     ecs__index *ix = ecs__index_query(w, "ecs_index_range", id, out, cap);
-    uint64_t key;
-    uint32_t a = 0, b, n = 0;
+    const char *str[2];
+    uint64_t key[2];
+    uint32_t a, z, b, n = 0;
     if (!ix) return 0;
     if (!ix->d.ordered) return ecs__report(w, ECS__M_INDEX_HASHED, "ecs_index_range", ECS_NULL, ix->d.c), 0;
-    b = ix->nent;
-    if (lo) {
-        if (!ecs__ikey(ix, lo, &key)) return 0;
-        a = ecs__index_bound(ix, key, ix->d.kind >= ECS_KEY_CHARS ? ecs__ikey_str(ix, lo) : NULL, (flags & ECS_RANGE_LO_OPEN) != 0);
-    }
-    if (hi) {
-        if (!ecs__ikey(ix, hi, &key)) return 0;
-        b = ecs__index_bound(ix, key, ix->d.kind >= ECS_KEY_CHARS ? ecs__ikey_str(ix, hi) : NULL, !(flags & ECS_RANGE_HI_OPEN));
-    }
-    for (; a < b; a++) n = ecs__index_emit(out, cap, n, ix->ent[a].e);
+    if (!ecs__index_bounds(ix, lo, hi, flags & 3u, key, str, &b)) return 0;
+    for (ecs__index_span(ix, b, key, str, &a, &z); a < z; a++) n = ecs__index_emit(out, cap, n, ix->ent[a].e);
     return n;
 }
 
@@ -7159,31 +7119,22 @@ static bool ecs__index_walk(ecs_world *w, ecs__index *ix) {
    a storage leads; 1: the index does; 2: nothing can match. */
 static int ecs__view_where(ecs_world *w, const char *call, ecs_iter *it, const ecs_view_desc *d, const ecs_storage *lead) {
     ecs__index *ix = ecs__index_of(w, call, d->where.index);
-    const void *b[2];
-    uint32_t k, a = 0, z = 0, n;
+    const void *key = d->where.key;
+    uint32_t a = 0, z = 0;
     if (!ix) return -1;
     if (d->where.flags & ~(uint32_t)(ECS_RANGE_LO_OPEN | ECS_RANGE_HI_OPEN))
         return ecs__report(w, ECS__M_WHERE_FLAGS, call, ECS_NULL, ix->d.c, (unsigned long)d->where.flags), -1;
-    if (!d->where.key && !ix->d.ordered) return ecs__report(w, ECS__M_INDEX_HASHED, call, ECS_NULL, ix->d.c), -1;
-    b[0] = d->where.key ? d->where.key : d->where.lo;
-    b[1] = d->where.key ? d->where.key : d->where.hi;
+    if (!key && !ix->d.ordered) return ecs__report(w, ECS__M_INDEX_HASHED, call, ECS_NULL, ix->d.c), -1;
     it->wix = ix;
-    it->where = d->where.key ? 0 : d->where.flags << 2;
-    for (k = 0; k < 2; k++) {
-        if (!b[k]) continue;
-        if (!ecs__ikey(ix, b[k], &it->wkey[k])) return 2; /* a NaN, a NULL string: matches nothing */
-        it->wstr[k] = ix->d.kind >= ECS_KEY_CHARS ? ecs__ikey_str(ix, b[k]) : NULL;
-        it->where |= 1u << k;
-    }
+    if (!ecs__index_bounds(ix, key ? key : d->where.lo, key ? key : d->where.hi, key ? 0 : d->where.flags, it->wkey,
+                           it->wstr, &it->where))
+        return 2; /* a NaN, a NULL string: matches nothing */
     if (d->lead) return 0;
     if (!ecs__index_sync(w, ix) || !ecs__index_walk(w, ix)) /* out of memory: a storage leads, if there is one */
         return lead ? 0 : (ecs__report(w, ECS__M_OOM, call, ECS_NULL, ix->d.c), -1);
     if (ix->d.ordered) {
-        n = ix->nent;
-        a = it->where & 1u ? ecs__index_bound(ix, it->wkey[0], it->wstr[0], (it->where & ECS_RANGE_LO_OPEN << 2) != 0) : 0;
-        z = it->where & 2u ? ecs__index_bound(ix, it->wkey[1], it->wstr[1], !(it->where & ECS_RANGE_HI_OPEN << 2)) : n;
-        z = z > a ? z : a;
-        a = n - a, z = n - z; /* (the walk's rows: reversed) */
+        ecs__index_span(ix, it->where, it->wkey, it->wstr, &a, &z);
+        a = ix->nent - a, z = ix->nent - z; /* (the walk's rows: reversed) */
     } else if (ix->table && ecs__ibucket_of(ix, it->wkey[0])->count) {
         z = ix->walk_at[ecs__ibucket_of(ix, it->wkey[0]) - ix->table];
         a = z + ecs__ibucket_of(ix, it->wkey[0])->count;
@@ -7191,8 +7142,7 @@ static int ecs__view_where(ecs_world *w, const char *call, ecs_iter *it, const e
     if (lead && lead->count <= a - z) return 0;
     it->lead = &ix->walk;
     it->lead_term = ECS_MAX_TERMS;
-    it->lo = a;
-    it->end = z;
+    it->lo = a, it->end = z; /* (rows end..lo-1 of the walk) */
     it->changes = ix->walk.changes;
     return 1;
 }
@@ -7281,12 +7231,23 @@ static void ecs__query_rebuild(ecs_world *w, ecs__query *q) {
     }
 }
 
-static void ecs__query_stale(ecs_world *w, uint32_t k) { w->queries[k].broken = true; }
+/* After ecs_load: every index and cached query rebuilds. */
+static void ecs__indexes_stale(ecs_world *w) {
+    uint32_t k;
+    for (k = 0; k < w->nindexes; k++)
+        if (w->indexes[k]) w->indexes[k]->broken = true;
+    for (k = 0; k < w->nqueries; k++) w->queries[k].broken = true;
+}
 
 static void ecs__query_fresh(ecs_world *w, uint32_t id) {
     if (w->queries[id - 1].broken) ecs__query_rebuild(w, &w->queries[id - 1]);
 }
-static void ecs__queries_free(ecs_world *w) {
+/* The world's indexes and queries go (ecs_world_free). */
+static void ecs__indexes_free(ecs_world *w) {
+    uint32_t k;
+    for (k = 0; k < w->nindexes; k++)
+        if (w->indexes[k]) ecs__index_destroy(w, w->indexes[k]);
+    ecs__free(w, w->indexes, (size_t)w->indexes_cap * sizeof *w->indexes);
     ecs__free(w, w->queries, (size_t)w->queries_cap * sizeof *w->queries);
 }
 
