@@ -1141,7 +1141,10 @@
           their rows, so its views are plain arrays, but a storage belongs
           to one group and groups move rows on every join and leave; a
           cached query owns nothing (any number per storage, no rows
-          moved), and its views look the terms up per entity.
+          moved), and its views look the terms up per entity (a view the
+          tag leads does not test the query's required tags and ECS_NOT
+          terms again, which the tag implies: only terms with a value are
+          looked up).
 
    ---------------------------------------------------------------------------
    15. SYSTEMS AND WORKLOADS
@@ -2857,22 +2860,14 @@ typedef struct ecs__each {
 } ecs__each;
 
 /* The tight loop of such a run: the highest entity below x whose row in
-   pages is there (want) or not, plus 1, its row in *row; 0 when none. */
-ECS__HOT uint32_t ecs__probe_down(const ecs_entity *run, const uintptr_t *pages, uint32_t x, bool want,
-                                  uint32_t *row) {
+   pages is there (want) or not, and in pages2 (when there is a second
+   test) too, plus 1, its rows in *row and *row2; 0 when none. */
+ECS__HOT uint32_t ecs__probe_down(const ecs__each *e, uint32_t x, uint32_t *row, uint32_t *row2) {
     while (x--) {
-        uint32_t r = (uint32_t)*ECS__ENTRY_IN(pages, (uint32_t)run[x]); /* alive: no bounds check */
-        if ((r != ECS__NO_ROW) == want) return *row = r, x + 1;
-    }
-    return 0;
-}
-/* ...and of a run with two such tests (a cached query's lead and its two terms). */
-ECS__HOT uint32_t ecs__probe_down2(const ecs__each *e, uint32_t x, uint32_t *row, uint32_t *row2) {
-    while (x--) {
-        uint32_t i = (uint32_t)e->run[x], r = (uint32_t)*ECS__ENTRY_IN(e->pages, i), r2;
+        uint32_t i = (uint32_t)e->run[x], r = (uint32_t)*ECS__ENTRY_IN(e->pages, i), r2 = 0; /* alive: no bounds check */
         if ((r != ECS__NO_ROW) != (e->want != 0)) continue;
-        r2 = (uint32_t)*ECS__ENTRY_IN(e->pages2, i);
-        if ((r2 != ECS__NO_ROW) == (e->want2 != 0)) return *row = r, *row2 = r2, x + 1;
+        if (e->pages2 && ((r2 = (uint32_t)*ECS__ENTRY_IN(e->pages2, i)) != ECS__NO_ROW) != (e->want2 != 0)) continue;
+        return *row = r, *row2 = r2, x + 1;
     }
     return 0;
 }
@@ -2897,9 +2892,7 @@ ECS__HOT bool ecs__each_next(ecs_iter *it, ecs__each *e) {
             ecs__modified(e->mark1, (uint32_t)(e->mbias + x), 1); /* marked as it is reached */
         } else if (e->pages) {
             uint32_t row2 = 0;
-            if (!(x = e->pages2 ? ecs__probe_down2(e, x, &row, &row2)
-                      : e->want ? ecs__probe_down(e->run, e->pages, x, true, &row)
-                                : ecs__probe_down(e->run, e->pages, x, false, &row))) {
+            if (!(x = ecs__probe_down(e, x, &row, &row2))) {
                 it->first = 0;
                 goto next;
             }
@@ -5163,9 +5156,11 @@ static uint32_t ecs__want(const ecs_iter *it, uint32_t k) {
 }
 
 /* Is term k right at every row of the walk by the group it walks (owned:
-   aligned; excluded: absent)? */
+   aligned; excluded: absent), or by the cached query whose tag leads? */
+static bool ecs__query_implies(const ecs_world *w, const ecs_storage *tag, const ecs_storage *s, uint32_t flags);
 static bool ecs__trusted(const ecs_iter *it, uint32_t k) {
     const ecs_storage *s = it->st[k];
+    if (it->lead->query && ecs__query_implies(it->world, it->lead, s, it->flags[k])) return true;
     if (!it->group) return false;
     if (ecs__owner(s) == it->group) return !(it->flags[k] & ECS_NOT);
     return (it->flags[k] & ECS_NOT) && ecs__excludes_group(s, it->group);
@@ -7212,6 +7207,16 @@ static void ecs__query_tag(ecs_world *w, ecs__query *q, ecs_entity e, bool join,
 static void ecs__query_step(ecs_world *w, uint32_t id, ecs_entity e, bool join, const char *call) {
     ecs__query *q = &w->queries[id - 1];
     if (!join || ecs__query_matches(w, q, e)) ecs__query_tag(w, q, e, join, call);
+}
+
+/* A view led by the query's tag need not test term s (with flags): a tag
+   the query requires (no value to look up) or a component it excludes. */
+static bool ecs__query_implies(const ecs_world *w, const ecs_storage *tag, const ecs_storage *s, uint32_t flags) {
+    const ecs__query *q = &w->queries[tag->query - 1];
+    uint32_t k;
+    for (k = 0; !q->broken && k < q->nterms; k++)
+        if (q->terms[k] == s->id) return q->not_[k] ? flags == ECS_NOT : !flags && !s->size;
+    return false;
 }
 
 /* Rebuilds a query's tag from its terms (after running out of memory). */
@@ -9350,8 +9355,7 @@ ECS__FN bool ecs_load(ecs_world *w, const void *bytes, size_t n) {
     X(ecs_entity, ecs_create_n, (ecs_world *w, uint32_t n, const ecs_component *comps, const void *const *values)) \
     X(bool, ecs_add_n, (ecs_world *w, ecs_entity e, uint32_t n, const ecs_component *comps, const void *const *values)) \
     X(uint32_t, ecs__seek_down, (ecs_iter *it, const ecs__seek *s, uint32_t x, uint32_t lo)) \
-    X(uint32_t, ecs__probe_down, (const ecs_entity *run, const uintptr_t *pages, uint32_t x, bool want, uint32_t *row)) \
-    X(uint32_t, ecs__probe_down2, (const ecs__each *e, uint32_t x, uint32_t *row, uint32_t *row2)) \
+    X(uint32_t, ecs__probe_down, (const ecs__each *e, uint32_t x, uint32_t *row, uint32_t *row2)) \
     X(bool, ecs_iter_next_block, (ecs_iter *it)) \
     X(bool, ecs_iter_next, (ecs_iter *it)) \
     X(ecs__each, ecs__each_begin, (ecs_iter *it)) \

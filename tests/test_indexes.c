@@ -267,6 +267,25 @@ static void test_a_cached_query_agrees_with_its_terms_after_random_changes(void)
                 CHECK(match == ecs_has(w, live[k], q));
             }
         }
+        if (step % 10 == 0) { /* a view led by the tag, with the query's terms (the tag B and NOT C are not
+                                 tested: the tag implies them) and D: its entities, with A's value */
+            ecs_view_desc v;
+            uint32_t n = 0, want = 0;
+            memset(&v, 0, sizeof v);
+            v.terms[0].c = q, v.terms[1].c = c[0], v.terms[2].c = c[1], v.terms[3].c = c[2], v.terms[3].flags = ECS_NOT;
+            v.terms[4].c = c[3], v.terms[4].flags = step % 20 ? ECS_OPTIONAL : 0;
+            ECS_EACH_VIEW(it, w, &v) {
+                ecs_entity e = ecs_iter_entity(&it);
+                CHECK(ecs_has(w, e, q) && (step % 20 || ecs_has(w, e, c[3])));
+                CHECK(ecs_field(&it, 1) == ecs_get(w, e, c[0]));
+                n++;
+            }
+            for (k = 0; k < nlive; k++) want += ecs_has(w, live[k], q) && (step % 20 || ecs_has(w, live[k], c[3]));
+            CHECK_GE(n, want); /* (clones are not in live[]: at least those) */
+            for (k = 0, want = 0; k < ecs_storage_count(ecs_storage_of(w, q)); k++)
+                want += step % 20 || ecs_has(w, ecs_storage_entities(ecs_storage_of(w, q))[k], c[3]);
+            CHECK_EQ(n, want);
+        }
     }
     ecs_world_free(w);
 }
