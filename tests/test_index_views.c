@@ -292,6 +292,46 @@ static void test_chunks_of_an_index_walk_cover_it_once(void) {
     ecs_world_free(s.w);
 }
 
+/* The other term kinds work beside an index term as in any view: ECS_ANY
+   (one of them), ECS_OPTIONAL (a value or NULL), ECS_MODIFIED (since). */
+static void test_any_optional_and_modified_terms_beside_an_index_term(void) {
+    scene s = scene_new(NULL);
+    ecs_view_desc d;
+    ecs_tick since;
+    int32_t cell = 4;
+    uint32_t n = 0, k;
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = s.pos, d.terms[0].flags = ECS_ANY;
+    d.terms[1].c = s.frozen, d.terms[1].flags = ECS_ANY;
+    d.where.index = s.by_cell;
+    d.where.key = &cell;
+    ECS_EACH_VIEW(it, s.w, &d) { /* cell 4: k = 4, 14, ...; Pos on all (even), so all 20 */
+        CHECK(ecs_field(&it, 0) != NULL || ecs_has(s.w, ecs_iter_entity(&it), s.frozen));
+        n++;
+    }
+    CHECK_EQ(n, 20u);
+    cell = 5; /* odd k: no Pos; Frozen on k % 3 == 0 (15, 45, 75...): 7 of 20 */
+    n = 0;
+    ECS_EACH_VIEW(it, s.w, &d) n++;
+    CHECK_EQ(n, 7u);
+    d.terms[0].flags = ECS_OPTIONAL, d.terms[1].c = 0;
+    n = 0;
+    ECS_EACH_VIEW(it, s.w, &d) n += ecs_field(&it, 0) == NULL; /* cell 5: no Pos */
+    CHECK_EQ(n, 20u);
+    CHECK(ecs_track_set(s.w, s.pos, ECS_TRACK_MODIFICATION));
+    since = ecs_tick_advance(s.w);
+    for (k = 4; k < 200; k += 40) ECS_GET_MUT(s.w, s.e[k], s.pos, Pos)->y = 1; /* 5 of cell 4 */
+    cell = 4;
+    d.terms[0].flags = ECS_MODIFIED, d.since = since;
+    n = 0;
+    ECS_EACH_VIEW(it, s.w, &d) {
+        CHECK(ECS_FIELD(&it, 0, Pos)->y == 1);
+        n++;
+    }
+    CHECK_EQ(n, 5u);
+    ecs_world_free(s.w);
+}
+
 static void test_bad_index_terms_are_refused(void) {
     scene s = scene_new(NULL);
     ecs_view_desc d;
@@ -371,6 +411,7 @@ int main(int argc, char **argv) {
     RUN(test_views_of_one_index_nest);
     RUN(test_a_view_after_a_write_changes_the_walks_of_its_index);
     RUN(test_chunks_of_an_index_walk_cover_it_once);
+    RUN(test_any_optional_and_modified_terms_beside_an_index_term);
     RUN(test_bad_index_terms_are_refused);
     RUN(test_out_of_memory_a_storage_leads_instead);
     return test_summary();
