@@ -1076,9 +1076,11 @@
           ECS_DEBUG asserts; release may skip or repeat entities). Write
           in one loop, query in the next. Out of memory for the layout, the
           shortest required term leads instead (the same entities); with
-          none, the view yields nothing (OUT_OF_MEMORY). ecs_iter_chunk
-          splits the entities in range. Do not free an index while a walk
-          it leads is going.
+          none, the view yields nothing (OUT_OF_MEMORY). Making the view is
+          a query of the index (threads: as its other queries, below);
+          walking it, or ecs_iter_chunk slices of it on several threads,
+          is as for any view. Do not free an index while a walk it leads
+          is going.
 
       Always in sync. An index sees every way a value changes: add,
       replace, bundles, create_n/bulk, clone, flush, add_if_changed, load
@@ -6866,7 +6868,7 @@ static bool ecs__index_merge(ecs_world *w, ecs__index *ix) {
 static bool ecs__index_sync(ecs_world *w, ecs__index *ix) {
     ecs_storage *s = ix->s;
     uint32_t k;
-    ix->walk_stale |= ix->broken || ix->ndirty;
+    if (ix->broken || ix->ndirty) ix->walk_stale = true; /* (no write when nothing changed) */
     if (ix->broken) { /* rebuilt: every entity of the storage is dirty */
         for (k = 0; k < ix->nslot; k++) ix->slot[k].in = ix->slot[k].dirty = ix->slot[k].pend = 0;
         ix->ndirty = ix->nent = ix->npending = ix->holes = ix->used = 0;
