@@ -260,7 +260,9 @@
                                 out of memory             0, OUT_OF_MEMORY
       ecs_index_find, _any,     no such index; NULL key,  0, INVALID, assert
       _range, ecs_index_free    keys, or out with cap;
-                                range on a hashed index
+                                range on a hashed index;
+                                ECS_INDEX_FIND: sizeof(T)
+                                not the field's
                                 out of memory (updating)  0, OUT_OF_MEMORY (rebuilt
                                                           at the next query)
       ecs_view (desc.where)     no such index; range on   a view that yields nothing,
@@ -1034,6 +1036,12 @@
           and returns how many there are (out may be NULL with cap 0, to
           count). Ordered: in key order, ties by entity index; hashed: in
           no particular order. A NaN and a NULL string match nothing.
+      uint32_t ECS_INDEX_FIND(w, ix, T, key, out, cap)
+          ecs_index_find with the key given by value as a T (int32_t, 42):
+          a T whose size is not the field's is refused (0, INVALID,
+          assert). That is the check C allows of a key's kind: a key is
+          read as the field's type, and one of another type of the same
+          size (a float for an int32_t field) is not caught.
       uint32_t ecs_index_find_any(w, ix, uint32_t n, const void *keys, out, cap)
           The entities of any of n keys (keys: n values of the field's
           type, packed), key after key.
@@ -2019,6 +2027,8 @@ typedef struct ecs_index_desc {
 ECS_API ecs_index ecs_index_new(ecs_world *w, const ecs_index_desc *desc);
 ECS_API bool ecs_index_free(ecs_world *w, ecs_index ix);
 ECS_API uint32_t ecs_index_find(ecs_world *w, ecs_index ix, const void *key, ecs_entity *out, uint32_t cap);
+ECS_API uint32_t ecs__index_find(ecs_world *w, const char *call, ecs_index ix, const void *key, size_t size,
+                                 ecs_entity *out, uint32_t cap);
 ECS_API uint32_t ecs_index_find_any(ecs_world *w, ecs_index ix, uint32_t n, const void *keys, ecs_entity *out,
                                     uint32_t cap);
 ECS_API uint32_t ecs_index_range(ecs_world *w, ecs_index ix, const void *lo, const void *hi, uint32_t flags,
@@ -3046,6 +3056,8 @@ ECS__INLINE void *ecs_block(const ecs_iter *it, uint32_t k) { return ecs__field(
 #define ECS_DEFER_ADD(w, e, c, T, ...)                                                                       \
     ecs__defer_add_sized((w), ECS__AT("ECS_DEFER_ADD", #T), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T))
 #define ECS_PROPOSE_SET(p, e, c, T, ...) ecs__propose_sized((p), (e), (c), ECS__VALUE(T, __VA_ARGS__), sizeof(T))
+#define ECS_INDEX_FIND(w, ix, T, key, out, cap)                                                              \
+    ecs__index_find((w), ECS__AT("ECS_INDEX_FIND", #T), (ix), ECS__VALUE(T, key), sizeof(T), (out), (cap))
 
 /* ECS_CALLER_PLACE, under ECS_DEBUG, in C: the inline calls that can
    assert are also macros that mask the functions (as the C library may
@@ -3381,6 +3393,7 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
     X(INDEX_KIND, INVALID, 1, "unsupported key: kind and size %lu (ECS_KEY_FLOAT: ordered only)")       \
     X(INDEX_FIELD, INVALID, 1, "the field (offset %lu, size %lu) is not inside the value (%lu bytes; a tag has none)") \
     X(NO_INDEX, INVALID, 1, "no such index")                                                             \
+    X(INDEX_KEY, INVALID, 1, "a key of %lu bytes for a field of %lu: not the field's type")               \
     X(INDEX_HASHED, INVALID, 1, "a range needs an ordered index (ecs_index_desc.ordered)")              \
     X(WHERE_FLAGS, INVALID, 1, "desc.where.flags %lu: only ECS_RANGE_LO_OPEN and ECS_RANGE_HI_OPEN")   \
     X(QUERY_TERMS, INVALID, 1, "a cached query needs a required term, and its terms are required or ECS_NOT (and no query's tag)") \
@@ -6671,11 +6684,10 @@ static bool ecs__ikey(const ecs__index *ix, const void *field, uint64_t *key) {
         size_t n = 0, max = ix->d.kind == ECS_KEY_CHARS ? size : (size_t)-1;
         if (!str) return false;
         while (n < max && str[n]) n++;
-        if (!ix->d.ordered) { /* FNV-1a */
+        if (!ix->d.ordered) /* FNV-1a */
             for (x = 1469598103934665603ull, k = 0; k < n; k++) x = (x ^ (unsigned char)str[k]) * 1099511628211ull;
-        } else {
+        else /* the first 8 bytes */
             for (k = 0; k < 8; k++) x = x << 8 | (k < n ? (unsigned char)str[k] : 0u);
-        }
         *key = x;
         return true;
     }
@@ -6703,10 +6715,8 @@ static bool ecs__ikey(const ecs__index *ix, const void *field, uint64_t *key) {
 /* Does entity index i's value (in the storage) order before / equal the
    key and string given? Ordered string keys tie-break on the string. */
 static int ecs__icmp_str(const ecs__index *ix, uint64_t ka, const char *sa, uint64_t kb, const char *sb) {
-    size_t n = ix->d.kind == ECS_KEY_CHARS ? ix->d.size : (size_t)-1;
-    if (ka != kb) return ka < kb ? -1 : 1;
-    if (ix->d.kind != ECS_KEY_CHARS && ix->d.kind != ECS_KEY_STRING) return 0;
-    return strncmp(sa, sb, n);
+    if (ka != kb || ix->d.kind < ECS_KEY_CHARS) return (ka > kb) - (ka < kb);
+    return strncmp(sa, sb, ix->d.kind == ECS_KEY_CHARS ? ix->d.size : (size_t)-1);
 }
 static const char *ecs__ient_str(const ecs__index *ix, ecs_entity e) {
     const ecs_storage *s = ix->s;
@@ -6876,10 +6886,7 @@ static bool ecs__index_sync(ecs_world *w, ecs__index *ix) {
         if ((s->count && !ecs__islot_room(w, ix, w->nslots - 1)) ||
             !ecs__grow(w, (void **)&ix->dirty, &ix->dirty_cap, s->count, 0, sizeof *ix->dirty))
             return false;
-        for (k = 0; k < s->count; k++) {
-            ix->dirty[k] = (uint32_t)s->dense[k];
-            ix->slot[(uint32_t)s->dense[k]].dirty = 1;
-        }
+        for (k = 0; k < s->count; k++) ix->dirty[k] = (uint32_t)s->dense[k], ix->slot[(uint32_t)s->dense[k]].dirty = 1;
         ix->ndirty = s->count;
         ix->broken = false;
     }
@@ -6944,8 +6951,7 @@ ECS__FN ecs_index ecs_index_new(ecs_world *w, const ecs_index_desc *d) {
     ix->s = s;
     ix->id = k + 1;
     ix->broken = true; /* built at its first query */
-    ix->walk.id = d->c; /* (named in the messages of a walk it leads) */
-    ix->walk.name = s->name;
+    ix->walk.id = d->c, ix->walk.name = s->name; /* (named in the messages of a walk it leads) */
     ix->walk.changed_by = "a view led by an index of it, after a write,";
     if (!(s->track & ECS_TRACK_MODIFICATION) && !ecs_track_set(w, d->c, s->track | ECS_TRACK_MODIFICATION)) {
         ecs__free(w, ix, sizeof *ix);
@@ -6970,9 +6976,8 @@ static ecs__index *ecs__index_of(ecs_world *w, const char *call, ecs_index id) {
 ECS__FN bool ecs_index_free(ecs_world *w, ecs_index id) {
     ECS__WORLD(w, false);
     ecs__index *ix = ecs__index_of(w, "ecs_index_free", id);
-    if (!ix) return false;
-    ecs__index_destroy(w, ix);
-    return true;
+    if (ix) ecs__index_destroy(w, ix);
+    return ix != NULL;
 }
 
 /* A query's checks, then the sync; NULL when it fails. */
@@ -7043,12 +7048,18 @@ static uint32_t ecs__index_find1(ecs__index *ix, const void *keyp, ecs_entity *o
     return n;
 }
 
-ECS__FN uint32_t ecs_index_find(ecs_world *w, ecs_index id, const void *key, ecs_entity *out, uint32_t cap) {
-    ECS__WORLD(w, 0);
-    ecs__index *ix = ecs__index_query(w, "ecs_index_find", id, out, cap);
+ECS__FN uint32_t ecs__index_find(ecs_world *w, const char *call, ecs_index id, const void *key, size_t size,
+                                 ecs_entity *out, uint32_t cap) {
+    ECS__WORLD_IN(w, call, 0);
+    ecs__index *ix = ecs__index_query(w, call, id, out, cap);
     if (!ix) return 0;
-    if (!key) return ecs__report(w, ECS__M_NULL_ARG, "ecs_index_find", ECS_NULL, ix->d.c, "key"), 0;
+    if (!key) return ecs__report(w, ECS__M_NULL_ARG, call, ECS_NULL, ix->d.c, "key"), 0;
+    if (size != (size_t)-1 && size != ix->d.size) /* ECS_INDEX_FIND: sizeof(T) */
+        return ecs__report(w, ECS__M_INDEX_KEY, call, ECS_NULL, ix->d.c, (unsigned long)size, (unsigned long)ix->d.size), 0;
     return ecs__index_find1(ix, key, out, cap, 0);
+}
+ECS__FN uint32_t ecs_index_find(ecs_world *w, ecs_index id, const void *key, ecs_entity *out, uint32_t cap) {
+    return ecs__index_find(w, "ecs_index_find", id, key, (size_t)-1, out, cap);
 }
 
 ECS__FN uint32_t ecs_index_find_any(ecs_world *w, ecs_index id, uint32_t nkeys, const void *keys, ecs_entity *out,
@@ -7137,8 +7148,7 @@ static int ecs__view_where(ecs_world *w, const char *call, ecs_iter *it, const e
         a = z + ecs__ibucket_of(ix, it->wkey[0])->count;
     }
     if (lead && lead->count <= a - z) return 0;
-    it->lead = &ix->walk;
-    it->lead_term = ECS_MAX_TERMS;
+    it->lead = &ix->walk, it->lead_term = ECS_MAX_TERMS;
     it->lo = a, it->end = z; /* (rows end..lo-1 of the walk) */
     it->changes = ix->walk.changes;
     return 1;

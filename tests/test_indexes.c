@@ -139,6 +139,9 @@ static void test_bad_indexes_and_queries_are_refused(void) {
     EXPECT_ASSERT(ecs_index_find(w, hashed, NULL, out, 2) == 0, "key is NULL");
     EXPECT_ASSERT(ecs_index_find(w, hashed, out, NULL, 2) == 0, "out (with cap > 0) is NULL");
     EXPECT_ASSERT(ecs_index_find(w, 77, out, out, 2) == 0, "no such index");
+    CHECK_EQ(ECS_INDEX_FIND(w, hashed, int32_t, 3, out, 2), ecs_index_find(w, hashed, &(int32_t){3}, out, 2));
+    EXPECT_ASSERT(ECS_INDEX_FIND(w, hashed, int64_t, 3, out, 2) == 0, "a key of 8 bytes for a field of 4");
+    EXPECT_ASSERT(ECS_INDEX_FIND(w, hashed, int16_t, 3, out, 2) == 0, "ECS_INDEX_FIND");
     EXPECT_ASSERT(!ecs_index_free(w, 0), "no such index");
     CHECK(ecs_track_set(w, named, 0));
     CHECK(ecs_track_get(w, named) & ECS_TRACK_MODIFICATION); /* an indexed storage stays tracked */
