@@ -292,6 +292,30 @@ static void test_chunks_of_an_index_walk_cover_it_once(void) {
     ecs_world_free(s.w);
 }
 
+/* Beside a group: a view of the group's storages with an index term walks
+   the group's rows when they are fewer, else the index; the same entities. */
+static bool hp_in_with_pos(const scene *s, ecs_entity e, const void *arg) {
+    return hp_in(s, e, arg) && ecs_has(s->w, e, s->pos);
+}
+static void test_an_index_term_beside_a_group(void) {
+    scene s = scene_new(NULL);
+    ecs_view_desc d;
+    ecs_group_desc g;
+    span wide = {0.0f, 190.0f, 0}, narrow = {10.0f, 12.0f, 0};
+    memset(&g, 0, sizeof g);
+    g.owned[0] = s.unit, g.owned[1] = s.pos;
+    CHECK(ecs_group_new(s.w, &g) != 0);
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = s.unit, d.terms[0].flags = ECS_WRITE;
+    d.terms[1].c = s.pos;
+    d.where.index = s.by_hp;
+    d.where.lo = &wide.lo, d.where.hi = &wide.hi; /* 191 of 200 in range, 100 in the group: the group leads */
+    check_view(&s, &d, hp_in_with_pos, &wide);
+    d.where.lo = &narrow.lo, d.where.hi = &narrow.hi; /* 3 in range: the index leads */
+    check_view(&s, &d, hp_in_with_pos, &narrow);
+    ecs_world_free(s.w);
+}
+
 /* The other term kinds work beside an index term as in any view: ECS_ANY
    (one of them), ECS_OPTIONAL (a value or NULL), ECS_MODIFIED (since). */
 static void test_any_optional_and_modified_terms_beside_an_index_term(void) {
@@ -411,6 +435,7 @@ int main(int argc, char **argv) {
     RUN(test_views_of_one_index_nest);
     RUN(test_a_view_after_a_write_changes_the_walks_of_its_index);
     RUN(test_chunks_of_an_index_walk_cover_it_once);
+    RUN(test_an_index_term_beside_a_group);
     RUN(test_any_optional_and_modified_terms_beside_an_index_term);
     RUN(test_bad_index_terms_are_refused);
     RUN(test_out_of_memory_a_storage_leads_instead);
