@@ -5685,7 +5685,7 @@ static bool ecs__push_record(ecs_world *w, unsigned char **buf, uint32_t *len, u
     memcpy(*buf + *len, &cmd, sizeof cmd);
     if (size) {
         if (value)
-            memcpy(*buf + *len + sizeof cmd, value, size);
+            ecs__copy(*buf + *len + sizeof cmd, value, size);
         else
             memset(*buf + *len + sizeof cmd, 0, size);
     }
@@ -8118,7 +8118,7 @@ static void ecs__reduce_range(ecs__apply *a, uint32_t from, uint32_t to) {
         }
         row = ecs__row(s, cmd.e);
         if (s->size) {
-            if (row != ECS__NO_ROW) memcpy(next, s->data + (size_t)row * s->size, s->size);
+            if (row != ECS__NO_ROW) ecs__copy(next, s->data + (size_t)row * s->size, s->size);
             else memset(next, 0, s->size);
         }
         if (r) {
@@ -8143,7 +8143,7 @@ static void ecs__reduce_range(ecs__apply *a, uint32_t from, uint32_t to) {
         } else { /* last write wins */
             memcpy(&cmd, p[b->n - 1].rec, sizeof cmd);
             b->kind = cmd.op == ECS__CMD_ADD ? ECS_REDUCE_SET : ECS_REDUCE_REMOVE;
-            if (cmd.op == ECS__CMD_ADD && s->size) memcpy(next, p[b->n - 1].rec + sizeof cmd, s->size);
+            if (cmd.op == ECS__CMD_ADD && s->size) ecs__copy(next, p[b->n - 1].rec + sizeof cmd, s->size);
         }
     }
 }
