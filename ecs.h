@@ -4344,7 +4344,7 @@ static void ecs__replaced(ecs_world *w, ecs_storage *s, ecs_entity e) {
    ecs__unreserve; see ecs__records_reserve). */
 ECS__IMPL_HOT bool ecs__may_remove(ecs_world *w, const char *call, ecs_entity e, ecs_storage *s, bool deletion,
                                   int promise) {
-    if ((s->locked || w->guard || s->query) && ecs__locked(w, call, e, s)) return false;
+    if ((s->locked || w->guard || (s->query && !w->query_update)) && ecs__locked(w, call, e, s)) return false;
     if ((s->paths & ECS__PATH_RESERVE) && !ecs__records_reserve(w, s, deletion, promise)) {
         ecs__report(w, ECS__M_OOM, call, e, s->id);
         return false;
@@ -4440,7 +4440,7 @@ static void ecs__bulk_in_step(ecs_world *w, uint32_t n, ecs_storage *const *st, 
    component with *value (NULL: zeroed). Returns e's value. */
 ECS__IMPL_HOT void *ecs__insert1(ecs_world *w, const char *call, ecs_storage *s, ecs_entity e, const void *value) {
     uint32_t i = (uint32_t)e;
-    if ((s->locked || w->guard || s->query) && !ecs__may_insert(w, call, e, s)) return NULL;
+    if ((s->locked || w->guard || (s->query && !w->query_update)) && !ecs__may_insert(w, call, e, s)) return NULL;
     if (s->count == s->cap || ECS__PAGE(s, i >> ECS__PAGE_BITS) == w->absent_page) {
         /* value may point into this very storage (cloning a component):
            growing frees the old array, so follow the value to the new one */
