@@ -1109,8 +1109,13 @@
       slot per index, plus 16 per entry (ordered) or per distinct key
       (hashed).
       Queries bring the index up to date, so they change the index (not
-      the world): not from several threads at once, nor while the world
-      is being changed on another thread. Out of memory while an index
+      the world) when it has writes to take in: then not from several
+      threads at once, nor while the world is being changed on another
+      thread. An index with none (nothing written to its component since
+      its last query) is only read by its queries, and by the views it
+      leads once one of them was made since: those may then be made on
+      any number of threads at once while nobody writes its component
+      (tests/test_threads.c). Out of memory while an index
       updates, the index drops its state and rebuilds at the next query;
       a query that cannot rebuild returns 0 (ECS_ERR_OUT_OF_MEMORY). It
       never answers from a stale or half-updated state.
@@ -6878,7 +6883,8 @@ static bool ecs__index_merge(ecs_world *w, ecs__index *ix) {
 static bool ecs__index_sync(ecs_world *w, ecs__index *ix) {
     ecs_storage *s = ix->s;
     uint32_t k;
-    if (ix->broken || ix->ndirty) ix->walk_stale = true; /* (no write when nothing changed) */
+    if (!ix->broken && !ix->ndirty) return true; /* up to date: reads only (threads, section 14) */
+    ix->walk_stale = true;
     if (ix->broken) { /* rebuilt: every entity of the storage is dirty */
         for (k = 0; k < ix->nslot; k++) ix->slot[k].in = ix->slot[k].dirty = ix->slot[k].pend = 0;
         ix->ndirty = ix->nent = ix->npending = ix->holes = ix->used = 0;
