@@ -1112,8 +1112,8 @@
       the world) when it has writes to take in: then not from several
       threads at once, nor while the world is being changed on another
       thread. An index with none (nothing written to its component since
-      its last query) is only read by its queries, and by the views it
-      leads once one of them was made since: those may then be made on
+      its last query) is only read by its queries, and by views with a
+      term on it once one of them was made since: those may then be made on
       any number of threads at once while nobody writes its component
       (tests/test_threads.c). Out of memory while an index
       updates, the index drops its state and rebuilds at the next query;
