@@ -267,7 +267,6 @@
                                                           at the next query)
       ecs_view (desc.where)     no such index; range on   a view that yields nothing,
                                 a hashed index; flags     INVALID, assert
-                                out of memory, no term    nothing, OUT_OF_MEMORY
       ecs_query_new             NULL desc; no required    0, INVALID, assert
                                 term; other flags
                                 out of memory             0, OUT_OF_MEMORY
@@ -672,9 +671,11 @@
           ECS_FIELD).
       bool ecs_iter_chunk(ecs_iter *it, uint32_t k, uint32_t nchunks)
           Before the first step: restricts the walk to the k-th of nchunks
-          equal slices of the lead storage, for job systems: thread k walks
-          chunk k with its own iterator. Threads may read anything and write
-          the values of the components they iterate; nothing structural.
+          equal slices of the lead storage (of the entities in range, when
+          an index leads), for job systems: thread k walks chunk k with its
+          own iterator, chunked once. Threads may read anything and write
+          the values of the components they iterate (not an indexed one:
+          section 14); nothing structural.
       uint32_t ecs_visit(w, desc, void (*fn)(ecs_iter *it, void *ctx), ctx)
           Calls fn once per match; returns how many.
 
@@ -1037,7 +1038,8 @@
           count). Ordered: in key order, ties by entity index; hashed: in
           no particular order. A NaN and a NULL string match nothing.
       uint32_t ECS_INDEX_FIND(w, ix, T, key, out, cap)
-          ecs_index_find with the key given by value as a T (int32_t, 42):
+          ecs_index_find with the key given by value as a T (int32_t, 42;
+          a char array field's through a typedef of the array type):
           a T whose size is not the field's is refused (0, INVALID,
           assert). That is the check C allows of a key's kind: a key is
           read as the field's type, and one of another type of the same
@@ -1074,21 +1076,22 @@
           NULL string key: nothing, no error. No such index (NO_INDEX), a
           range on a hashed index (INDEX_HASHED), other flags
           (WHERE_FLAGS): a view that yields nothing, assert.
-          Cost: the first view an index leads after it changed lays its
-          entities out for walks (O(n); 8 bytes per indexed entity, and 4
-          per bucket of a hashed index); then a
-          walk it leads costs its entities in range, each looked up in the
-          terms. That layout is what a walk the index led still reads: a
-          view it leads after a write to its field (in the body of such a
-          walk) changes the rows under it, as for a storage (section 7:
-          ECS_DEBUG asserts; release may skip or repeat entities). Write
-          in one loop, query in the next. Out of memory for the layout, the
-          shortest required term leads instead (the same entities); with
-          none, the view yields nothing (OUT_OF_MEMORY). Making the view is
-          a query of the index (threads: as its other queries, below);
-          walking it, or ecs_iter_chunk slices of it on several threads,
-          is as for any view. Do not free an index while a walk it leads
-          is going.
+          Cost: the first view an index leads after its entries changed (a
+          key changed, an entity came or went; for an ordered index on
+          strings longer than 8 bytes, any write of the component) lays
+          its entities out for walks (O(n); 8 bytes per indexed entity,
+          and 4 per bucket of a hashed index); then a walk it leads costs
+          its entities in range, each looked up in the terms. That layout
+          is what a walk the index led still reads: such a view made in
+          the body of such a walk changes the rows under it, as for a
+          storage (section 7: ECS_DEBUG asserts; release may skip or repeat
+          entities). Write in one loop, query in the next. Out of memory,
+          or while systems run at once and the index has writes to take in
+          (below), the shortest required term leads instead, or with none
+          the indexed component's storage: the same entities, more
+          slowly. Walking the view, or ecs_iter_chunk slices of it on
+          several threads, is as for any view. Do not free an index while
+          a walk it leads is going.
 
       Always in sync. An index sees every way a value changes: add,
       replace, bundles, create_n/bulk, clone, flush, add_if_changed, load
@@ -1108,14 +1111,21 @@
       anything changed, O(log n) lookups). Memory: 24 bytes per entity
       slot per index, plus 16 per entry (ordered) or per distinct key
       (hashed).
-      Queries bring the index up to date, so they change the index (not
-      the world) when it has writes to take in: then not from several
-      threads at once, nor while the world is being changed on another
-      thread. An index with none (nothing written to its component since
-      its last query) is only read by its queries, and by views with a
-      term on it once one of them was made since: those may then be made on
-      any number of threads at once while nobody writes its component
-      (tests/test_threads.c). Out of memory while an index
+      Queries, and views with an index term, bring the index up to date
+      and lay its entities out for the walks it leads, so they change the
+      index (not the world) when it has writes to take in: then not from
+      several threads at once, nor while the world is being changed on
+      another thread. Once one was made after the last write to the
+      component (the same view, for views), the others only read the
+      index, on any number of threads while nobody writes the component.
+      Systems that run at once (a workload batch, a parallel phase) need
+      nothing of this: the world brings every index up to date before
+      they start, and the views they make leave the indexes alone
+      (tests/test_threads.c). Writes to an indexed component put its
+      entities on the index's list: not from several threads at once (no
+      ECS_WRITE of it in ecs_iter_chunk slices on several threads; a
+      system that writes it runs alone in its batch anyway).
+      Out of memory while an index
       updates, the index drops its state and rebuilds at the next query;
       a query that cannot rebuild returns 0 (ECS_ERR_OUT_OF_MEMORY). It
       never answers from a stale or half-updated state.
@@ -1140,9 +1150,10 @@
           required term, or a term that is a query's tag: 0, INVALID,
           assert). The tag is a component like any other: a view term
           (the walk leads with it when it is the shortest required term,
-          or desc.lead), ecs_has, ecs_storage_entities, tracking (its
-          insertions and removals are the entities entering and leaving),
-          save and load. Only the world adds and removes it: ecs_add,
+          or desc.lead), ecs_has, ecs_storage_entities, save and load (not
+          tracking: ecs_track_set refuses it, as the world changes it from
+          inside other changes, where no record could be reserved; track
+          the terms). Only the world adds and removes it: ecs_add,
           ecs_remove and the others refuse (ECS_ERR_LOCKED, assert); a
           clone gets it if it matches. It follows every change of the
           terms at once, through their insert and remove paths; out of
@@ -2341,6 +2352,7 @@ struct ecs_world {
     uint32_t nwl, wl_cap, default_wl;
     const char *failed_system;
     bool running;             /* a workload or schedule is running */
+    bool parallel;            /* systems (or reducers) are running at once: views leave indexes alone */
     struct ecs__phase *phases; /* phases and schedules (section 16) */
     uint32_t nphases, phases_cap;
     struct ecs__schedule *scheds;
@@ -6636,6 +6648,7 @@ typedef struct ecs__islot { /* per entity index */
     uint64_t key;
     uint32_t at;   /* ordered: its entry (or pending one); hashed: the next entity index of its chain */
     uint32_t prev; /* hashed: the previous one (ECS__NONE: the chain's head) */
+    uint32_t ver;  /* the version of the entity put in (an index reused by a new entity is a change) */
     unsigned char in, dirty, pend; /* in the index; on the dirty list; ordered: at is in pending */
 } ecs__islot;
 
@@ -6809,7 +6822,7 @@ static bool ecs__index_put(ecs_world *w, ecs__index *ix, uint32_t i, uint64_t ke
         b->head = i;
         b->count++;
     }
-    sl->key = key;
+    sl->key = key, sl->ver = (uint32_t)(e >> 32);
     sl->in = 1;
     return true;
 }
@@ -6884,7 +6897,7 @@ static bool ecs__index_sync(ecs_world *w, ecs__index *ix) {
     ecs_storage *s = ix->s;
     uint32_t k;
     if (!ix->broken && !ix->ndirty) return true; /* up to date: reads only (threads, section 14) */
-    ix->walk_stale = true;
+    ix->walk_stale |= ix->broken;
     if (ix->broken) { /* rebuilt: every entity of the storage is dirty */
         for (k = 0; k < ix->nslot; k++) ix->slot[k].in = ix->slot[k].dirty = ix->slot[k].pend = 0;
         ix->ndirty = ix->nent = ix->npending = ix->holes = ix->used = 0;
@@ -6901,11 +6914,13 @@ static bool ecs__index_sync(ecs_world *w, ecs__index *ix) {
         ecs__islot *sl = &ix->slot[i];
         uint64_t key = 0;
         bool has = row != ECS__NO_ROW && ecs__ikey(ix, s->data + (size_t)row * s->size + ix->d.offset, &key);
-        if (sl->in && has && key == sl->key && ix->d.kind != ECS_KEY_CHARS && ix->d.kind != ECS_KEY_STRING &&
-            (!ix->d.ordered || (sl->pend ? ix->pending : ix->ent)[sl->at].e == s->dense[row])) { /* (the same entity) */
+        if (sl->in && has && key == sl->key && /* (the same place: a bucket, or a key that is the whole string) */
+            (ix->d.kind < ECS_KEY_CHARS || !ix->d.ordered || (ix->d.kind == ECS_KEY_CHARS && ix->d.size <= 8)) &&
+            sl->ver == (uint32_t)(s->dense[row] >> 32)) { /* (the same entity) */
             sl->dirty = 0;
             continue;
         }
+        if (sl->in || has) ix->walk_stale = true; /* (an entity left, came or moved) */
         if (sl->in) ecs__index_take(ix, i);
         if (has && !ecs__index_put(w, ix, i, key, s->dense[row])) return ix->broken = true, false;
         sl->dirty = 0;
@@ -7107,16 +7122,15 @@ static bool ecs__index_walk(ecs_world *w, ecs__index *ix) {
     uint32_t k, i, n = ix->d.ordered ? ix->nent : 0;
     if (!ix->walk_stale) return true;
     for (k = 0; !ix->d.ordered && ix->table && k <= ix->mask; k++) n += ix->table[k].count;
-    if (!ecs__grow(w, (void **)&ws->dense, &ws->cap, n ? n : 1, 0, sizeof *ws->dense) ||
-        (!ix->d.ordered && !ecs__grow(w, (void **)&ix->walk_at, &ix->walk_at_cap, ix->mask + 1, 0, sizeof *ix->walk_at)))
+    if ((!ix->d.ordered && !ecs__grow(w, (void **)&ix->walk_at, &ix->walk_at_cap, ix->mask + 1, 0, sizeof *ix->walk_at)) ||
+        !ecs__grow(w, (void **)&ws->dense, &ws->cap, n ? n : 1, 0, sizeof *ws->dense)) /* (last: fails unmoved) */
         return false;
-    if (ix->d.ordered) {
+    if (ix->d.ordered)
         for (k = 0; k < n; k++) ws->dense[n - 1 - k] = ix->ent[k].e;
-    } else {
+    else
         for (k = 0, n = 0; ix->table && k <= ix->mask; k++)
             for (ix->walk_at[k] = n, i = ix->table[k].head; ix->table[k].count && i != ECS__NONE; i = ix->slot[i].at)
                 ws->dense[n++] = ix->s->dense[(uint32_t)ECS__ENTRY(ix->s, i)];
-    }
     ws->count = n;
     ws->changes++; /* (its changed_rows stay 0: every row changed) */
     ECS__MOVED(w);
@@ -7130,10 +7144,13 @@ static bool ecs__index_walk(ecs_world *w, ecs__index *ix) {
    does not name one; else lead does. Either way each entity's key is
    tested as the walk reaches it (ecs__where_test): a walk never yields
    an entity whose value does not match then. -1: refused (reported); 0:
-   a storage leads; 1: the index does; 2: nothing can match. */
+   a storage leads; 1: the index's walk does (or the indexed storage, when
+   the index is not up to date and cannot be touched, or out of memory);
+   2: nothing can match. */
 static int ecs__view_where(ecs_world *w, const char *call, ecs_iter *it, const ecs_view_desc *d, const ecs_storage *lead) {
     ecs__index *ix = ecs__index_of(w, call, d->where.index);
     const void *key = d->where.key;
+    ecs__ibucket *b = NULL;
     uint32_t a = 0, z = 0;
     if (!ix) return -1;
     if (d->where.flags & ~(uint32_t)(ECS_RANGE_LO_OPEN | ECS_RANGE_HI_OPEN))
@@ -7144,20 +7161,40 @@ static int ecs__view_where(ecs_world *w, const char *call, ecs_iter *it, const e
                            it->wstr, &it->where))
         return 2; /* a NaN, a NULL string: matches nothing */
     if (d->lead) return 0;
-    if (!ecs__index_sync(w, ix) || !ecs__index_walk(w, ix)) /* out of memory: a storage leads, if there is one */
-        return lead ? 0 : (ecs__report(w, ECS__M_OOM, call, ECS_NULL, ix->d.c), -1);
-    if (ix->d.ordered) {
+    if (w->parallel ? ix->broken || ix->ndirty || ix->walk_stale : !ecs__index_sync(w, ix)) goto scan;
+    if (ix->d.ordered) /* its entries [a, z) */
         ecs__index_span(ix, it->where, it->wkey, it->wstr, &a, &z);
-        a = ix->nent - a, z = ix->nent - z; /* (the walk's rows: reversed) */
-    } else if (ix->table && ecs__ibucket_of(ix, it->wkey[0])->count) {
-        z = ix->walk_at[ecs__ibucket_of(ix, it->wkey[0]) - ix->table];
-        a = z + ecs__ibucket_of(ix, it->wkey[0])->count;
-    }
-    if (lead && lead->count <= a - z) return 0;
-    it->lead = &ix->walk, it->lead_term = ECS_MAX_TERMS;
-    it->lo = a, it->end = z; /* (rows end..lo-1 of the walk) */
+    else if (ix->table && (b = ecs__ibucket_of(ix, it->wkey[0]))->count)
+        z = b->count; /* (a bucket of z entities) */
+    if (lead && lead->count <= z - a) return 0;
+    if (!ecs__index_walk(w, ix)) goto scan;
+    if (ix->d.ordered)
+        it->lo = ix->nent - a, it->end = ix->nent - z; /* (the walk's rows: reversed) */
+    else
+        it->end = z ? ix->walk_at[b - ix->table] : 0, it->lo = it->end + z;
+    it->lead = &ix->walk, it->lead_term = ECS_MAX_TERMS; /* (rows end..lo-1 of the walk) */
     it->changes = ix->walk.changes;
     return 1;
+scan: /* out of memory, or systems running at once (the index is not touched): a storage leads */
+    if (lead) return 0;
+    it->lead = ix->s, it->lead_term = ECS_MAX_TERMS, it->lo = ix->s->count;
+    it->changes = ix->s->changes;
+    return 1;
+}
+
+/* Runs job(arg, 0..n-1) through desc.parallel_for, every index brought
+   up to date first (their queries then only read it, and the views made
+   meanwhile leave them alone); false when it cannot (no parallel_for, out
+   of memory): the caller runs them one after another. */
+static bool ecs__parallel(ecs_world *w, void (*job)(void *arg, uint32_t k), void *arg, uint32_t n) {
+    uint32_t k;
+    for (k = 0; w->parallel_for && k < w->nindexes; k++)
+        if (w->indexes[k] && !ecs__index_sync(w, w->indexes[k])) return false;
+    if (!w->parallel_for) return false;
+    w->parallel = true;
+    w->parallel_for(job, arg, n, w->parallel_user);
+    w->parallel = false;
+    return true;
 }
 
 /* Entity e's key is in the view's bounds (and e is the entity of that
@@ -7170,10 +7207,11 @@ static bool ecs__where_test(const ecs_iter *it, ecs_entity e) {
     const ecs__index *ix = it->wix;
     const ecs_storage *s = ix->s;
     uint64_t at = *ECS__ENTRY_IN(s->pages, (uint32_t)e), key;
-    const unsigned char *field = s->data + (size_t)(uint32_t)at * s->size + ix->d.offset;
+    const unsigned char *field;
     const char *str;
     uint32_t k;
-    if ((uint32_t)at == ECS__NO_ROW || at >> 32 != e >> 32 || !ecs__ikey(ix, field, &key)) return false;
+    if ((uint32_t)at == ECS__NO_ROW || at >> 32 != e >> 32) return false;
+    if (!ecs__ikey(ix, field = s->data + (size_t)(uint32_t)at * s->size + ix->d.offset, &key)) return false;
     str = ix->d.kind >= ECS_KEY_CHARS ? ecs__ikey_str(ix, field) : NULL;
     for (k = 0; k < 2; k++) {
         int c = it->where >> k & 1u ? ecs__icmp_str(ix, key, str, it->wkey[k], it->wstr[k]) : k ? -1 : 1;
@@ -7633,9 +7671,7 @@ ECS__FN int ecs_workload_run(ecs_world *w, const char *name) {
         b.first = i;
         ecs__advance(w);
         b.now = w->tick;
-        if (j - i > 1 && w->parallel_for)
-            w->parallel_for(ecs__run_step, &b, j - i, w->parallel_user);
-        else
+        if (j - i < 2 || !ecs__parallel(w, ecs__run_step, &b, j - i))
             for (k = i; k < j; k++) ecs__run_step(&b, k - i);
         for (k = i; k < j && !rc; k++)
             if ((rc = wl->results[k]) != 0) {
@@ -8253,9 +8289,7 @@ static int ecs__phase_reduce(ecs_world *w, ecs__phase *ph, ecs__apply *a) {
         b->at = (size_t)put;
         put += (w->storages[a->props[i].key >> 32]->size + 15u) & ~(uint64_t)15u;
     }
-    if (ph->desc.parallel_reduce && w->parallel_for && a->nb > 1)
-        w->parallel_for(ecs__reduce_job, a, ECS__REDUCE_TASKS, w->parallel_user);
-    else
+    if (!ph->desc.parallel_reduce || a->nb < 2 || !ecs__parallel(w, ecs__reduce_job, a, ECS__REDUCE_TASKS))
         ecs__reduce_range(a, 0, a->nb);
     for (k = 0; k < a->nb; k++) { /* the first failure in bucket order: the same at any thread count */
         const ecs__bucket *b = &a->b[k];
@@ -8404,9 +8438,7 @@ static int ecs__phase_run(ecs_world *w, ecs__phase *ph) {
             if (s->unique) memcpy(at, s->unique, s->size);
             at += s->size;
         }
-    if (ph->desc.parallel && w->parallel_for && ph->nsys > 1)
-        w->parallel_for(ecs__phase_job, ph, ph->nsys, w->parallel_user);
-    else
+    if (!ph->desc.parallel || ph->nsys < 2 || !ecs__parallel(w, ecs__phase_job, ph, ph->nsys))
         for (k = 0; k < ph->nsys; k++) ecs__phase_job(ph, k);
     rc = ecs__phase_reduce(w, ph, &a);
     ecs__phase_lock(w, ph, false);

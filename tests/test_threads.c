@@ -1291,6 +1291,81 @@ static void test_workload_batch_runs_through_a_pthread_pool(void) {
     pool_free(par.pool);
 }
 
+/* A batch that writes an indexed component, then a batch of four systems
+   that read it through views with an index term and ecs_index_find: the
+   world brings its indexes up to date before a batch runs at once, and
+   views made then leave the index alone (section 14). */
+typedef struct Cell { int32_t cell, pad; } Cell;
+typedef struct cells {
+    ecs_world *w;
+    ecs_component cell;
+    ecs_index by_cell, in_order;
+    pool *pool;
+    uint32_t seen[4], found[4];
+} cells;
+static int sys_shift(const ecs_system_ctx *ctx) { /* every entity to the next of 50 cells */
+    cells *c = (cells *)ctx->user;
+    ecs_view_desc d;
+    memset(&d, 0, sizeof d);
+    d.terms[0] = (ecs_term){c->cell, ECS_WRITE};
+    ECS_EACH_VIEW(it, ctx->world, &d) ECS_FIELD(&it, 0, Cell)->cell = (ECS_FIELD(&it, 0, Cell)->cell + 1) % 50;
+    return 0;
+}
+static int sys_count(const ecs_system_ctx *ctx) { /* reader k: cell 7 (hashed) or cells 7..8 (ordered) */
+    cells *c = (cells *)((void **)ctx->user)[0];
+    uint32_t k = (uint32_t)(uintptr_t)((void **)ctx->user)[1], n = 0;
+    int32_t lo = 7, hi = 8;
+    ecs_view_desc d;
+    memset(&d, 0, sizeof d);
+    d.where.index = k % 2 ? c->in_order : c->by_cell;
+    if (k % 2) d.where.lo = &lo, d.where.hi = &hi;
+    else d.where.key = &lo;
+    if (k >= 2) d.terms[0].c = c->cell; /* (with a term: the index leads, being shorter) */
+    ECS_EACH_VIEW(it, ctx->world, &d) n += (uint32_t)(ECS_GET(ctx->world, ecs_iter_entity(&it), c->cell, Cell)->cell - lo) <= (uint32_t)(hi - lo);
+    c->seen[k] += n;
+    c->found[k] += ecs_index_find(ctx->world, c->by_cell, &hi, NULL, 0);
+    return 0;
+}
+static void test_views_of_an_index_in_a_workload_batch(void) {
+    cells c;
+    void *user[4][2];
+    const char *items[] = {"shift", "r0", "r1", "r2", "r3"};
+    ecs_desc desc;
+    ecs_index_desc x;
+    ecs_system_desc sd;
+    uint32_t k, frames = rounds(40);
+    memset(&c, 0, sizeof c);
+    memset(&desc, 0, sizeof desc);
+    c.pool = pool_new(NTHREADS);
+    desc.parallel_for = pool_for, desc.parallel_user = c.pool;
+    CHECK(c.pool && (c.w = ecs_world_new(&desc)) != NULL);
+    c.cell = ECS_COMPONENT(c.w, Cell);
+    memset(&x, 0, sizeof x);
+    x.c = c.cell, x.offset = offsetof(Cell, cell), x.size = 4, x.kind = ECS_KEY_INT;
+    CHECK((c.by_cell = ecs_index_new(c.w, &x)) != 0);
+    x.ordered = true;
+    CHECK((c.in_order = ecs_index_new(c.w, &x)) != 0);
+    for (k = 0; k < NENT; k++) ECS_ADD(c.w, ecs_create(c.w), c.cell, Cell, {(int32_t)(k % 50), 0});
+    memset(&sd, 0, sizeof sd);
+    sd.name = "shift", sd.fn = sys_shift, sd.user = &c, sd.writes[0] = c.cell;
+    CHECK(ecs_system_new(c.w, &sd));
+    for (k = 0; k < 4; k++) {
+        user[k][0] = &c, user[k][1] = (void *)(uintptr_t)k;
+        memset(&sd, 0, sizeof sd);
+        sd.name = items[k + 1], sd.fn = sys_count, sd.user = user[k], sd.reads[0] = c.cell;
+        CHECK(ecs_system_new(c.w, &sd));
+    }
+    CHECK(ecs_workload_new(c.w, "frame", 5, items));
+    for (k = 0; k < frames; k++) CHECK_EQ(ecs_workload_run(c.w, "frame"), 0);
+    for (k = 0; k < 4; k++) { /* NENT / 50 entities a cell, every frame */
+        CHECK_EQ(c.seen[k], frames * (NENT / 50) * (k % 2 ? 2u : 1u));
+        CHECK_EQ(c.found[k], frames * (NENT / 50));
+    }
+    CHECK_EQ(ecs_last_error(c.w), ECS_OK);
+    ecs_world_free(c.w);
+    pool_free(c.pool);
+}
+
 /* ============================================================================== */
 /* 6. other reads: uniques, tracking queries and lists, groups, the last error     */
 /* ============================================================================== */
@@ -1473,6 +1548,7 @@ int main(int argc, char **argv) {
     RUN_T(test_in_step_memo_under_contention);
     RUN_T(test_chunks_hand_out_every_entity_once_across_threads);
     RUN_T(test_workload_batch_runs_through_a_pthread_pool);
+    RUN_T(test_views_of_an_index_in_a_workload_batch);
     RUN_T(test_other_reads_uniques_tracking_groups_errors);
     return test_summary();
 }
