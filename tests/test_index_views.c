@@ -270,6 +270,37 @@ static void test_a_view_after_a_write_changes_the_walks_of_its_index(void) {
     ecs_world_free(s.w);
 }
 
+/* A write that changes no key (another field, the same key) leaves the
+   index's entries, so a view in the loop body lays nothing out again: the
+   walk it is nested in goes on, every entity once, nothing reported. */
+static void test_writes_that_change_no_key_leave_the_walk_alone(void) {
+    scene s = scene_new(NULL);
+    ecs_view_desc d;
+    char name[8] = "u3";
+    int32_t cell = 3;
+    uint32_t met = 0, inner = 0, k;
+    int before = test__asserts;
+    ecs_index by_name_ordered = index_on(s.w, s.unit, offsetof(Unit, name), 8, ECS_KEY_CHARS, true);
+    for (k = 0; k < 3; k++) {
+        memset(&d, 0, sizeof d);
+        d.terms[0].c = s.unit, d.terms[0].flags = ECS_WRITE;
+        d.where.index = k == 0 ? s.by_name : k == 1 ? by_name_ordered : s.by_cell;
+        d.where.key = k < 2 ? (const void *)name : (const void *)&cell;
+        met = inner = 0;
+        ECS_EACH_VIEW(it, s.w, &d) {
+            Unit *u = ECS_FIELD(&it, 0, Unit);
+            u->hp += 1000;                /* another field */
+            if (k == 2) u->cell = 3;      /* the same key */
+            ECS_EACH_VIEW(in, s.w, &d) inner++;
+            met++;
+        }
+        CHECK_EQ(met, k < 2 ? 50u : 20u); /* name u3: k % 4 == 3; cell 3: k % 10 == 3 */
+        CHECK_EQ(inner, met * met);
+    }
+    CHECK_EQ(test__asserts, before);
+    ecs_world_free(s.w);
+}
+
 static void test_chunks_of_an_index_walk_cover_it_once(void) {
     scene s = scene_new(NULL);
     ecs_view_desc d;
@@ -434,6 +465,7 @@ int main(int argc, char **argv) {
     RUN(test_entities_destroyed_during_the_walk_are_not_met);
     RUN(test_views_of_one_index_nest);
     RUN(test_a_view_after_a_write_changes_the_walks_of_its_index);
+    RUN(test_writes_that_change_no_key_leave_the_walk_alone);
     RUN(test_chunks_of_an_index_walk_cover_it_once);
     RUN(test_an_index_term_beside_a_group);
     RUN(test_any_optional_and_modified_terms_beside_an_index_term);
