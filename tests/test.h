@@ -44,6 +44,23 @@ void test__on_assert(const char *msg) {
 
 static int test__expected, test__failed, test__npass, test__nfail;
 
+/* An allocator that runs out after `left` allocations (< 0: never), for
+   the out-of-memory tests: ecs_desc.allocator = {budget_alloc,
+   budget_free, ..., &b} (set the fields by name). */
+typedef struct budget {
+    long left;
+} budget;
+static inline void *budget_alloc(size_t size, void *ctx) {
+    budget *b = (budget *)ctx;
+    if (b->left == 0) return NULL;
+    if (b->left > 0) b->left--;
+    return malloc(size);
+}
+static inline void budget_free(void *p, size_t size, void *ctx) {
+    (void)size, (void)ctx;
+    free(p);
+}
+
 /* Fails the current test and returns from it. */
 #define CHECK(cond)                                                              \
     do {                                                                         \

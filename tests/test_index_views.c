@@ -416,19 +416,6 @@ static void test_bad_index_terms_are_refused(void) {
     ecs_world_free(s.w);
 }
 
-typedef struct budget {
-    long left; /* allocations still allowed; < 0: any */
-} budget;
-static void *budget_alloc(size_t size, void *ctx) {
-    budget *b = (budget *)ctx;
-    if (b->left == 0) return NULL;
-    if (b->left > 0) b->left--;
-    return malloc(size);
-}
-static void budget_free(void *p, size_t size, void *ctx) {
-    (void)size, (void)ctx;
-    free(p);
-}
 
 /* Out of memory for the index's walk, a view with a required term walks
    that term instead, one with none the indexed storage: the same entities. */

@@ -150,19 +150,6 @@ static void test_bad_indexes_and_queries_are_refused(void) {
 
 /* ---- out of memory ------------------------------------------------------------ */
 
-typedef struct budget {
-    long left; /* allocations still allowed; < 0: any */
-} budget;
-static void *budget_alloc(size_t size, void *ctx) {
-    budget *b = (budget *)ctx;
-    if (b->left == 0) return NULL;
-    if (b->left > 0) b->left--;
-    return malloc(size);
-}
-static void budget_free(void *p, size_t size, void *ctx) {
-    (void)size, (void)ctx;
-    free(p);
-}
 static void test_out_of_memory_in_an_index_never_gives_a_wrong_answer(void) {
     long at;
     for (at = 0; at < 12; at++) {
