@@ -6759,8 +6759,8 @@ static bool ecs__islot_room(ecs_world *w, ecs__index *ix, uint32_t i) {
 static void ecs__index_dirty(ecs_world *w, ecs__index *ix, uint32_t i) {
     if (ix->broken) return;
     if (!ecs__islot_room(w, ix, i) ||
-        (!ix->slot[i].dirty && ix->ndirty == ix->dirty_cap &&
-         !ecs__grow(w, (void **)&ix->dirty, &ix->dirty_cap, ix->ndirty + 1, ix->ndirty, sizeof *ix->dirty))) {
+        (!ix->slot[i].dirty && !ecs__grow(w, (void **)&ix->dirty, &ix->dirty_cap, ix->ndirty + 1, ix->ndirty,
+                                          sizeof *ix->dirty))) {
         ix->broken = true; /* out of memory: rebuilt at the next query */
         return;
     }
@@ -7198,11 +7198,7 @@ static bool ecs__parallel(ecs_world *w, void (*job)(void *arg, uint32_t k), void
 }
 
 /* Entity e's key is in the view's bounds (and e is the entity of that
-   index that has a value: the walk of an index may hold a destroyed one).
-   Out of line: ecs__iter_rest stays small. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
+   index that has a value: the walk of an index may hold a destroyed one). */
 static bool ecs__where_test(const ecs_iter *it, ecs_entity e) {
     const ecs__index *ix = it->wix;
     const ecs_storage *s = ix->s;
