@@ -61,9 +61,9 @@ FUZZ_DEFS    := -DFUZZ_NEW_RULES=$(FUZZ_NEW_RULES)
 $(B)/fuzz/fuzz_model: $(FUZZ_SRC) ecs.h $(B)/fuzz/defs | $(B)/fuzz/
 	$(CLANG) -std=c11 $(WARN) -O1 $(FUZZ_FLAGS) $(CFLAGS_COMMON) $(FUZZ_DEFS) $< -o $@
 # replay + random driver (any C99 compiler): with sanitizers, and -O2 without
-$(B)/fuzz/fuzz_replay: $(FUZZ_SRC) ecs.h $(B)/fuzz/defs | $(B)/fuzz/
+$(B)/fuzz/fuzz_replay: $(FUZZ_SRC) $(FUZZ_DIR)/replay.h ecs.h $(B)/fuzz/defs | $(B)/fuzz/
 	$(CC) -std=c99 $(WARN) -O1 $(SAN) $(CFLAGS_COMMON) $(FUZZ_DEFS) -DFUZZ_MAIN $< -o $@
-$(B)/fuzz/fuzz_driver: $(FUZZ_SRC) ecs.h $(B)/fuzz/defs | $(B)/fuzz/
+$(B)/fuzz/fuzz_driver: $(FUZZ_SRC) $(FUZZ_DIR)/replay.h ecs.h $(B)/fuzz/defs | $(B)/fuzz/
 	$(CC) -std=c99 $(WARN) -O2 $(CFLAGS_COMMON) $(FUZZ_DEFS) -DFUZZ_MAIN $< -o $@
 # rebuilt when FUZZ_NEW_RULES changes
 $(B)/fuzz/defs: FORCE | $(B)/fuzz/
@@ -133,7 +133,7 @@ TEST_CMDS += 'FUZZ_SKIP_KNOWN=1 $(B)/fuzz/fuzz_replay $(FUZZ_CORPUS)' \
 FUZZ_INDEX_OPS    ?= 20000
 FUZZ_INDEX_SRC    := $(FUZZ_DIR)/fuzz_index.c
 FUZZ_INDEX_CORPUS := $(FUZZ_DIR)/index_corpus
-FUZZ_INDEX_DEPS   := $(FUZZ_INDEX_SRC) tests/index_model.h ecs.h
+FUZZ_INDEX_DEPS   := $(FUZZ_INDEX_SRC) $(FUZZ_DIR)/replay.h tests/index_model.h ecs.h
 
 $(B)/fuzz/fuzz_index: $(FUZZ_INDEX_DEPS) | $(B)/fuzz/
 	$(CLANG) -std=c11 $(WARN) -O1 $(FUZZ_FLAGS) $(CFLAGS_COMMON) $< -o $@

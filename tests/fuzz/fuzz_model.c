@@ -3312,102 +3312,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 }
 /* ---- without libFuzzer: replay files, or a fixed-seed random driver -------------------- */
 #ifdef FUZZ_MAIN
-#include <dirent.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-
-static long replayed_files, replayed_ops, failed_files;
-
-static long replay_file(const char *path) {
-    long ops;
-    const char *base;
-    FILE *f = fopen(path, "rb");
-    unsigned char *buf;
-    long len;
-    if (!f) {
-        fprintf(stderr, "cannot open %s\n", path);
-        exit(2);
-    }
-    fseek(f, 0, SEEK_END);
-    len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    buf = (unsigned char *)malloc((size_t)len + 1);
-    if (!buf || fread(buf, 1, (size_t)len, f) != (size_t)len) {
-        fprintf(stderr, "cannot read %s\n", path);
-        exit(2);
-    }
-    fclose(f);
+static long replay_input(const char *path, const unsigned char *buf, size_t len) {
+    const char *base = strrchr(path, '/');
     snprintf(m.where, sizeof m.where, "%s (replay it: FUZZ_TRACE=1 build/fuzz/fuzz_replay %s)", path, path);
     fz_init();
-    base = strrchr(path, '/');
     if (strncmp(base ? base + 1 : path, "known-bug-", 10) == 0) m.skip_known = 0; /* the bug itself */
-    ops = fz_run_input(buf, (size_t)len);
-    free(buf);
-    return ops;
+    return fz_run_input(buf, len);
 }
-
-/* Each file in a child process, so one crash does not hide the others. */
-static void replay_file_forked(const char *path) {
-    int status = 0;
-    pid_t pid;
-    int fd[2];
-    long ops = 0;
-    fflush(stdout);
-    fflush(stderr);
-    if (pipe(fd) != 0 || (pid = fork()) < 0) { /* no fork: in this process */
-        replayed_ops += replay_file(path);
-        replayed_files++;
-        return;
-    }
-    if (pid == 0) {
-        close(fd[0]);
-        ops = replay_file(path);
-        if (write(fd[1], &ops, sizeof ops) != (ssize_t)sizeof ops) _exit(3);
-        _exit(0);
-    }
-    close(fd[1]);
-    if (read(fd[0], &ops, sizeof ops) != (ssize_t)sizeof ops) ops = 0;
-    close(fd[0]);
-    waitpid(pid, &status, 0);
-    replayed_files++;
-    replayed_ops += ops;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        failed_files++;
-        printf("FAIL  %s\n", path);
-    }
-}
-
-static void replay_path(const char *path) {
-    struct stat st;
-    DIR *d;
-    struct dirent *ent;
-    if (stat(path, &st) != 0) {
-        fprintf(stderr, "no such file or directory: %s\n", path);
-        exit(2);
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        replay_file_forked(path);
-        return;
-    }
-    if (!(d = opendir(path))) exit(2);
-    while ((ent = readdir(d)) != NULL) {
-        char sub[4096];
-        if (ent->d_name[0] == '.') continue;
-        snprintf(sub, sizeof sub, "%s/%s", path, ent->d_name);
-        replay_path(sub);
-    }
-    closedir(d);
-}
-
-static unsigned long long rng = 0x9e3779b97f4a7c15ull;
-static unsigned rnd(unsigned n) {
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (unsigned)((rng * 2685821657736338717ull) >> 33) % n;
-}
+#include "replay.h"
 
 /* Random inputs from a fixed seed until `target` ops ran; each input is a
    fresh world. Inputs are short or long (a long one grows big worlds).
@@ -3418,19 +3330,14 @@ static int random_driver(long target, unsigned long long seed) {
     int k;
     clock_t t0 = clock();
     double secs;
-    const char *dump = getenv("FUZZ_DUMP");
-    rng = seed ? seed : 1;
+    replay_rng = seed ? seed : 1;
     while (fz_total_ops < target) {
-        size_t len = rnd(4) ? 16 + rnd(1024) : 1024 + rnd(sizeof buf - 1024), j;
-        for (j = 0; j < len; j++) buf[j] = (unsigned char)rnd(256);
-        if (rnd(8)) buf[1] |= 0x80; /* mostly the full mode */
+        size_t len = replay_rnd(4) ? 16 + replay_rnd(1024) : 1024 + replay_rnd(sizeof buf - 1024), j;
+        for (j = 0; j < len; j++) buf[j] = (unsigned char)replay_rnd(256);
+        if (replay_rnd(8)) buf[1] |= 0x80; /* mostly the full mode */
         snprintf(m.where, sizeof m.where,
                  "random input %ld of seed %llu (FUZZ_DUMP=file saves it for FUZZ_TRACE=1 fuzz_replay file)", inputs, seed);
-        if (dump) { /* the input about to run: left behind if it crashes */
-            FILE *f = fopen(dump, "wb");
-            if (!f || fwrite(buf, 1, len, f) != len) exit(2);
-            fclose(f);
-        }
+        replay_dump(buf, len);
         fz_run_input(buf, len);
         inputs++;
     }
@@ -3450,18 +3357,6 @@ static int random_driver(long target, unsigned long long seed) {
 }
 
 int main(int argc, char **argv) {
-    int k;
-    if (argc >= 2 && strcmp(argv[1], "--random") == 0)
-        return random_driver(argc > 2 ? atol(argv[2]) : 1000000, argc > 3 ? strtoull(argv[3], NULL, 0) : 1);
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s FILE|DIR...   (replay inputs)\n"
-                        "       %s --random [OPS [SEED]]   (fixed-seed random driver)\n", argv[0], argv[0]);
-        return 2;
-    }
-    for (k = 1; k < argc; k++) replay_path(argv[k]);
-    printf("replayed %ld inputs, %ld ops, every op checked against the model; %ld failed\n", replayed_files,
-           replayed_ops, failed_files);
-    printf("RESULT %ld %ld\n", replayed_files - failed_files, failed_files);
-    return failed_files != 0;
+    return replay_main(argc, argv, random_driver, 1000000, "each step an op checked against the model");
 }
 #endif
