@@ -4223,7 +4223,7 @@ enum {
     ECS__ON_QUERY_TAG,    /* a query's tag: nothing to do, but adds and removes go out of line (refused) */
     ECS__ON_KINDS
 };
-static void ecs__query_step(ecs_world *w, uint32_t id, ecs_entity e, bool join, const char *call);
+static void ecs__query_tag(ecs_world *w, uint32_t id, ecs_entity e, bool join, const char *call);
 typedef struct ecs__index ecs__index;
 static const unsigned char ecs__on_paths[ECS__ON_KINDS] = {
     ECS__PATH_INSERT | ECS__PATH_SETTLED,
@@ -4346,7 +4346,7 @@ ECS__IMPL_HOT void ecs__inserted(ecs_world *w, ecs_storage *s, ecs_entity e, con
         else if (s->listen[k].kind == ECS__ON_INDEX)
             ecs__index_touch(s, (uint32_t)ECS__ENTRY(s, (uint32_t)e), 1);
         else if (s->listen[k].kind == ECS__ON_QUERY || s->listen[k].kind == ECS__ON_QUERY_NOT)
-            ecs__query_step(w, s->listen[k].arg, e, s->listen[k].kind == ECS__ON_QUERY, call);
+            ecs__query_tag(w, s->listen[k].arg, e, s->listen[k].kind == ECS__ON_QUERY, call);
 }
 ECS__IMPL_HOT void ecs__settled(ecs_world *w, ecs_storage *s, ecs_entity e) {
     if (s->hooks.on_insert) ecs__hook(w, s, s->hooks.on_insert, e, (uint32_t)ECS__ENTRY(s, (uint32_t)e));
@@ -4389,7 +4389,7 @@ ECS__IMPL_HOT void ecs__remove_at(ecs_world *w, ecs_storage *s, ecs_entity e, ui
         } else if (l->kind == ECS__ON_INDEX) {
             ecs__index_touch(s, row, 1); /* (taken out by the sync) */
         } else if (l->kind == ECS__ON_QUERY) {
-            ecs__query_step(w, l->arg, e, false, call);
+            ecs__query_tag(w, l->arg, e, false, call);
         }
     }
     if (paths & ECS__PATH_RESERVE) ecs__record_removal(w, s, e, row, deletion, call); /* (the records: last) */
@@ -4401,7 +4401,7 @@ ECS__IMPL_HOT void ecs__remove_at(ecs_world *w, ecs_storage *s, ecs_entity e, ui
     if ((paths & ECS__PATH_REMOVED) && !stripping)
         for (k = 0; k < s->nlisten; k++) {
             if (s->listen[k].kind == ECS__ON_EXCLUDES) ecs__group_join(w, s->listen[k].arg, e, call);
-            if (s->listen[k].kind == ECS__ON_QUERY_NOT) ecs__query_step(w, s->listen[k].arg, e, true, call);
+            if (s->listen[k].kind == ECS__ON_QUERY_NOT) ecs__query_tag(w, s->listen[k].arg, e, true, call);
         }
 }
 
@@ -5190,6 +5190,7 @@ static uint32_t ecs__want(const ecs_iter *it, uint32_t k) {
 /* Is term k right at every row of the walk by the group it walks (owned:
    aligned; excluded: absent), or by the cached query whose tag leads? */
 static bool ecs__query_implies(const ecs_world *w, const ecs_storage *tag, const ecs_storage *s, uint32_t flags);
+static void ecs__query_fresh(ecs_world *w, uint32_t id);
 static bool ecs__trusted(const ecs_iter *it, uint32_t k) {
     const ecs_storage *s = it->st[k];
     if (it->lead->query && ecs__query_implies(it->world, it->lead, s, it->flags[k])) return true;
@@ -5238,7 +5239,6 @@ static ecs_iter ecs__view_fail(ecs_iter *it, ecs_world *w, const char *call, int
     return *it;
 }
 
-static void ecs__query_fresh(ecs_world *w, uint32_t id);
 static int ecs__view_where(ecs_world *w, const char *call, ecs_iter *it, const ecs_view_desc *d, const ecs_storage *lead);
 static ecs_iter ecs__view(ecs_world *w, const char *call, const ecs_view_desc *d) {
     ecs_iter it;
@@ -6669,8 +6669,7 @@ struct ecs__index {
     struct ecs__index *next; /* the storage's next index */
     ecs__islot *slot;
     uint32_t nslot;
-    uint32_t *dirty;
-    uint32_t ndirty, dirty_cap;
+    uint32_t *dirty, ndirty, dirty_cap; /* the entity indices whose key may have changed */
     bool broken;
     ecs__ibucket *table; /* hashed */
     uint32_t mask, used;
@@ -6695,7 +6694,6 @@ static bool ecs__ikey(const ecs__index *ix, const void *field, uint64_t *key) {
     const unsigned char *b = (const unsigned char *)field;
     uint32_t k, size = ix->d.size, u32;
     uint16_t u16;
-    uint8_t u8;
     uint64_t x = 0;
     if (ix->d.kind == ECS_KEY_CHARS || ix->d.kind == ECS_KEY_STRING) {
         const char *str = ecs__ikey_str(ix, field);
@@ -6720,7 +6718,7 @@ static bool ecs__ikey(const ecs__index *ix, const void *field, uint64_t *key) {
         *key = x >> 63 ? ~x : x | 0x8000000000000000ull;
         return true;
     }
-    if (size == 1) memcpy(&u8, b, 1), x = u8; /* integers: then sign-extended (INT) and in unsigned order */
+    if (size == 1) x = *b; /* integers: then sign-extended (INT) and in unsigned order */
     else if (size == 2) memcpy(&u16, b, 2), x = u16;
     else if (size == 4) memcpy(&u32, b, 4), x = u32;
     else memcpy(&x, b, 8);
@@ -6914,15 +6912,13 @@ static bool ecs__index_sync(ecs_world *w, ecs__index *ix) {
         ecs__islot *sl = &ix->slot[i];
         uint64_t key = 0;
         bool has = row != ECS__NO_ROW && ecs__ikey(ix, s->data + (size_t)row * s->size + ix->d.offset, &key);
-        if (sl->in && has && key == sl->key && /* (the same place: a bucket, or a key that is the whole string) */
-            (ix->d.kind < ECS_KEY_CHARS || !ix->d.ordered || (ix->d.kind == ECS_KEY_CHARS && ix->d.size <= 8)) &&
-            sl->ver == (uint32_t)(s->dense[row] >> 32)) { /* (the same entity) */
-            sl->dirty = 0;
-            continue;
+        if (!sl->in || !has || key != sl->key || /* (not the same place: a bucket, or a key that is the whole string) */
+            (ix->d.kind >= ECS_KEY_CHARS && ix->d.ordered && (ix->d.kind != ECS_KEY_CHARS || ix->d.size > 8)) ||
+            sl->ver != (uint32_t)(s->dense[row] >> 32)) { /* (not the same entity) */
+            if (sl->in || has) ix->walk_stale = true; /* (an entity left, came or moved) */
+            if (sl->in) ecs__index_take(ix, i);
+            if (has && !ecs__index_put(w, ix, i, key, s->dense[row])) return ix->broken = true, false;
         }
-        if (sl->in || has) ix->walk_stale = true; /* (an entity left, came or moved) */
-        if (sl->in) ecs__index_take(ix, i);
-        if (has && !ecs__index_put(w, ix, i, key, s->dense[row])) return ix->broken = true, false;
         sl->dirty = 0;
     }
     ix->ndirty = 0;
@@ -6950,6 +6946,7 @@ ECS__FN ecs_index ecs_index_new(ecs_world *w, const ecs_index_desc *d) {
     ecs_storage *s;
     ecs__index *ix;
     uint32_t k, sz;
+    bool ok;
     if (!d) return ecs__report(w, ECS__M_NULL_ARG, "ecs_index_new", ECS_NULL, 0, "desc"), 0;
     if (!(s = ecs__comp(w, "ecs_index_new", ECS_NULL, d->c, (size_t)-1)) || ecs__locked(w, "ecs_index_new", ECS_NULL, s))
         return 0;
@@ -6974,13 +6971,11 @@ ECS__FN ecs_index ecs_index_new(ecs_world *w, const ecs_index_desc *d) {
     ix->broken = true; /* built at its first query */
     ix->walk.id = d->c, ix->walk.name = s->name; /* (named in the messages of a walk it leads) */
     ix->walk.changed_by = "a view led by an index of it, after a write,";
-    if (!(s->track & ECS_TRACK_MODIFICATION) && !ecs_track_set(w, d->c, s->track | ECS_TRACK_MODIFICATION)) {
+    ok = (s->track & ECS_TRACK_MODIFICATION) || ecs_track_set(w, d->c, s->track | ECS_TRACK_MODIFICATION); /* (reported) */
+    if (ok && !s->index && !(ok = ecs__listen(w, s, ECS__ON_INDEX, 0))) ecs__report(w, ECS__M_OOM, "ecs_index_new", ECS_NULL, d->c);
+    if (!ok) {
         ecs__free(w, ix, sizeof *ix);
-        return 0; /* (reported) */
-    }
-    if (!s->index && !ecs__listen(w, s, ECS__ON_INDEX, 0)) {
-        ecs__free(w, ix, sizeof *ix);
-        return ecs__report(w, ECS__M_OOM, "ecs_index_new", ECS_NULL, d->c), 0;
+        return 0;
     }
     w->indexes[k] = ix;
     w->nindexes += k == w->nindexes;
@@ -7009,10 +7004,9 @@ static ecs__index *ecs__index_query(ecs_world *w, const char *call, ecs_index id
     if (!ecs__index_sync(w, ix)) return ecs__report(w, ECS__M_OOM, call, ECS_NULL, ix->d.c), (ecs__index *)NULL;
     return ix;
 }
-static uint32_t ecs__index_emit(ecs_entity *out, uint32_t cap, uint32_t n, ecs_entity e) {
-    if (n < cap) out[n] = e;
-    return n + 1;
-}
+
+/* out[n] = e if it fits (n < cap); the count goes on past cap. */
+static uint32_t ecs__index_emit(ecs_entity *out, uint32_t cap, uint32_t n, ecs_entity e) { if (n < cap) out[n] = e; return n + 1; }
 
 /* Ordered: the first entry not before (key, str) (after: past it). */
 static uint32_t ecs__index_bound(const ecs__index *ix, uint64_t key, const char *str, bool after) {
@@ -7209,10 +7203,10 @@ static bool ecs__where_test(const ecs_iter *it, ecs_entity e) {
     if ((uint32_t)at == ECS__NO_ROW || at >> 32 != e >> 32) return false;
     if (!ecs__ikey(ix, field = s->data + (size_t)(uint32_t)at * s->size + ix->d.offset, &key)) return false;
     str = ix->d.kind >= ECS_KEY_CHARS ? ecs__ikey_str(ix, field) : NULL;
-    for (k = 0; k < 2; k++) {
-        int c = it->where >> k & 1u ? ecs__icmp_str(ix, key, str, it->wkey[k], it->wstr[k]) : k ? -1 : 1;
-        if (k ? c > 0 || (c == 0 && (it->where & ECS_RANGE_HI_OPEN << 2)) : c < 0 || (c == 0 && (it->where & ECS_RANGE_LO_OPEN << 2)))
-            return false;
+    for (k = 0; k < 2; k++) { /* key >= lo, then hi >= key; == fails where that side is open (where bit 2 + k) */
+        int c = !(it->where >> k & 1u) ? 1 : k ? ecs__icmp_str(ix, it->wkey[1], it->wstr[1], key, str)
+                                               : ecs__icmp_str(ix, key, str, it->wkey[0], it->wstr[0]);
+        if (c < 0 || (c == 0 && (it->where >> (2 + k) & 1u))) return false;
     }
     return true;
 }
@@ -7242,23 +7236,20 @@ static bool ecs__query_matches(const ecs_world *w, const ecs__query *q, ecs_enti
     return true;
 }
 
-/* e gets (join) or loses the query's tag, by the world's hand. */
-static void ecs__query_tag(ecs_world *w, ecs__query *q, ecs_entity e, bool join, const char *call) {
+/* The paths' steps: a required term came (join if all match now) or is
+   going (leave); an excluded one came (leave) or went (join if all
+   match). e gets or loses the query's tag by the world's hand. */
+static void ecs__query_tag(ecs_world *w, uint32_t id, ecs_entity e, bool join, const char *call) {
+    ecs__query *q = &w->queries[id - 1];
     ecs_storage *t = w->storages[q->tag];
     uint32_t row = ecs__row(t, e);
+    if (join && !ecs__query_matches(w, q, e)) return;
     w->query_update++;
     if (join && row == ECS__NO_ROW && !(w->busy && (ecs__busy_kind(w, e) & ECS__BUSY_STRIP)))
         q->broken |= ecs__insert1(w, call, t, e, NULL) == NULL; /* (out of memory: rebuilt later) */
     else if (!join && row != ECS__NO_ROW && ecs__may_remove(w, call, e, t, false, 0))
         ecs__remove_at(w, t, e, row, NULL, false, false, call);
     w->query_update--;
-}
-
-/* The paths' steps: a required term came (join if all match now) or is
-   going (leave); an excluded one came (leave) or went (join if all match). */
-static void ecs__query_step(ecs_world *w, uint32_t id, ecs_entity e, bool join, const char *call) {
-    ecs__query *q = &w->queries[id - 1];
-    if (!join || ecs__query_matches(w, q, e)) ecs__query_tag(w, q, e, join, call);
 }
 
 /* A view led by the query's tag need not test term s (with flags): a tag
@@ -7271,10 +7262,13 @@ static bool ecs__query_implies(const ecs_world *w, const ecs_storage *tag, const
     return false;
 }
 
-/* Rebuilds a query's tag from its terms (after running out of memory). */
-static void ecs__query_rebuild(ecs_world *w, ecs__query *q) {
+/* Query id's tag, rebuilt from its terms if it is broken (new, or out of
+   memory while it was kept): a view of it calls this first. */
+static void ecs__query_fresh(ecs_world *w, uint32_t id) {
+    ecs__query *q = &w->queries[id - 1];
     ecs_storage *t = w->storages[q->tag], *lead = NULL;
     uint32_t k, row;
+    if (!q->broken) return;
     q->broken = false;
     w->query_update++;
     while (t->count && ecs__may_remove(w, "ecs_view", t->dense[t->count - 1], t, false, 0))
@@ -7282,10 +7276,7 @@ static void ecs__query_rebuild(ecs_world *w, ecs__query *q) {
     w->query_update--;
     for (k = 0; k < q->nterms; k++)
         if (!q->not_[k] && (!lead || w->storages[q->terms[k]]->count < lead->count)) lead = w->storages[q->terms[k]];
-    for (row = lead->count; row-- > 0 && !q->broken;) {
-        ecs_entity e = lead->dense[row];
-        if (ecs__query_matches(w, q, e)) ecs__query_tag(w, q, e, true, "ecs_view");
-    }
+    for (row = lead->count; row-- > 0 && !q->broken;) ecs__query_tag(w, id, lead->dense[row], true, "ecs_view");
 }
 
 /* After ecs_load: every index and cached query rebuilds. */
@@ -7296,9 +7287,6 @@ static void ecs__indexes_stale(ecs_world *w) {
     for (k = 0; k < w->nqueries; k++) w->queries[k].broken = true;
 }
 
-static void ecs__query_fresh(ecs_world *w, uint32_t id) {
-    if (w->queries[id - 1].broken) ecs__query_rebuild(w, &w->queries[id - 1]);
-}
 /* The world's indexes and queries go (ecs_world_free). */
 static void ecs__indexes_free(ecs_world *w) {
     uint32_t k;
