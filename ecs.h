@@ -1027,8 +1027,9 @@
           Several indexes per component, any number per world. Returns the
           index (not 0), or 0: unknown c, a tag, a field outside the value,
           an unsupported kind or size (assert), out of memory. An index
-          keeps modification tracking on for c (section 11): ecs_track_set
-          cannot take it off while an index is on c.
+          keeps modification tracking on for c (section 11): neither
+          ecs_track_set nor loading a snapshot saved without it takes it
+          off while an index is on c.
       bool ecs_index_free(ecs_world *w, ecs_index ix)
       uint32_t ecs_index_find(ecs_world *w, ecs_index ix, const void *key, ecs_entity *out, uint32_t cap)
           key points at a value of the field's type (an int32_t for a
@@ -1100,13 +1101,28 @@
       ecs_track_mark_modified (for writes through the raw arrays), which
       put the entity on the index's dirty list, and so do removals
       (remove, delete, strip, destroy, world_clear). Each query first
-      brings the index up to date from the values as they are then, so a
-      write becomes visible at the next query, whenever it was made, and
-      an index never returns an entity whose value does not match at the
-      time of the query. Writing a value after the query changes nothing
-      in what the query returned (its out array is yours).
-      Cost: a dirty entity is recomputed once per query however often it
-      was written; a hashed index updates in O(1) per entity, an ordered
+      brings the index up to date from the values as they are then, and
+      tests every entity it returns against its value then: an index
+      never returns an entity whose value does not match at the time of
+      the query. Writing a value after the query changes nothing in what
+      the query returned (its out array is yours).
+      When a write through a pointer becomes visible: the index learns of
+      it when the pointer is handed out (ecs_get_mut; an ECS_WRITE term as
+      the walk reaches the entity, or hands out its block); the first
+      query after that reads the value, and the next query reads it
+      again. So a write
+      is seen by the first query after it, as long as at most one query
+      of that index came between the pointer being handed out and the
+      write: the common loop that queries, then writes the entity it is
+      at, is seen. A write made after two or more such queries is not
+      seen until the entity is written again: after such a write, call
+      ecs_track_mark_modified(w, e, c), or take the pointer again. Hooks'
+      writes to the value they are given count as writes through a
+      pointer handed out when the hook started. A view made while c was
+      not tracked does not mark its writes (section 11), so make the index
+      before the loops whose writes it must see.
+      Cost: a dirty entity's key is computed at two queries however often
+      it was written; a hashed index updates in O(1) per entity, an ordered
       one merges its changes into its sorted array in one pass (O(n) when
       anything changed, O(log n) lookups). Memory: 24 bytes per entity
       slot per index, plus 16 per entry (ordered) or per distinct key
@@ -1116,8 +1132,10 @@
       index (not the world) when it has writes to take in: then not from
       several threads at once, nor while the world is being changed on
       another thread. Once one was made after the last write to the
-      component (the same view, for views), the others only read the
-      index, on any number of threads while nobody writes the component.
+      component (the same view, for views; two, when that write was
+      through a pointer handed out, which the next query reads again),
+      the others only read the index, on any number of threads while
+      nobody writes the component.
       Systems that run at once (a workload batch, a parallel phase) need
       nothing of this: the world brings every index up to date before
       they start, and the views they make leave the indexes alone
@@ -2049,7 +2067,7 @@ ECS_API uint32_t ecs_index_find_any(ecs_world *w, ecs_index ix, uint32_t n, cons
                                     uint32_t cap);
 ECS_API uint32_t ecs_index_range(ecs_world *w, ecs_index ix, const void *lo, const void *hi, uint32_t flags,
                                  ecs_entity *out, uint32_t cap);
-ECS_API void ecs__index_touch(ecs_storage *s, uint32_t row, uint32_t n);
+ECS_API void ecs__index_touch(ecs_storage *s, uint32_t row, uint32_t n, bool handed);
 ECS_API ecs_component ecs_query_new(ecs_world *w, const char *name, const ecs_view_desc *desc);
 
 /* --- 15. systems and workloads -------------------------------------------- */
@@ -2446,13 +2464,13 @@ ECS__HOT uint32_t ecs__row(const ecs_storage *s, ecs_entity e) {
    Every way of marking a value modified goes through here; with
    modification tracking off (no modified[] array) rows are not stamped.
    (Load restores the ticks a snapshot holds: it marks nothing.) */
-ECS__HOT void ecs__modified(ecs_storage *s, uint32_t row, uint32_t n) {
+ECS__HOT void ecs__modified(ecs_storage *s, uint32_t row, uint32_t n, bool handed) {
     ecs_tick *m = s->modified;
     if (ECS__UNLIKELY(row == ECS__NO_ROW)) {
         s->unique_modified = s->world->tick;
     } else if (m) {
         ecs_tick now = s->world->tick;
-        if (ECS__UNLIKELY(s->index != NULL)) ecs__index_touch(s, row, n); /* (an indexed storage is tracked) */
+        if (ECS__UNLIKELY(s->index != NULL)) ecs__index_touch(s, row, n, handed); /* (an indexed storage is tracked) */
         while (n--) m[row++] = now;
     }
 }
@@ -2463,7 +2481,7 @@ ECS__HOT void ecs__modified(ecs_storage *s, uint32_t row, uint32_t n) {
    into the lookup's own. */
 ECS__HOT void *ecs__value_at(const ecs_storage *s, uintptr_t base, uint32_t row, size_t size, bool mut) {
     void *v = (void *)(base + (uintptr_t)row * size);
-    if (mut) ecs__modified((ecs_storage *)(uintptr_t)s, row, 1); /* (a get_mut: s is the caller's to change) */
+    if (mut) ecs__modified((ecs_storage *)(uintptr_t)s, row, 1, true); /* (a get_mut: s is the caller's to change) */
 #if defined(__GNUC__) || defined(__clang__)
     if (!v) __builtin_unreachable();
 #endif
@@ -2826,7 +2844,7 @@ ECS__HOT bool ecs_iter_next_block(ecs_iter *it) {
     if (x && it->one && it->key == *it->epoch) {
         if (!it->probing) {
             --x;
-            ecs__modified(it->mark1, (uint32_t)(it->mbias + x), 1);
+            ecs__modified(it->mark1, (uint32_t)(it->mbias + x), 1, true);
         } else if ((x = ecs__seek_down(it, &it->seek, x, 0)) != 0) {
             x--;
             if (it->nmark) it->first = x, it->count = 1, ecs__iter_mark(it);
@@ -2918,7 +2936,7 @@ ECS__HOT bool ecs__each_next(ecs_iter *it, ecs__each *e) {
     if (x && e->key == *e->epoch) {
         if (e->mark1) {
             --x;
-            ecs__modified(e->mark1, (uint32_t)(e->mbias + x), 1); /* marked as it is reached */
+            ecs__modified(e->mark1, (uint32_t)(e->mbias + x), 1, true); /* marked as it is reached */
         } else if (e->pages) {
             uint32_t row2 = 0;
             if (!(x = ecs__probe_down(e, x, &row, &row2))) {
@@ -3412,7 +3430,7 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
     X(NO_INDEX, INVALID, 1, "no such index")                                                             \
     X(INDEX_KEY, INVALID, 1, "a key of %lu bytes for a field of %lu: not the field's type")               \
     X(INDEX_HASHED, INVALID, 1, "a range needs an ordered index (ecs_index_desc.ordered)")              \
-    X(WHERE_FLAGS, INVALID, 1, "desc.where.flags %lu: only ECS_RANGE_LO_OPEN and ECS_RANGE_HI_OPEN")   \
+    X(WHERE_FLAGS, INVALID, 1, "range flags %lu: only ECS_RANGE_LO_OPEN and ECS_RANGE_HI_OPEN")        \
     X(QUERY_TERMS, INVALID, 1, "a cached query needs a required term, and its terms are required or ECS_NOT (and no query's tag)") \
     X(QUERY_TAG, LOCKED, 1, "a cached query's tag: the world keeps it on the matching entities, nobody else adds or removes it") \
     X(SYSTEM_DESC, INVALID, 1, "a system needs a name and fn (desc->name, desc->fn)")                    \
@@ -4344,7 +4362,7 @@ ECS__IMPL_HOT void ecs__inserted(ecs_world *w, ecs_storage *s, ecs_entity e, con
         else if (s->listen[k].kind == ECS__ON_EXCLUDES)
             ecs__group_leave(w, s->listen[k].arg, e, call);
         else if (s->listen[k].kind == ECS__ON_INDEX)
-            ecs__index_touch(s, (uint32_t)ECS__ENTRY(s, (uint32_t)e), 1);
+            ecs__index_touch(s, (uint32_t)ECS__ENTRY(s, (uint32_t)e), 1, s->hooks.on_insert != NULL); /* (its hook may write) */
         else if (s->listen[k].kind == ECS__ON_QUERY || s->listen[k].kind == ECS__ON_QUERY_NOT)
             ecs__query_tag(w, s->listen[k].arg, e, s->listen[k].kind == ECS__ON_QUERY, call);
 }
@@ -4387,7 +4405,7 @@ ECS__IMPL_HOT void ecs__remove_at(ecs_world *w, ecs_storage *s, ecs_entity e, ui
             ecs__group_leave(w, l->arg, e, call);
             row = (uint32_t)ECS__ENTRY(s, (uint32_t)e);
         } else if (l->kind == ECS__ON_INDEX) {
-            ecs__index_touch(s, row, 1); /* (taken out by the sync) */
+            ecs__index_touch(s, row, 1, false); /* (taken out by the sync) */
         } else if (l->kind == ECS__ON_QUERY) {
             ecs__query_tag(w, l->arg, e, false, call);
         }
@@ -4412,7 +4430,7 @@ static void *ecs__replace(ecs_storage *s, uint32_t row, const void *value) {
         memset(dst, 0, s->size);
     else if (value != dst)
         memmove(dst, value, s->size);
-    ecs__modified(s, row, 1);
+    ecs__modified(s, row, 1, s->hooks.on_replace != NULL); /* (its hook may write) */
     return dst;
 }
 
@@ -4997,7 +5015,7 @@ static bool ecs__get_n(const ecs_world *w, const char *call, ecs_entity e, uint3
     for (k = 0; k < n; k++)
         if ((rows[k] = (uint32_t)ECS__ENTRY(st[k], (uint32_t)e)) == ECS__NO_ROW) return false;
     for (k = 0; k < n; k++) {
-        if (mut) ecs__modified(st[k], rows[k], 1);
+        if (mut) ecs__modified(st[k], rows[k], 1, true);
         out[k] = st[k]->data + (size_t)rows[k] * st[k]->size;
     }
     return true;
@@ -5525,7 +5543,7 @@ static void ecs__iter_changed(ecs_iter *it, uint32_t pos) {
 /* The tests of a probe run's entity x after the tight loop's (ecs__test):
    the other tested terms, the looked-up ones, then the other filters.
    Sets the value of every term it looks at. */
-static bool ecs__where_test(const ecs_iter *it, ecs_entity e);
+static bool ecs__index_match(const ecs__index *ix, ecs_entity e, uint32_t b, const uint64_t *key, const char *const *str);
 ECS__FN bool ecs__iter_rest(ecs_iter *it, uint32_t x) {
     uint32_t idx = (uint32_t)it->seek.run[x], q, row, any = 0;
     for (q = 1; q < it->ntest; q++) { /* probe[0] is the tight loop's */
@@ -5550,7 +5568,7 @@ ECS__FN bool ecs__iter_rest(ecs_iter *it, uint32_t x) {
         if (!((f->ticks[0] && f->ticks[0][r] > f->since[0]) || (f->ticks[1] && f->ticks[1][r] > f->since[1])))
             return false;
     }
-    return !it->wix || ecs__where_test(it, it->seek.run[x]);
+    return !it->wix || ecs__index_match(it->wix, it->seek.run[x], it->where, it->wkey, (const char *const *)it->wstr);
 }
 
 /* The one place written terms are marked: the block's values of each
@@ -5559,7 +5577,7 @@ ECS__FN void ecs__iter_mark(const ecs_iter *it) {
     uint32_t m;
     for (m = 0; m < it->nmark; m++) {
         uint32_t k = it->mterm[m];
-        if (it->fst[k] == it->st[k]) ecs__modified(it->st[k], (uint32_t)(it->bias[k] + it->first), it->count);
+        if (it->fst[k] == it->st[k]) ecs__modified(it->st[k], (uint32_t)(it->bias[k] + it->first), it->count, true);
     }
 }
 
@@ -5576,7 +5594,7 @@ ECS__FN bool ecs__iter_next(ecs_iter *it) {
         uint32_t x = it->first, n = 1;
         if (x && it->key == *it->epoch) {
             if (!it->probing) {
-                if (it->mark1) ecs__modified(it->mark1, (uint32_t)(it->mbias + x - 1), 1);
+                if (it->mark1) ecs__modified(it->mark1, (uint32_t)(it->mbias + x - 1), 1, true);
                 n = it->each && it->nmark ? 1 : x;
                 x -= n;
             } else if (!(x = ecs__seek_down(it, &it->seek, x, 0))) {
@@ -5937,7 +5955,7 @@ static void *ecs__unique_add(ecs_world *w, const char *call, ecs_component c, co
         s->unique_inserted = w->tick;
         s->unique_modified = 0;
     } else {
-        ecs__modified(s, ECS__NO_ROW, 1);
+        ecs__modified(s, ECS__NO_ROW, 1, false);
     }
     if (s->size) {
         if (value)
@@ -5967,7 +5985,7 @@ ECS__FN void *ecs__unique_get(const ecs_world *w, const char *call, ecs_componen
         ecs__report(w, ECS__M_NO_UNIQUE, call, ECS_NULL, c);
         return NULL;
     }
-    if (mut) ecs__modified(s, ECS__NO_ROW, 1);
+    if (mut) ecs__modified(s, ECS__NO_ROW, 1, true);
     return s->unique;
 }
 ECS__FN const void *ecs_unique_get(const ecs_world *w, ecs_component c) {
@@ -6141,7 +6159,7 @@ ECS__FN bool ecs_track_mark_modified(ecs_world *w, ecs_entity e, ecs_component c
     ECS__WORLD(w, false);
     uint32_t row = ecs__tracked_row(w, "ecs_track_mark_modified", e, c, 0);
     if (row == ECS__NO_ROW) return false;
-    ecs__modified(w->storages[c], row, 1);
+    ecs__modified(w->storages[c], row, 1, false);
     return true;
 }
 
@@ -6649,7 +6667,8 @@ typedef struct ecs__islot { /* per entity index */
     uint32_t at;   /* ordered: its entry (or pending one); hashed: the next entity index of its chain */
     uint32_t prev; /* hashed: the previous one (ECS__NONE: the chain's head) */
     uint32_t ver;  /* the version of the entity put in (an index reused by a new entity is a change) */
-    unsigned char in, dirty, pend; /* in the index; on the dirty list; ordered: at is in pending */
+    unsigned char in, dirty, pend, handed; /* in the index; on the dirty list; ordered: at is in pending; a
+                                              pointer to its value was handed out (read at the next two syncs) */
 } ecs__islot;
 
 typedef struct ecs__ibucket {
@@ -6669,7 +6688,8 @@ struct ecs__index {
     struct ecs__index *next; /* the storage's next index */
     ecs__islot *slot;
     uint32_t nslot;
-    uint32_t *dirty, ndirty, dirty_cap; /* the entity indices whose key may have changed */
+    uint32_t *dirty, ndirty, dirty_cap;       /* the entity indices whose key may have changed */
+    uint32_t *recheck, nrecheck, recheck_cap; /* those the last sync took in: read again at the next */
     bool broken;
     ecs__ibucket *table; /* hashed: mask + 1 buckets, a power of 2 (2^(64 - shift)) */
     uint32_t mask, shift, used;
@@ -6731,6 +6751,7 @@ static bool ecs__ikey(const ecs__index *ix, const void *field, uint64_t *key) {
    key and string given? Ordered string keys tie-break on the string. */
 static int ecs__icmp_str(const ecs__index *ix, uint64_t ka, const char *sa, uint64_t kb, const char *sb) {
     if (ka != kb || ix->d.kind < ECS_KEY_CHARS) return (ka > kb) - (ka < kb);
+    if (!sa || !sb) return (sa != NULL) - (sb != NULL); /* (an entry whose string became NULL, not yet taken in) */
     return strncmp(sa, sb, ix->d.kind == ECS_KEY_CHARS ? ix->d.size : (size_t)-1);
 }
 static const char *ecs__ient_str(const ecs__index *ix, ecs_entity e) {
@@ -6753,8 +6774,15 @@ static bool ecs__islot_room(ecs_world *w, ecs__index *ix, uint32_t i) {
 }
 
 /* Entity index i may have a new key: on the dirty list (once). */
-static void ecs__index_dirty(ecs_world *w, ecs__index *ix, uint32_t i) {
-    if (ix->broken || (i < ix->nslot && ix->slot[i].dirty)) return;
+static void ecs__index_dirty(ecs_world *w, ecs__index *ix, uint32_t i, bool handed) {
+    if (ix->broken) { /* rebuilt at the next query, which reads handed-out values again at the one after */
+        if (handed && ecs__islot_room(w, ix, i)) ix->slot[i].handed = 1;
+        return;
+    }
+    if (i < ix->nslot && ix->slot[i].dirty) {
+        ix->slot[i].handed |= handed;
+        return;
+    }
     if ((i >= ix->nslot && !ecs__islot_room(w, ix, i)) || /* (the tests before the calls: 2x faster) */
         (ix->ndirty == ix->dirty_cap &&
          !ecs__grow(w, (void **)&ix->dirty, &ix->dirty_cap, ix->ndirty + 1, ix->ndirty, sizeof *ix->dirty))) {
@@ -6762,17 +6790,18 @@ static void ecs__index_dirty(ecs_world *w, ecs__index *ix, uint32_t i) {
         return;
     }
     ix->dirty[ix->ndirty++] = i;
-    ix->slot[i].dirty = 1;
+    ix->slot[i].dirty = 1, ix->slot[i].handed = handed;
 }
 
 /* The modified step's listener, and the insert and remove paths' (one
    ECS__ON_INDEX listener per storage, for all its indexes): rows
-   row..row+n-1 of s were written, inserted or are being removed. */
-ECS__FN void ecs__index_touch(ecs_storage *s, uint32_t row, uint32_t n) {
+   row..row+n-1 of s were written, inserted or are being removed (handed:
+   pointers to them were handed out, to be written through). */
+ECS__FN void ecs__index_touch(ecs_storage *s, uint32_t row, uint32_t n, bool handed) {
     ecs__index *ix;
     uint32_t k;
     for (ix = s->index; ix; ix = ix->next)
-        for (k = 0; k < n; k++) ecs__index_dirty(s->world, ix, (uint32_t)s->dense[row + k]);
+        for (k = 0; k < n; k++) ecs__index_dirty(s->world, ix, (uint32_t)s->dense[row + k], handed);
 }
 
 /* --- the two structures: put entity index i in with key, take it out */
@@ -6892,15 +6921,37 @@ static bool ecs__index_merge(ecs_world *w, ecs__index *ix) {
     return true;
 }
 
-/* Brings the index up to date: false when out of memory (it stays broken). */
+/* Entity index i's key as its value is now: it leaves the index and comes
+   back under its key if that changed (or it came, or went); false when
+   out of memory. */
+static bool ecs__index_take_in(ecs_world *w, ecs__index *ix, uint32_t i) {
+    ecs_storage *s = ix->s;
+    uint32_t row = (uint32_t)ECS__ENTRY(s, i);
+    ecs__islot *sl = &ix->slot[i];
+    uint64_t key = 0;
+    bool has = row != ECS__NO_ROW && ecs__ikey(ix, s->data + (size_t)row * s->size + ix->d.offset, &key);
+    sl->dirty = 0;
+    if (sl->in && has && key == sl->key && /* (the same place: a bucket, or a key that is the whole string) */
+        (ix->d.kind < ECS_KEY_CHARS || !ix->d.ordered || (ix->d.kind == ECS_KEY_CHARS && ix->d.size <= 8)) &&
+        sl->ver == (uint32_t)(s->dense[row] >> 32)) /* (the same entity) */
+        return true;
+    if (sl->in || has) ix->walk_stale = true; /* (an entity left, came or moved) */
+    if (sl->in) ecs__index_take(ix, i);
+    return !has || ecs__index_put(w, ix, i, key, s->dense[row]);
+}
+
+/* Brings the index up to date: false when out of memory (it stays
+   broken). The entities the last sync took in through a pointer handed
+   out (ecs_get_mut, an ECS_WRITE term) are read again first: it may have
+   been written through since (section 14). */
 static bool ecs__index_sync(ecs_world *w, ecs__index *ix) {
     ecs_storage *s = ix->s;
-    uint32_t k, came = 0;
-    if (!ix->broken && !ix->ndirty) return true; /* up to date: reads only (threads, section 14) */
+    uint32_t k, came = 0, *list = ix->recheck, cap = ix->recheck_cap;
+    if (!ix->broken && !ix->ndirty && !ix->nrecheck) return true; /* up to date: reads only (threads, section 14) */
     ix->walk_stale |= ix->broken;
     if (ix->broken) { /* rebuilt: every entity of the storage is dirty */
-        for (k = 0; k < ix->nslot; k++) ix->slot[k].in = ix->slot[k].dirty = ix->slot[k].pend = 0;
-        ix->ndirty = ix->nent = ix->npending = ix->holes = ix->used = 0;
+        for (k = 0; k < ix->nslot; k++) ix->slot[k].in = ix->slot[k].dirty = ix->slot[k].pend = 0; /* (handed stays) */
+        ix->ndirty = ix->nrecheck = ix->nent = ix->npending = ix->holes = ix->used = 0;
         if (ix->table) memset(ix->table, 0, ((size_t)ix->mask + 1) * sizeof *ix->table);
         if ((s->count && !ecs__islot_room(w, ix, w->nslots - 1)) ||
             !ecs__grow(w, (void **)&ix->dirty, &ix->dirty_cap, s->count, 0, sizeof *ix->dirty))
@@ -6911,21 +6962,15 @@ static bool ecs__index_sync(ecs_world *w, ecs__index *ix) {
     }
     for (k = 0; !ix->d.ordered && k < ix->ndirty; k++) came += !ix->slot[ix->dirty[k]].in;
     if (came && !ecs__itable_room(w, ix, ix->used + came)) return ix->broken = true, false; /* (one growth, not several) */
-    for (k = ix->ndirty; k-- > 0;) {
-        uint32_t i = ix->dirty[k], row = (uint32_t)ECS__ENTRY(s, i);
-        ecs__islot *sl = &ix->slot[i];
-        uint64_t key = 0;
-        bool has = row != ECS__NO_ROW && ecs__ikey(ix, s->data + (size_t)row * s->size + ix->d.offset, &key);
-        if (!sl->in || !has || key != sl->key || /* (not the same place: a bucket, or a key that is the whole string) */
-            (ix->d.kind >= ECS_KEY_CHARS && ix->d.ordered && (ix->d.kind != ECS_KEY_CHARS || ix->d.size > 8)) ||
-            sl->ver != (uint32_t)(s->dense[row] >> 32)) { /* (not the same entity) */
-            if (sl->in || has) ix->walk_stale = true; /* (an entity left, came or moved) */
-            if (sl->in) ecs__index_take(ix, i);
-            if (has && !ecs__index_put(w, ix, i, key, s->dense[row])) return ix->broken = true, false;
-        }
-        sl->dirty = 0;
+    for (k = 0; k < ix->nrecheck; k++)
+        if (!ix->slot[list[k]].dirty && !ecs__index_take_in(w, ix, list[k])) return ix->broken = true, false;
+    for (k = ix->nrecheck = 0; k < ix->ndirty; k++) {
+        uint32_t i = ix->dirty[k];
+        if (!ecs__index_take_in(w, ix, i)) return ix->broken = true, false;
+        if (ix->slot[i].handed) ix->dirty[ix->nrecheck++] = i, ix->slot[i].handed = 0; /* (kept: read again) */
     }
-    ix->ndirty = 0;
+    ix->recheck = ix->dirty, ix->recheck_cap = ix->dirty_cap; /* (the two lists swap) */
+    ix->dirty = list, ix->dirty_cap = cap, ix->ndirty = 0;
     if (ix->d.ordered && !ecs__index_merge(w, ix)) return ix->broken = true, false;
     return true;
 }
@@ -6938,6 +6983,7 @@ static void ecs__index_destroy(ecs_world *w, ecs__index *ix) {
     w->indexes[ix->id - 1] = NULL;
     ecs__free(w, ix->slot, (size_t)ix->nslot * sizeof *ix->slot);
     ecs__free(w, ix->dirty, (size_t)ix->dirty_cap * sizeof *ix->dirty);
+    ecs__free(w, ix->recheck, (size_t)ix->recheck_cap * sizeof *ix->recheck);
     ecs__free(w, ix->table, ix->table ? ((size_t)ix->mask + 1) * sizeof *ix->table : 0);
     ecs__free(w, ix->ent, (size_t)ix->ent_cap * sizeof *ix->ent);
     ecs__free(w, ix->pending, (size_t)ix->pending_cap * sizeof *ix->pending);
@@ -7049,20 +7095,19 @@ static void ecs__index_span(const ecs__index *ix, uint32_t b, const uint64_t *ke
 }
 
 static uint32_t ecs__index_find1(ecs__index *ix, const void *keyp, ecs_entity *out, uint32_t cap, uint32_t n) {
-    const ecs_storage *s = ix->s;
     const char *str[2];
     uint64_t key[2];
-    uint32_t i, a, z;
-    if (!ecs__index_bounds(ix, keyp, keyp, 0, key, str, &i)) return n; /* NaN, a NULL string: nothing */
+    uint32_t i, a, z, b;
+    if (!ecs__index_bounds(ix, keyp, keyp, 0, key, str, &b)) return n; /* NaN, a NULL string: nothing */
     if (ix->d.ordered) {
-        for (ecs__index_span(ix, i, key, str, &a, &z); a < z; a++) n = ecs__index_emit(out, cap, n, ix->ent[a].e);
+        for (ecs__index_span(ix, b, key, str, &a, &z); a < z; a++)
+            if (ecs__index_match(ix, ix->ent[a].e, b, key, str)) n = ecs__index_emit(out, cap, n, ix->ent[a].e);
         return n;
     }
     if (!ix->table || !ecs__ibucket_of(ix, key[0])->count) return n;
     for (i = ecs__ibucket_of(ix, key[0])->head; i != ECS__NONE; i = ix->slot[i].at) {
-        ecs_entity e = s->dense[(uint32_t)ECS__ENTRY(s, i)];
-        if (str[0] && ecs__icmp_str(ix, key[0], str[0], key[0], ecs__ient_str(ix, e))) continue; /* a hash collision */
-        n = ecs__index_emit(out, cap, n, e);
+        ecs_entity e = (ecs_entity)ix->slot[i].ver << 32 | i;
+        if (ecs__index_match(ix, e, b, key, str)) n = ecs__index_emit(out, cap, n, e); /* (not: a hash collision) */
     }
     return n;
 }
@@ -7102,8 +7147,10 @@ ECS__FN uint32_t ecs_index_range(ecs_world *w, ecs_index id, const void *lo, con
     uint32_t a, z, b, n = 0;
     if (!ix) return 0;
     if (!ix->d.ordered) return ecs__report(w, ECS__M_INDEX_HASHED, "ecs_index_range", ECS_NULL, ix->d.c), 0;
-    if (!ecs__index_bounds(ix, lo, hi, flags & 3u, key, str, &b)) return 0;
-    for (ecs__index_span(ix, b, key, str, &a, &z); a < z; a++) n = ecs__index_emit(out, cap, n, ix->ent[a].e);
+    if (flags & ~3u) return ecs__report(w, ECS__M_WHERE_FLAGS, "ecs_index_range", ECS_NULL, ix->d.c, (unsigned long)flags), 0;
+    if (!ecs__index_bounds(ix, lo, hi, flags, key, str, &b)) return 0;
+    for (ecs__index_span(ix, b, key, str, &a, &z); a < z; a++)
+        if (ecs__index_match(ix, ix->ent[a].e, b, key, str)) n = ecs__index_emit(out, cap, n, ix->ent[a].e);
     return n;
 }
 
@@ -7140,7 +7187,7 @@ static bool ecs__index_walk(ecs_world *w, ecs__index *ix) {
    The index does when its entities in range are fewer than the rows of
    the shortest required term (lead; NULL: there is none) and desc.lead
    does not name one; else lead does. Either way each entity's key is
-   tested as the walk reaches it (ecs__where_test): a walk never yields
+   tested as the walk reaches it (ecs__index_match): a walk never yields
    an entity whose value does not match then. -1: refused (reported); 0:
    a storage leads; 1: the index's walk does (or the indexed storage, when
    the index is not up to date and cannot be touched, or out of memory);
@@ -7159,7 +7206,7 @@ static int ecs__view_where(ecs_world *w, const char *call, ecs_iter *it, const e
                            it->wstr, &it->where))
         return 2; /* a NaN, a NULL string: matches nothing */
     if (d->lead) return 0;
-    if (w->parallel ? ix->broken || ix->ndirty || ix->walk_stale : !ecs__index_sync(w, ix)) goto scan;
+    if (w->parallel ? ix->broken || ix->ndirty || ix->nrecheck || ix->walk_stale : !ecs__index_sync(w, ix)) goto scan;
     if (ix->d.ordered) /* its entries [a, z) */
         ecs__index_span(ix, it->where, it->wkey, it->wstr, &a, &z);
     else if (ix->table && (b = ecs__ibucket_of(ix, it->wkey[0]))->count)
@@ -7186,8 +7233,8 @@ scan: /* out of memory, or systems running at once (the index is not touched): a
    of memory): the caller runs them one after another. */
 static bool ecs__parallel(ecs_world *w, void (*job)(void *arg, uint32_t k), void *arg, uint32_t n) {
     uint32_t k;
-    for (k = 0; w->parallel_for && k < w->nindexes; k++)
-        if (w->indexes[k] && !ecs__index_sync(w, w->indexes[k])) return false;
+    for (k = 0; w->parallel_for && k < w->nindexes; k++) /* (twice: the second reads the first's again, then none) */
+        if (w->indexes[k] && (!ecs__index_sync(w, w->indexes[k]) || !ecs__index_sync(w, w->indexes[k]))) return false;
     if (!w->parallel_for) return false;
     w->parallel = true;
     w->parallel_for(job, arg, n, w->parallel_user);
@@ -7195,22 +7242,22 @@ static bool ecs__parallel(ecs_world *w, void (*job)(void *arg, uint32_t k), void
     return true;
 }
 
-/* Entity e's key is in the view's bounds (and e is the entity of that
-   index that has a value: the walk of an index may hold a destroyed one). */
-static bool ecs__where_test(const ecs_iter *it, ecs_entity e) {
-    const ecs__index *ix = it->wix;
+/* Entity e's value is there and its key within bounds b, key and str
+   (ecs__index_bounds): the test of every entity a query or a walk yields
+   (a walk of an index may hold a destroyed one; a write may not have
+   been taken in, section 14). */
+static bool ecs__index_match(const ecs__index *ix, ecs_entity e, uint32_t b, const uint64_t *key, const char *const *str) {
     const ecs_storage *s = ix->s;
-    uint64_t at = *ECS__ENTRY_IN(s->pages, (uint32_t)e), key;
+    uint64_t at = *ECS__ENTRY_IN(s->pages, (uint32_t)e), cur;
     const unsigned char *field;
-    const char *str;
+    const char *cstr;
     uint32_t k;
     if ((uint32_t)at == ECS__NO_ROW || at >> 32 != e >> 32) return false;
-    if (!ecs__ikey(ix, field = s->data + (size_t)(uint32_t)at * s->size + ix->d.offset, &key)) return false;
-    str = ix->d.kind >= ECS_KEY_CHARS ? ecs__ikey_str(ix, field) : NULL;
-    for (k = 0; k < 2; k++) { /* key >= lo, then hi >= key; == fails where that side is open (where bit 2 + k) */
-        int c = !(it->where >> k & 1u) ? 1 : k ? ecs__icmp_str(ix, it->wkey[1], it->wstr[1], key, str)
-                                               : ecs__icmp_str(ix, key, str, it->wkey[0], it->wstr[0]);
-        if (c < 0 || (c == 0 && (it->where >> (2 + k) & 1u))) return false;
+    if (!ecs__ikey(ix, field = s->data + (size_t)(uint32_t)at * s->size + ix->d.offset, &cur)) return false;
+    cstr = ix->d.kind >= ECS_KEY_CHARS ? ecs__ikey_str(ix, field) : NULL;
+    for (k = 0; k < 2; k++) { /* key >= lo, then hi >= key; == fails where that side is open (b bit 2 + k) */
+        int c = !(b >> k & 1u) ? 1 : k ? ecs__icmp_str(ix, key[1], str[1], cur, cstr) : ecs__icmp_str(ix, cur, cstr, key[0], str[0]);
+        if (c < 0 || (c == 0 && (b >> (2 + k) & 1u))) return false;
     }
     return true;
 }
@@ -8438,7 +8485,7 @@ static int ecs__phase_run(ecs_world *w, ecs__phase *ph) {
         if (!rc) sy->last_run = ph->now;
         if (!s) continue;
         if (s->unique && rc) memcpy(s->unique, at, s->size);
-        else if (s->unique) ecs__modified(s, ECS__NO_ROW, 1);
+        else if (s->unique) ecs__modified(s, ECS__NO_ROW, 1, false);
         at += s->size;
     }
     ecs__free(w, saved, saved_size);
@@ -9057,6 +9104,11 @@ static bool ecs__load_storage(ecs__loading *L, ecs__staged *t) {
         if ((t->track & (k ? ECS_TRACK_MODIFICATION : ECS_TRACK_INSERTION)) && !ecs__in_u64s(in, ticks, t->rows))
             return ecs__load_bad(L, c, "cut short");
     }
+    if (s->index && !(t->track & ECS_TRACK_MODIFICATION)) { /* an index keeps it on (section 14) */
+        if (t->rows && !(t->modified = (ecs_tick *)ecs__alloc_n(w, t->cap, sizeof(ecs_tick)))) return ecs__load_oom(L, c);
+        if (t->rows) memset(t->modified, 0, (size_t)t->rows * sizeof(ecs_tick)); /* (not modified since) */
+        t->track |= ECS_TRACK_MODIFICATION;
+    }
     t->clear_inserted = ecs__in_u64(in);
     t->clear_modified = ecs__in_u64(in);
     if (!ecs__load_list(L, &t->removed, 0, c) || !ecs__load_list(L, &t->deleted, s->size, c)) return false;
@@ -9355,7 +9407,7 @@ ECS__FN bool ecs_load(ecs_world *w, const void *bytes, size_t n) {
     X(ecs_entity, ecs__take_slot, (ecs_world *w)) \
     X(ecs_entity, ecs_create, (ecs_world *w)) \
     X(uint32_t, ecs__row, (const ecs_storage *s, ecs_entity e)) \
-    X(void, ecs__modified, (ecs_storage *s, uint32_t row, uint32_t n)) \
+    X(void, ecs__modified, (ecs_storage *s, uint32_t row, uint32_t n, bool handed)) \
     X(void *, ecs__value_at, (const ecs_storage *s, uintptr_t base, uint32_t row, size_t size, bool mut)) \
     X(const ecs_storage *, ecs__storage, (const ecs_world *w, ecs_component c)) \
     X(uint32_t, ecs__push_at, (ecs_world *w, ecs_storage *s, ecs_entity e, uint64_t *entry)) \

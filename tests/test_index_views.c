@@ -406,7 +406,7 @@ static void test_bad_index_terms_are_refused(void) {
     EXPECT_ASSERT((it = ecs_view(s.w, &d), 1), "needs an ordered index");
     CHECK(!ecs_iter_next(&it));
     d.where.index = s.by_hp, d.where.lo = &lo, d.where.flags = 4;
-    EXPECT_ASSERT((it = ecs_view(s.w, &d), 1), "desc.where.flags");
+    EXPECT_ASSERT((it = ecs_view(s.w, &d), 1), "range flags");
     CHECK(!ecs_iter_next(&it));
     d.where.flags = 0, d.where.key = &nan_key; /* a NaN: nothing, and no error */
     ecs_clear_error(s.w);

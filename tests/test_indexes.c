@@ -136,6 +136,10 @@ static void test_bad_indexes_and_queries_are_refused(void) {
     EXPECT_ASSERT(index_on(w, 99, 0, 4, ECS_KEY_INT, false) == 0, "unknown component");
     EXPECT_ASSERT(ecs_index_new(w, NULL) == 0, "desc is NULL");
     EXPECT_ASSERT(ecs_index_range(w, hashed, NULL, NULL, 0, out, 2) == 0, "needs an ordered index");
+    {
+        ecs_index ordered = index_on(w, named, offsetof(Named, cell), 4, ECS_KEY_INT, true);
+        EXPECT_ASSERT(ecs_index_range(w, ordered, NULL, NULL, 4, out, 2) == 0, "range flags 4");
+    }
     EXPECT_ASSERT(ecs_index_find(w, hashed, NULL, out, 2) == 0, "key is NULL");
     EXPECT_ASSERT(ecs_index_find(w, hashed, out, NULL, 2) == 0, "out (with cap > 0) is NULL");
     EXPECT_ASSERT(ecs_index_find(w, 77, out, out, 2) == 0, "no such index");
@@ -145,6 +149,110 @@ static void test_bad_indexes_and_queries_are_refused(void) {
     EXPECT_ASSERT(!ecs_index_free(w, 0), "no such index");
     CHECK(ecs_track_set(w, named, 0));
     CHECK(ecs_track_get(w, named) & ECS_TRACK_MODIFICATION); /* an indexed storage stays tracked */
+    ecs_world_free(w);
+}
+
+/* A write through a pointer is learned of when the pointer is handed out;
+   the first query after that reads the value and the next reads it again
+   (section 14), so the loop that queries, then writes the entity it is
+   at, is seen. */
+static void test_a_write_after_a_query_in_the_loop_body_is_seen_by_the_next_query(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component named = ECS_COMPONENT(w, Named);
+    ecs_index hashed = index_on(w, named, offsetof(Named, cell), 4, ECS_KEY_INT, false);
+    ecs_index ordered = index_on(w, named, offsetof(Named, cell), 4, ECS_KEY_INT, true);
+    ecs_view_desc d;
+    ecs_entity a = ecs_create(w), out[8];
+    int32_t one = 1, two = 2, three = 3;
+    uint32_t k, seen = 0;
+    for (k = 0; k < 4; k++) ECS_ADD(w, k ? ecs_create(w) : a, named, Named, {"x", 1, 0});
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = named, d.terms[0].flags = ECS_WRITE;
+    ECS_EACH_VIEW(it, w, &d) { /* each body: the units of cell 1, then this one moves to cell 2 */
+        seen += ecs_index_find(w, hashed, &one, NULL, 0) + ecs_index_find(w, ordered, &two, NULL, 0);
+        ECS_FIELD(&it, 0, Named)->cell = 2;
+    }
+    CHECK_EQ(seen, 4u + 3 + 2 + 1 + 0 + 1 + 2 + 3); /* cell 1 loses one unit a body, cell 2 gains it a body late */
+    CHECK_EQ(ecs_index_find(w, hashed, &one, out, 8), 0u);
+    CHECK_EQ(ecs_index_find(w, hashed, &two, out, 8), 4u);
+    CHECK_EQ(ecs_index_find(w, ordered, &two, out, 8), 4u);
+    {
+        Named *p = ECS_GET_MUT(w, a, named, Named); /* handed out, a query, then the write */
+        CHECK_EQ(ecs_index_find(w, hashed, &two, out, 8), 4u);
+        p->cell = 3;
+    }
+    CHECK_EQ(ecs_index_find(w, hashed, &three, out, 8), 1u);
+    CHECK_EQ(out[0], a);
+    CHECK_EQ(ecs_index_range(w, ordered, &three, NULL, 0, out, 8), 1u);
+    ecs_world_free(w);
+}
+
+/* A write made after two queries since its pointer was handed out is not
+   seen until the entity is marked again, but no query ever answers with
+   an entity whose value does not match - not even an ordered index on
+   strings whose string became NULL. */
+typedef struct Label {
+    const char *text;
+} Label;
+static void test_a_write_after_two_queries_is_seen_once_marked_and_never_answered_wrongly(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component named = ECS_COMPONENT(w, Named), label = ECS_COMPONENT(w, Label);
+    ecs_index by_cell = index_on(w, named, offsetof(Named, cell), 4, ECS_KEY_INT, false);
+    ecs_index by_text = index_on(w, label, 0, sizeof(const char *), ECS_KEY_STRING, true);
+    ecs_entity a = ecs_create(w), b = ecs_create(w), c = ecs_create(w), out[4];
+    const char *ka = "abcdefgh-a", *kb = "abcdefgh-b", *kc = "abcdefgh-c";
+    int32_t one = 1, four = 4;
+    Named *p;
+    Label *l;
+    ECS_ADD(w, a, named, Named, {"x", 1, 0});
+    ECS_ADD(w, a, label, Label, {ka});
+    ECS_ADD(w, b, label, Label, {kb});
+    ECS_ADD(w, c, label, Label, {kc});
+    p = ECS_GET_MUT(w, a, named, Named);
+    CHECK_EQ(ecs_index_find(w, by_cell, &one, out, 4), 1u);
+    CHECK_EQ(ecs_index_find(w, by_cell, &one, out, 4), 1u);
+    p->cell = 4;                                              /* after two queries: not taken in */
+    CHECK_EQ(ecs_index_find(w, by_cell, &one, out, 4), 0u);   /* a's value is not 1: never answered */
+    CHECK_EQ(ecs_index_find(w, by_cell, &four, out, 4), 0u);  /* ...and 4 is not known yet */
+    CHECK(ecs_track_mark_modified(w, a, named));
+    CHECK_EQ(ecs_index_find(w, by_cell, &four, out, 4), 1u);
+    CHECK_EQ(out[0], a);
+    l = ECS_GET_MUT(w, b, label, Label);
+    CHECK_EQ(ecs_index_find(w, by_text, &kb, out, 4), 1u);
+    CHECK_EQ(ecs_index_find(w, by_text, &kb, out, 4), 1u);
+    l->text = NULL;                                           /* not indexed, and not taken in */
+    CHECK_EQ(ecs_index_find(w, by_text, &kb, out, 4), 0u);   /* (compared safely: no strcmp of NULL) */
+    CHECK_EQ(ecs_index_find(w, by_text, &kc, out, 4), 1u);
+    CHECK(ecs_track_mark_modified(w, b, label));
+    CHECK_EQ(ecs_index_range(w, by_text, NULL, NULL, 0, out, 4), 2u);
+    CHECK_EQ(out[0], a);
+    CHECK_EQ(out[1], c);
+    ecs_world_free(w);
+}
+
+/* An index keeps its component's modification tracking on: loading a
+   snapshot saved from a world that did not track it leaves it on. */
+static void test_loading_a_snapshot_keeps_an_indexed_component_tracked(void) {
+    ecs_world *from = ecs_world_new(NULL), *w = ecs_world_new(NULL);
+    ecs_component f = ECS_COMPONENT(from, Named), named = ECS_COMPONENT(w, Named);
+    ecs_index by_cell = index_on(w, named, offsetof(Named, cell), 4, ECS_KEY_INT, false);
+    ecs_entity e = ecs_create(from), out[2];
+    int32_t one = 1, two = 2;
+    size_t n;
+    void *buf;
+    ECS_ADD(from, e, f, Named, {"x", 1, 0});
+    CHECK_EQ(ecs_track_get(from, f), 0u);
+    n = ecs_save_buffer(from, NULL, 0);
+    buf = malloc(n);
+    CHECK(buf && ecs_save_buffer(from, buf, n) == n);
+    CHECK(ecs_load(w, buf, n));
+    CHECK(ecs_track_get(w, named) & ECS_TRACK_MODIFICATION);
+    CHECK_EQ(ecs_index_find(w, by_cell, &one, out, 2), 1u);
+    ECS_GET_MUT(w, e, named, Named)->cell = 2;
+    CHECK_EQ(ecs_index_find(w, by_cell, &two, out, 2), 1u);
+    CHECK_EQ(ecs_index_find(w, by_cell, &one, out, 2), 0u);
+    free(buf);
+    ecs_world_free(from);
     ecs_world_free(w);
 }
 
@@ -285,6 +393,9 @@ int main(int argc, char **argv) {
     RUN(test_find_by_name_and_by_cell_sees_writes_at_the_next_query);
     RUN(test_an_ordered_index_answers_ranges_in_key_order);
     RUN(test_find_any_answers_a_set_of_keys);
+    RUN(test_a_write_after_a_query_in_the_loop_body_is_seen_by_the_next_query);
+    RUN(test_a_write_after_two_queries_is_seen_once_marked_and_never_answered_wrongly);
+    RUN(test_loading_a_snapshot_keeps_an_indexed_component_tracked);
     RUN(test_bad_indexes_and_queries_are_refused);
     RUN(test_out_of_memory_in_an_index_never_gives_a_wrong_answer);
     RUN(test_every_index_agrees_with_a_scan_after_every_change);
