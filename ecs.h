@@ -1164,9 +1164,12 @@
       ecs_component ecs_query_new(ecs_world *w, const char *name, const ecs_view_desc *desc)
           Registers the tag `name` (ecs_register(w, name, 0, 1)) and keeps
           it on exactly the entities that have desc's required terms and
-          none of its ECS_NOT ones (ECS_WRITE is ignored; other flags, no
-          required term, or a term that is a query's tag: 0, INVALID,
-          assert). The tag is a component like any other: a view term
+          none of its ECS_NOT ones, from the moment it returns (ECS_WRITE
+          is ignored; other flags, no required term, a term that is a
+          query's tag or this one's, or a tag to take over that has hooks,
+          groups or tracking: 0, INVALID, assert; inside a hook of one of
+          its terms: 0, LOCKED; from a phase's system: 0, IN_PHASE). The
+          tag is a component like any other: a view term
           (the walk leads with it when it is the shortest required term,
           or desc.lead), ecs_has, ecs_storage_entities, save and load (not
           tracking: ecs_track_set refuses it, as the world changes it from
@@ -1174,10 +1177,18 @@
           the terms). Only the world adds and removes it: ecs_add,
           ecs_remove and the others refuse (ECS_ERR_LOCKED, assert); a
           clone gets it if it matches. It follows every change of the
-          terms at once, through their insert and remove paths; out of
-          memory there (the tag's storage cannot grow), the query is
+          terms at once, through their insert and remove paths, so a
+          change that makes another entity join or leave moves the tag's
+          rows: in a walk the tag leads, adding or removing the query's
+          terms on other entities may repeat or skip entities (ECS_DEBUG
+          asserts), as a group's rows do (section 13): change them in one
+          loop, walk in the next, or defer the changes. Out of memory
+          while the tag is kept (its storage cannot grow), the query is
           rebuilt by the next view that has the tag as a term (until then
-          ecs_has of the tag may lag). Out of memory in ecs_query_new after
+          ecs_has of the tag may lag), and after a load; if that runs out
+          of memory too, the view yields nothing (ECS_ERR_OUT_OF_MEMORY).
+          Systems that run at once and a phase's systems see every query
+          brought up to date before they start. Out of memory in ecs_query_new after
           the tag was registered: 0, and the tag stays a plain tag that a
           second ecs_query_new with that name takes over. A query lives as
           long as its world.
@@ -1295,7 +1306,8 @@
           int fn(const ecs_reduce *r, void *next). r: world, entity,
           component, current (e's value; NULL if e lacks c; for a tag
           non-NULL when present), changes[0..n) ({value, system}: value
-          NULL for a removal), user. next holds the current value (zeroes
+          NULL for a removal, else aligned as any component may need),
+          user. next holds the current value (zeroes
           if none); the reducer writes the next value there and returns
           ECS_REDUCE_SET, or ECS_REDUCE_REMOVE (e loses c), or
           ECS_REDUCE_KEEP (nothing changes, nothing is stamped); any other
@@ -1353,12 +1365,18 @@
       uniques get their bytes back) and an error naming the phase, the
       system, the component and the entity; ecs_workload_failed_system
       names the system. (A hook that itself runs out of memory during the
-      apply fails as its call would anywhere.)
+      apply fails as its call would anywhere; a hook that adds or removes
+      components may use room reserved for the phase's own changes, and
+      a change of the phase that then fails is reported and makes
+      ecs_schedule_run return -1, the rest applied. Each system's next run
+      sees the phase's changes: they are stamped after the systems ran.)
 
       While a phase's systems and reducers run, the world is read-only:
-      insertions and removals, create, destroy, ecs_defer_*, ecs_flush,
-      ecs_unique_add/_remove/_get_mut, runs of workloads and schedules are
-      refused (ECS_ERR_LOCKED, assert). Writes in place through pointers
+      insertions and removals, create (ecs_create_id too), destroy,
+      ecs_defer_*, ecs_flush, ecs_unique_add/_remove/_get_mut, runs of
+      workloads and schedules, registering a new component or a cached
+      query, ecs_index_free, ecs_track_clear(_until) and ecs_tick_advance
+      are refused (ECS_ERR_LOCKED, assert). Writes in place through pointers
       (ecs_get_mut, ECS_WRITE terms, ECS_ADD over an existing value) are
       not detected: they would be data races; propose instead.
       Exclusive uniques: desc.exclusive = a unique's component lets that
@@ -1371,8 +1389,8 @@
       Proposals and the command buffer share one record format (an
       entity, an operation, a component and the value's bytes); a phase's
       buffers are per system (and per part), the command buffer is the
-      world's, for one thread. Memory: a record is 24 bytes plus the
-      value rounded up to 8; a phase's scratch is about 80 bytes per
+      world's, for one thread. Memory: a record is a 24-byte header and
+      the value, each rounded up to ECS_MAX_ALIGN (at least 8); a phase's scratch is about 80 bytes per
       proposal, freed when it ends; buffers keep their capacity.
 
    ---------------------------------------------------------------------------
@@ -3431,7 +3449,7 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
     X(INDEX_KEY, INVALID, 1, "a key of %lu bytes for a field of %lu: not the field's type")               \
     X(INDEX_HASHED, INVALID, 1, "a range needs an ordered index (ecs_index_desc.ordered)")              \
     X(WHERE_FLAGS, INVALID, 1, "range flags %lu: only ECS_RANGE_LO_OPEN and ECS_RANGE_HI_OPEN")        \
-    X(QUERY_TERMS, INVALID, 1, "a cached query needs a required term, and its terms are required or ECS_NOT (and no query's tag)") \
+    X(QUERY_TERMS, INVALID, 1, "a cached query needs a required term, terms required or ECS_NOT and no query's tag; a tag it takes over has no hooks, groups or tracking") \
     X(QUERY_TAG, LOCKED, 1, "a cached query's tag: the world keeps it on the matching entities, nobody else adds or removes it") \
     X(SYSTEM_DESC, INVALID, 1, "a system needs a name and fn (desc->name, desc->fn)")                    \
     X(NAME_TAKEN, INVALID, 1, "the name is already taken")                                               \
@@ -3823,10 +3841,16 @@ static bool ecs__cover(ecs_world *w, uint64_t slots) {
     return true;
 }
 
+/* While a phase's systems run, the world changes only through proposals:
+   the calls that would change it otherwise are refused (section 16). */
+static bool ecs__in_phase(const ecs_world *w, const char *call) {
+    return w->in_phase ? ecs__report(w, ECS__M_IN_PHASE, call, ECS_NULL, 0), true : false;
+}
+
 /* Makes sure `n` more entities can be created without allocating. */
 static bool ecs__reserve_slots(ecs_world *w, const char *call, uint32_t n) {
     uint32_t fresh = n > w->fq_len ? n - w->fq_len : 0;
-    if (w->in_phase) return ecs__report(w, ECS__M_IN_PHASE, call, ECS_NULL, 0), false;
+    if (ecs__in_phase(w, call)) return false;
     if (fresh > w->max_slots - w->nslots) {
         ecs__report(w, ECS__M_NO_SLOT, call, ECS_NULL, 0);
         return false;
@@ -3907,6 +3931,7 @@ ECS__FN ecs_entity ecs_create_id(ecs_world *w, ecs_entity e) {
     uint32_t i = ECS_ENTITY_INDEX(e), v = ECS_ENTITY_VERSION(e), k, j;
     int bad = -1;
     ECS__WORLD(w, ECS_NULL);
+    if (ecs__in_phase(w, "ecs_create_id")) return ECS_NULL;
     if (v < 1 || v > ECS_VERSION_MAX)
         bad = ECS__M_ID_VERSION;
     else if (i < w->nslots && w->versions[i] < ECS__DEAD)
@@ -4002,9 +4027,10 @@ ECS__FN ecs_component ecs_register(ecs_world *w, const char *name, size_t size, 
                         (unsigned long)s->align, (unsigned long)size, (unsigned long)align);
             return 0;
         }
-        s->typed |= typed;
+        if (typed && !s->typed) s->typed = true;
         return c;
     }
+    if (ecs__in_phase(w, "ecs_register")) return 0; /* (a new one: its storage would not be locked) */
     len = strlen(name) + 1;
     if (w->ncomponents >= 0xfffffffeu || !ecs__names_reserve(w, &w->names, ECS__NAMES_COMPONENT) ||
         !ecs__grow(w, (void **)&w->storages, &w->storages_cap, w->ncomponents + 2,
@@ -5208,7 +5234,7 @@ static uint32_t ecs__want(const ecs_iter *it, uint32_t k) {
 /* Is term k right at every row of the walk by the group it walks (owned:
    aligned; excluded: absent), or by the cached query whose tag leads? */
 static bool ecs__query_implies(const ecs_world *w, const ecs_storage *tag, const ecs_storage *s, uint32_t flags);
-static void ecs__query_fresh(ecs_world *w, uint32_t id);
+static bool ecs__query_fresh(ecs_world *w, uint32_t id);
 static bool ecs__trusted(const ecs_iter *it, uint32_t k) {
     const ecs_storage *s = it->st[k];
     if (it->lead->query && ecs__query_implies(it->world, it->lead, s, it->flags[k])) return true;
@@ -5284,7 +5310,7 @@ static ecs_iter ecs__view(ecs_world *w, const char *call, const ecs_view_desc *d
             ((f & (ECS_INSERTED | ECS_MODIFIED)) && (f & (ECS_OPTIONAL | ECS_ANY))))
             return ecs__view_fail(&it, w, call, ECS__M_TERM_FLAGS, c, NULL);
         s = it.st[k] = w->storages[c];
-        if (s->query) ecs__query_fresh(w, s->query);
+        if (s->query && !ecs__query_fresh(w, s->query)) return ecs__view_fail(&it, w, call, ECS__M_OOM, c, NULL);
         it.flags[k] = f;
         it.fst[k] = f & ECS_NOT ? &ecs__none : s;
         it.until[k] = s->count; /* entities created during the walk are not visited */
@@ -5699,9 +5725,13 @@ typedef struct ecs__cmd {
     uint32_t pad_;
 } ecs__cmd;
 
-/* A record's bytes: header and value padded to 8 (in 64 bits: a value may
-   be nearly 4 GB; ecs__record keeps the buffer below 4 GB). */
-static uint64_t ecs__rec_size(uint32_t size) { return sizeof(ecs__cmd) + (((uint64_t)size + 7u) & ~(uint64_t)7u); }
+/* A record's bytes: the header, then the value at ECS__REC_VALUE, aligned
+   as any component's may need (a reducer reads it in place), padded (in
+   64 bits: a value may be nearly 4 GB; ecs__record keeps the buffer below
+   4 GB). */
+#define ECS__REC_ALIGN ((uint64_t)(ECS_MAX_ALIGN > 8 ? ECS_MAX_ALIGN : 8))
+#define ECS__REC_VALUE ((sizeof(ecs__cmd) + ECS__REC_ALIGN - 1) / ECS__REC_ALIGN * ECS__REC_ALIGN)
+static uint64_t ecs__rec_size(uint32_t size) { return ECS__REC_VALUE + (((uint64_t)size + ECS__REC_ALIGN - 1) & ~(ECS__REC_ALIGN - 1)); }
 
 /* Appends a record to a buffer of records (the command buffer, or a
    phase's proposals); touches nothing else of w (threads record at once). */
@@ -5717,12 +5747,13 @@ static bool ecs__push_record(ecs_world *w, unsigned char **buf, uint32_t *len, u
     cmd.op = op;
     cmd.c = c;
     cmd.size = size;
+    memset(*buf + *len, 0, ECS__REC_VALUE);
     memcpy(*buf + *len, &cmd, sizeof cmd);
     if (size) {
         if (value)
-            ecs__copy(*buf + *len + sizeof cmd, value, size);
+            ecs__copy(*buf + *len + ECS__REC_VALUE, value, size);
         else
-            memset(*buf + *len + sizeof cmd, 0, size);
+            memset(*buf + *len + ECS__REC_VALUE, 0, size);
     }
     *len += (uint32_t)rec;
     return true;
@@ -5817,7 +5848,7 @@ ECS__FN uint32_t ecs_flush(ecs_world *w) {
         } else if (cmd.op == ECS__CMD_DESTROY) {
             ok = ecs_destroy(w, cmd.e);
         } else if (cmd.op == ECS__CMD_ADD) {
-            ok = ecs__add(w, "ecs_flush", cmd.e, cmd.c, w->cmds + w->cmds_head + sizeof cmd, (size_t)-1) != NULL;
+            ok = ecs__add(w, "ecs_flush", cmd.e, cmd.c, w->cmds + w->cmds_head + ECS__REC_VALUE, (size_t)-1) != NULL;
         } else {
             ok = ecs__take(w, "ecs_flush", cmd.e, cmd.c, NULL, (size_t)-1, cmd.op == ECS__CMD_DELETE);
         }
@@ -6139,7 +6170,7 @@ static ecs_tick ecs__advance(ecs_world *w) {
 
 ECS__FN ecs_tick ecs_tick_advance(ecs_world *w) {
     ECS__WORLD(w, 0);
-    return ecs__advance(w);
+    return ecs__in_phase(w, "ecs_tick_advance") ? 0 : ecs__advance(w);
 }
 
 /* Row of e in c, checking that c tracks `flag` (0: nothing to check). */
@@ -6318,6 +6349,7 @@ static void ecs__changes_drop(ecs__changes *l, ecs_tick t, uint32_t vsize) {
 
 static void ecs__clear(ecs_world *w, const char *call, ecs_component c, uint32_t flags, ecs_tick t) {
     ecs_component first = c ? c : 1, last = c ? c : w->ncomponents;
+    if (ecs__in_phase(w, call)) return;
     if (c - 1u >= w->ncomponents && c) {
         ecs__bad_access(w, call, ECS_NULL, c, (size_t)-1);
         return;
@@ -6337,6 +6369,7 @@ static void ecs__clear(ecs_world *w, const char *call, ecs_component c, uint32_t
 
 ECS__FN void ecs_track_clear(ecs_world *w, ecs_component c, uint32_t flags) {
     ECS__WORLD(w, );
+    if (ecs__in_phase(w, "ecs_track_clear")) return;
     ecs__clear(w, "ecs_track_clear", c, flags, ~(ecs_tick)0);
     ecs__advance(w); /* what changes next is after the clear */
 }
@@ -7041,7 +7074,7 @@ static ecs__index *ecs__index_of(ecs_world *w, const char *call, ecs_index id) {
 
 ECS__FN bool ecs_index_free(ecs_world *w, ecs_index id) {
     ECS__WORLD(w, false);
-    ecs__index *ix = ecs__index_of(w, "ecs_index_free", id);
+    ecs__index *ix = ecs__in_phase(w, "ecs_index_free") ? NULL : ecs__index_of(w, "ecs_index_free", id);
     if (ix) ecs__index_destroy(w, ix);
     return ix != NULL;
 }
@@ -7235,6 +7268,8 @@ static bool ecs__parallel(ecs_world *w, void (*job)(void *arg, uint32_t k), void
     uint32_t k;
     for (k = 0; w->parallel_for && k < w->nindexes; k++) /* (twice: the second reads the first's again, then none) */
         if (w->indexes[k] && (!ecs__index_sync(w, w->indexes[k]) || !ecs__index_sync(w, w->indexes[k]))) return false;
+    for (k = 0; w->parallel_for && k < w->nqueries; k++)
+        if (!ecs__query_fresh(w, k + 1)) return false;
     if (!w->parallel_for) return false;
     w->parallel = true;
     w->parallel_for(job, arg, n, w->parallel_user);
@@ -7313,13 +7348,15 @@ static bool ecs__query_implies(const ecs_world *w, const ecs_storage *tag, const
     return false;
 }
 
-/* Query id's tag, rebuilt from its terms if it is broken (new, or out of
-   memory while it was kept): a view of it calls this first. */
-static void ecs__query_fresh(ecs_world *w, uint32_t id) {
+/* Query id's tag, rebuilt from its terms if it is broken (new, loaded, or
+   out of memory while it was kept); false when it stays broken (out of
+   memory, or while systems run at once or a phase's do: the world brings
+   every query up to date before). */
+static bool ecs__query_fresh(ecs_world *w, uint32_t id) {
     ecs__query *q = &w->queries[id - 1];
     ecs_storage *t = w->storages[q->tag], *lead = NULL;
     uint32_t k, row;
-    if (!q->broken) return;
+    if (!q->broken || w->parallel || w->in_phase) return !q->broken;
     q->broken = false;
     w->query_update++;
     while (t->count && ecs__may_remove(w, "ecs_view", t->dense[t->count - 1], t, false, 0))
@@ -7328,6 +7365,7 @@ static void ecs__query_fresh(ecs_world *w, uint32_t id) {
     for (k = 0; k < q->nterms; k++)
         if (!q->not_[k] && (!lead || w->storages[q->terms[k]]->count < lead->count)) lead = w->storages[q->terms[k]];
     for (row = lead->count; row-- > 0 && !q->broken;) ecs__query_tag(w, id, lead->dense[row], true, "ecs_view");
+    return !q->broken;
 }
 
 /* After ecs_load: every index and cached query rebuilds. */
@@ -7335,7 +7373,7 @@ static void ecs__indexes_stale(ecs_world *w) {
     uint32_t k;
     for (k = 0; k < w->nindexes; k++)
         if (w->indexes[k]) w->indexes[k]->broken = true;
-    for (k = 0; k < w->nqueries; k++) w->queries[k].broken = true;
+    for (k = 0; k < w->nqueries; k++) w->queries[k].broken = true, ecs__query_fresh(w, k + 1); /* (out of memory: at the next view) */
 }
 
 /* The world's indexes and queries go (ecs_world_free). */
@@ -7353,12 +7391,14 @@ ECS__FN ecs_component ecs_query_new(ecs_world *w, const char *name, const ecs_vi
     ecs_component tag;
     uint32_t k, id, req = 0;
     if (!d) return ecs__report(w, ECS__M_NULL_ARG, "ecs_query_new", ECS_NULL, 0, "desc"), 0;
+    if (ecs__in_phase(w, "ecs_query_new")) return 0;
     memset(&q, 0, sizeof q);
     for (k = 0; k < ECS_MAX_TERMS && d->terms[k].c; k++) {
         uint32_t j, f = d->terms[k].flags & ~(uint32_t)ECS_WRITE;
         if (!ecs__comp(w, "ecs_query_new", ECS_NULL, d->terms[k].c, (size_t)-1)) return 0;
         if ((f && f != ECS_NOT) || w->storages[d->terms[k].c]->query)
             return ecs__report(w, ECS__M_QUERY_TERMS, "ecs_query_new", ECS_NULL, d->terms[k].c), 0;
+        if (ecs__locked(w, "ecs_query_new", ECS_NULL, w->storages[d->terms[k].c])) return 0; /* (its hook runs) */
         for (j = 0; j < k; j++)
             if (q.terms[j] == d->terms[k].c) return ecs__report(w, ECS__M_TWICE, "ecs_query_new", ECS_NULL, q.terms[j]), 0;
         q.terms[k] = d->terms[k].c;
@@ -7371,6 +7411,9 @@ ECS__FN ecs_component ecs_query_new(ecs_world *w, const char *name, const ecs_vi
        second ecs_query_new of the name takes over */
     if (!(tag = ecs_register(w, name, 0, 1))) return 0;
     if (w->storages[tag]->query) return ecs__report(w, ECS__M_NAME_TAKEN, "ecs_query_new", ECS_NULL, tag), 0;
+    for (k = 0; k < q.nterms && q.terms[k] != tag; k++) {}
+    if (k < q.nterms || w->storages[tag]->nlisten || w->storages[tag]->track) /* (its own term; hooks, groups) */
+        return ecs__report(w, ECS__M_QUERY_TERMS, "ecs_query_new", ECS_NULL, tag), 0;
     if (!ecs__grow(w, (void **)&w->queries, &w->queries_cap, w->nqueries + 1, w->nqueries, sizeof *w->queries))
         return ecs__report(w, ECS__M_OOM, "ecs_query_new", ECS_NULL, tag), 0;
     for (k = 0; k <= q.nterms; k++) { /* room on every path first: attaching cannot fail then */
@@ -7382,9 +7425,10 @@ ECS__FN ecs_component ecs_query_new(ecs_world *w, const char *name, const ecs_vi
     for (k = 0; k < q.nterms; k++) ecs__listen(w, w->storages[q.terms[k]], q.not_[k] ? ECS__ON_QUERY_NOT : ECS__ON_QUERY, id);
     ecs__listen(w, w->storages[tag], ECS__ON_QUERY_TAG, id);
     q.tag = tag;
-    q.broken = true; /* filled by its first view */
+    q.broken = true;
     w->queries[w->nqueries++] = q;
     w->storages[tag]->query = id;
+    ecs__query_fresh(w, id); /* filled now (out of memory: by the next view) */
     return tag;
 }
 
@@ -8034,7 +8078,7 @@ static bool ecs__propose(ecs_proposals *p, uint32_t op, ecs_entity e, ecs_compon
     if (!ecs__push_record(w, &p->rec, &p->len, &p->cap, op, e, c, value, vsize))
         return ecs__proposal_fail(p, ECS__M_PROPOSED_OOM, e, c, NULL);
     p->nprops++;
-    if (c) p->vbytes += (w->storages[c]->size + 15u) & ~(uint64_t)15u;
+    if (c) p->vbytes += ((uint64_t)w->storages[c]->size + 15u) & ~(uint64_t)15u;
     return true;
 }
 ECS__FN bool ecs_propose_set(ecs_proposals *p, ecs_entity e, ecs_component c, const void *value) {
@@ -8060,6 +8104,8 @@ ECS__FN bool ecs_propose_spawn(ecs_proposals *p, uint32_t n, const ecs_component
         return ecs__proposal_fail(p, ECS__M_PROPOSED_BAD, ECS_NULL, 0, "a spawn of more than ECS_MAX_TERMS components");
     for (k = 0; k < n; k++) {
         if (comps[k] - 1u >= w->ncomponents) return ecs__proposal_fail(p, ECS__M_PROPOSED_UNKNOWN, ECS_NULL, comps[k], NULL);
+        if (w->storages[comps[k]]->query)
+            return ecs__proposal_fail(p, ECS__M_PROPOSED_BAD, ECS_NULL, comps[k], "a cached query's tag");
         for (j = 0; j < k; j++)
             if (comps[j] == comps[k])
                 return ecs__proposal_fail(p, ECS__M_PROPOSED_BAD, ECS_NULL, comps[k], "a spawn lists a component twice");
@@ -8202,7 +8248,7 @@ static void ecs__reduce_range(ecs__apply *a, uint32_t from, uint32_t to) {
             ecs_reduce in;
             for (i = 0; i < b->n; i++) {
                 memcpy(&cmd, p[i].rec, sizeof cmd);
-                a->chg[b->first + i].value = cmd.op == ECS__CMD_ADD ? p[i].rec + sizeof cmd : NULL;
+                a->chg[b->first + i].value = cmd.op == ECS__CMD_ADD ? p[i].rec + ECS__REC_VALUE : NULL;
                 a->chg[b->first + i].system = p[i].sys;
             }
             memcpy(&cmd, p->rec, sizeof cmd);
@@ -8220,7 +8266,7 @@ static void ecs__reduce_range(ecs__apply *a, uint32_t from, uint32_t to) {
         } else { /* last write wins */
             memcpy(&cmd, p[b->n - 1].rec, sizeof cmd);
             b->kind = cmd.op == ECS__CMD_ADD ? ECS_REDUCE_SET : ECS_REDUCE_REMOVE;
-            if (cmd.op == ECS__CMD_ADD && s->size) ecs__copy(next, p[b->n - 1].rec + sizeof cmd, s->size);
+            if (cmd.op == ECS__CMD_ADD && s->size) ecs__copy(next, p[b->n - 1].rec + ECS__REC_VALUE, s->size);
         }
     }
 }
@@ -8322,7 +8368,7 @@ static int ecs__phase_reduce(ecs_world *w, ecs__phase *ph, ecs__apply *a) {
         b->first = i;
         b->n = j - i;
         b->at = (size_t)put;
-        put += (w->storages[a->props[i].key >> 32]->size + 15u) & ~(uint64_t)15u;
+        put += ((uint64_t)w->storages[a->props[i].key >> 32]->size + 15u) & ~(uint64_t)15u;
     }
     if (!ph->desc.parallel_reduce || a->nb < 2 || !ecs__parallel(w, ecs__reduce_job, a, ECS__REDUCE_TASKS))
         ecs__reduce_range(a, 0, a->nb);
@@ -8344,6 +8390,7 @@ static int ecs__phase_reduce(ecs_world *w, ecs__phase *ph, ecs__apply *a) {
 /* Reserves room for every outcome (nothing has changed if that fails),
    then applies them: despawns, reductions, spawns. */
 static int ecs__phase_commit(ecs_world *w, ecs__phase *ph, ecs__apply *a) {
+    int failed = 0;
     const char *call = "ecs_schedule_run";
     uint32_t nc = w->ncomponents, c, g, i, k, *ins = a->count, *rem = ins + nc + 1, *del = rem + nc + 1,
              *spn = del + nc + 1;
@@ -8405,9 +8452,10 @@ static int ecs__phase_commit(ecs_world *w, ecs__phase *ph, ecs__apply *a) {
             ecs__replace(s, row, a->values + b->at);
             ecs__replaced(w, s, cmd.e);
         } else if (b->kind == ECS_REDUCE_SET) {
-            ecs__insert1(w, call, s, cmd.e, a->values + b->at);
-        } else if (b->kind == ECS_REDUCE_REMOVE && row != ECS__NO_ROW && ecs__may_remove(w, call, cmd.e, s, false, 0)) {
-            ecs__remove_at(w, s, cmd.e, row, NULL, false, false, call);
+            failed |= !ecs__insert1(w, call, s, cmd.e, a->values + b->at);
+        } else if (b->kind == ECS_REDUCE_REMOVE && row != ECS__NO_ROW) {
+            if (ecs__may_remove(w, call, cmd.e, s, false, 0)) ecs__remove_at(w, s, cmd.e, row, NULL, false, false, call);
+            else failed = 1;
         }
     }
     for (k = 0; k < a->nspawn; k++) {
@@ -8421,11 +8469,11 @@ static int ecs__phase_commit(ecs_world *w, ecs__phase *ph, ecs__apply *a) {
         for (i = 0, rec += ecs__rec_size(0); i < n; i++, rec += ecs__rec_size(cmd.size)) {
             memcpy(&cmd, rec, sizeof cmd);
             comps[i] = cmd.c;
-            vals[i] = rec + sizeof cmd;
+            vals[i] = rec + ECS__REC_VALUE;
         }
-        ecs__insert(w, call, &id, 1, true, n, comps, vals);
+        failed |= !ecs__insert(w, call, &id, 1, true, n, comps, vals);
     }
-    return 0;
+    return failed ? -2 : 0; /* -2: what a hook did left a change to fail (reported); the rest is applied */
 }
 
 /* One phase: its systems (and their run_if, and the phase's) run against
@@ -8447,6 +8495,7 @@ static int ecs__phase_run(ecs_world *w, ecs__phase *ph) {
     ctx.world = w;
     ctx.name = ph->name;
     ctx.now = ph->now;
+    for (k = 0; k < w->nqueries; k++) ecs__query_fresh(w, k + 1); /* (their views cannot rebuild them in the phase) */
     ecs__phase_lock(w, ph, true);
     if (ph->desc.run_if && !ph->desc.run_if(&ctx)) {
         ecs__phase_lock(w, ph, false);
@@ -8477,20 +8526,21 @@ static int ecs__phase_run(ecs_world *w, ecs__phase *ph) {
         for (k = 0; k < ph->nsys; k++) ecs__phase_job(ph, k);
     rc = ecs__phase_reduce(w, ph, &a);
     ecs__phase_lock(w, ph, false);
+    ecs__advance(w); /* the apply's changes: after every system's run, so each sees them next time */
     if (!rc) rc = ecs__phase_commit(w, ph, &a);
     for (k = 0, at = saved; k < ph->nsys; k++) {
         ecs__phase_sys *sy = &ph->sys[k];
         ecs_storage *s = sy->desc.exclusive ? w->storages[sy->desc.exclusive] : NULL;
         if (!sy->ran) continue;
-        if (!rc) sy->last_run = ph->now;
+        if (!rc || rc == -2) sy->last_run = ph->now;
         if (!s) continue;
-        if (s->unique && rc) memcpy(s->unique, at, s->size);
+        if (s->unique && rc && rc != -2 && s->size) memcpy(s->unique, at, s->size);
         else if (s->unique) ecs__modified(s, ECS__NO_ROW, 1, false);
         at += s->size;
     }
     ecs__free(w, saved, saved_size);
     ecs__free(w, a.block, (size_t)a.block_size);
-    return rc;
+    return rc == -2 ? -1 : rc;
 }
 
 ECS__FN int ecs_schedule_run(ecs_world *w, const char *name) {

@@ -388,6 +388,114 @@ static void test_a_cached_query_agrees_with_its_terms_after_random_changes(void)
     ecs_world_free(w);
 }
 
+/* A cached query holds its matching entities from the moment it is made
+   (and right after a load), before any view of it. */
+static void test_a_cached_query_is_filled_when_made(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component pos = ecs_register(w, "Pos", 8, 4), vel = ecs_register(w, "Vel", 8, 4), q;
+    ecs_entity a = ecs_create(w), b = ecs_create(w), c = ecs_create(w);
+    ecs_view_desc d;
+    ecs_add(w, a, pos, NULL), ecs_add(w, a, vel, NULL);
+    ecs_add(w, b, pos, NULL), ecs_add(w, b, vel, NULL);
+    ecs_add(w, c, pos, NULL);
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = pos, d.terms[1].c = vel;
+    CHECK((q = ecs_query_new(w, "Moving", &d)) != 0);
+    CHECK(ecs_has(w, a, q) && ecs_has(w, b, q) && !ecs_has(w, c, q));
+    CHECK_EQ(ecs_storage_count(ecs_storage_of(w, q)), 2u);
+    {
+        size_t n = ecs_save_buffer(w, NULL, 0);
+        void *buf = malloc(n);
+        CHECK(buf && ecs_save_buffer(w, buf, n) == n);
+        ecs_remove(w, a, vel, NULL);
+        CHECK(!ecs_has(w, a, q));
+        ecs_world_clear(w);
+        CHECK(!ecs_has(w, a, q));
+        CHECK(ecs_load(w, buf, n));
+        free(buf);
+    }
+    CHECK(ecs_has(w, a, q) && ecs_has(w, b, q) && !ecs_has(w, c, q));
+    CHECK_EQ(ecs_destroy_all(w, q), 2u);
+    ecs_world_free(w);
+}
+
+static void remove_hook_makes_a_query(ecs_world *w, ecs_entity e, ecs_component c, void *value, void *user) {
+    ecs_view_desc d;
+    (void)e, (void)c, (void)value;
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = *(ecs_component *)user;
+    EXPECT_ASSERT(ecs_query_new(w, "InHook", &d) == 0, "a hook of this storage is running");
+}
+static void tag_hook(ecs_world *w, ecs_entity e, ecs_component c, void *value, void *user) {
+    (void)w, (void)e, (void)c, (void)value, (void)user;
+}
+
+/* The queries that could not be kept are refused: one whose own tag is
+   one of its terms, one taking over a tag that has hooks, one made from
+   inside a hook of one of its terms. */
+static void test_cached_queries_that_could_not_be_kept_are_refused(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component pos = ecs_register(w, "Pos", 8, 4), foo = ecs_register(w, "Foo", 0, 1);
+    ecs_component bar = ecs_register(w, "Bar", 0, 1);
+    ecs_entity e = ecs_create(w);
+    ecs_hooks h;
+    ecs_view_desc d;
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = pos, d.terms[1] = (ecs_term){foo, ECS_NOT};
+    EXPECT_ASSERT(ecs_query_new(w, "Foo", &d) == 0, "a cached query needs"); /* (its own tag: it would flip forever) */
+    memset(&h, 0, sizeof h);
+    h.on_insert = tag_hook;
+    CHECK(ecs_hooks_set(w, bar, &h));
+    d.terms[1].c = 0;
+    EXPECT_ASSERT(ecs_query_new(w, "Bar", &d) == 0, "has no hooks, groups or tracking");
+    memset(&h, 0, sizeof h);
+    h.on_remove = remove_hook_makes_a_query, h.user = &pos;
+    CHECK(ecs_hooks_set(w, pos, &h));
+    ecs_add(w, e, pos, NULL);
+    CHECK(ecs_remove(w, e, pos, NULL));
+    CHECK_EQ(ecs_lookup(w, "InHook"), 0u);
+    ecs_world_free(w);
+}
+
+static uint32_t count_view(ecs_world *w, const ecs_view_desc *d) {
+    uint32_t n = 0;
+    ECS_EACH_VIEW(it, w, d) n++;
+    return n;
+}
+
+/* Out of memory while the tag is kept, a view of the query rebuilds it;
+   one that cannot yields nothing rather than some of the matches. */
+static void test_a_view_of_a_query_that_cannot_be_rebuilt_yields_nothing(void) {
+    budget b = {-1};
+    ecs_desc wd;
+    ecs_world *w;
+    ecs_component pos, vel, q;
+    ecs_view_desc d;
+    ecs_entity e[100];
+    uint32_t k, n;
+    memset(&wd, 0, sizeof wd);
+    wd.allocator.alloc = budget_alloc, wd.allocator.free = budget_free, wd.allocator.ctx = &b;
+    w = ecs_world_new(&wd);
+    pos = ecs_register(w, "Pos", 8, 4), vel = ecs_register(w, "Vel", 8, 4);
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = pos, d.terms[1].c = vel;
+    CHECK((q = ecs_query_new(w, "Q", &d)) != 0);
+    for (k = 0; k < 100; k++) e[k] = ecs_create(w), ecs_add(w, e[k], pos, NULL);
+    for (k = 0; k < 200; k++) ecs_add(w, ecs_create(w), vel, NULL); /* (Vel's rows have room) */
+    b.left = 0;                                                     /* from here every allocation fails */
+    for (k = 0; k < 100; k++) ecs_add(w, e[k], vel, NULL);          /* the tag cannot grow: the query breaks */
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = q;
+    ecs_clear_error(w);
+    CHECK_EQ(count_view(w, &d), 0u);
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_OUT_OF_MEMORY);
+    b.left = -1;
+    for (k = 0, n = 0; k < 100; k++) n += ecs_has(w, e[k], vel); /* (those whose add found room) */
+    CHECK(n > 0);
+    CHECK_EQ(count_view(w, &d), n);
+    ecs_world_free(w);
+}
+
 int main(int argc, char **argv) {
     test_only(argc, argv);
     RUN(test_find_by_name_and_by_cell_sees_writes_at_the_next_query);
@@ -401,5 +509,8 @@ int main(int argc, char **argv) {
     RUN(test_every_index_agrees_with_a_scan_after_every_change);
     RUN(test_a_cached_query_keeps_exactly_the_matching_entities);
     RUN(test_a_cached_query_agrees_with_its_terms_after_random_changes);
+    RUN(test_a_cached_query_is_filled_when_made);
+    RUN(test_cached_queries_that_could_not_be_kept_are_refused);
+    RUN(test_a_view_of_a_query_that_cannot_be_rebuilt_yields_nothing);
     return test_summary();
 }

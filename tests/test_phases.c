@@ -644,7 +644,12 @@ static int try_to_write(const ecs_system_ctx *ctx) {
     refused += ecs_unique_get_mut(w, f->score) == NULL;
     refused += ecs_workload_run(w, NULL) == -1;
     refused += ecs_schedule_run(w, "s") == -1;
-    return refused == 8 ? 0 : 1;
+    refused += ecs_register(w, "Late", 4, 4) == 0;                /* a new component: its storage unlocked */
+    refused += ecs_register(w, "Pos", sizeof(Pos), 4) == f->pos;  /* (an existing one is only looked up) */
+    refused += ecs_query_new(w, "Q", &(ecs_view_desc){.terms = {{f->pos, 0}}}) == 0;
+    refused += ecs_create_id(w, ((ecs_entity)1 << 32) | 100) == ECS_NULL;
+    refused += ecs_tick_advance(w) == 0;
+    return refused == 13 ? 0 : 1;
 }
 static void test_a_phase_system_that_writes_the_world_directly_is_refused(void) {
     fixture f;
@@ -660,13 +665,120 @@ static void test_a_phase_system_that_writes_the_world_directly_is_refused(void) 
     ecs_schedule_new(f.w, "s", 1, s);
     test__asserts = 0;
     CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
-    CHECK_EQ(test__asserts, 8); /* one assert each */
-    test__expected += 8;
+    CHECK_EQ(test__asserts, 12); /* one assert each */
+    test__expected += 12;
+    {
+        ecs_component late = ecs_register(f.w, "Late", 4, 4); /* after the phase: a storage like any */
+        int32_t v = 1;
+        CHECK(late != 0 && ecs_add(f.w, f.e[1], late, &v) != NULL);
+    }
     CHECK(ecs_alive(f.w, f.e[5]));
     CHECK(ecs_has(f.w, f.e[0], f.vel));
     CHECK(!ecs_has(f.w, f.e[1], f.vel));
     CHECK_EQ(ecs_count(f.w), 8u);
     CHECK_EQ(ecs_defer_pending(f.w), 0u);
+    ecs_world_free(f.w);
+}
+
+/* A reducer reads proposed values in place: they are aligned as any
+   component may need (here 16 bytes, ECS_MAX_ALIGN on 64-bit). */
+typedef struct Wide {
+    long double v;
+} Wide;
+static ecs_component wide_c;
+static int propose_wide(const ecs_system_ctx *ctx) {
+    const fixture *f = (const fixture *)ctx->user;
+    Wide x;
+    x.v = 1.5L;
+    return !ecs_propose_set(ctx->proposals, f->e[0], wide_c, &x) || !ecs_propose_set(ctx->proposals, f->e[0], wide_c, &x);
+}
+static int misaligned;
+static int sum_wide(const ecs_reduce *r, void *next) {
+    uint32_t k;
+    for (k = 0; k < r->n; k++) {
+        misaligned += ((uintptr_t)r->changes[k].value % ECS_ALIGNOF(Wide)) != 0;
+        ((Wide *)next)->v += ((const Wide *)r->changes[k].value)->v;
+    }
+    return ECS_REDUCE_SET;
+}
+static void test_a_reducer_reads_proposed_values_aligned_for_their_component(void) {
+    fixture f;
+    ecs_phase_desc pd = {0};
+    ecs_system_desc sd = {0};
+    const char *s[] = {"p"};
+    fixture_new(&f, NULL);
+    CHECK((wide_c = ecs_register(f.w, "Wide", sizeof(Wide), ECS_ALIGNOF(Wide))) != 0);
+    pd.name = "p";
+    CHECK(ecs_phase_new(f.w, &pd));
+    CHECK(ecs_phase_reducer(f.w, "p", wide_c, sum_wide, NULL));
+    sd.name = "wide", sd.fn = propose_wide, sd.user = &f;
+    CHECK(ecs_phase_system(f.w, "p", &sd));
+    CHECK(ecs_schedule_new(f.w, "s", 1, s));
+    misaligned = 0;
+    CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
+    CHECK_EQ(misaligned, 0);
+    CHECK(((const Wide *)ecs_get(f.w, f.e[0], wide_c))->v == 3.0L);
+    ecs_world_free(f.w);
+}
+
+/* A spawn bundle with a cached query's tag is a bad proposal: the phase
+   fails and nothing of it is applied. */
+static ecs_component spawn_tag;
+static int spawn_the_tag(const ecs_system_ctx *ctx) {
+    const fixture *f = (const fixture *)ctx->user;
+    ECS_PROPOSE_SET(ctx->proposals, f->e[0], f->pos, Pos, {42, 0});
+    ecs_propose_spawn(ctx->proposals, 1, &spawn_tag, NULL); /* (refused: the phase fails) */
+    return 0;
+}
+static void test_a_spawn_of_a_cached_query_s_tag_fails_the_phase(void) {
+    fixture f;
+    ecs_phase_desc pd = {0};
+    ecs_system_desc sd = {0};
+    const char *s[] = {"p"};
+    fixture_new(&f, NULL);
+    CHECK((spawn_tag = ecs_query_new(f.w, "Moving", &(ecs_view_desc){.terms = {{f.pos, 0}, {f.vel, 0}}})) != 0);
+    pd.name = "p";
+    CHECK(ecs_phase_new(f.w, &pd));
+    sd.name = "spawner", sd.fn = spawn_the_tag, sd.user = &f;
+    CHECK(ecs_phase_system(f.w, "p", &sd));
+    CHECK(ecs_schedule_new(f.w, "s", 1, s));
+    EXPECT_ASSERT(ecs_schedule_run(f.w, "s") != 0, "a cached query's tag");
+    CHECK_EQ(ECS_GET(f.w, f.e[0], f.pos, Pos)->x, 0);
+    CHECK_EQ(ecs_count(f.w), 8u);
+    ecs_world_free(f.w);
+}
+
+/* A phase's changes are stamped after its systems ran: each system sees,
+   at its next run, what its own phase applied. */
+static int seen_modified;
+static int watch_pos(const ecs_system_ctx *ctx) {
+    const fixture *f = (const fixture *)ctx->user;
+    ecs_view_desc d;
+    memset(&d, 0, sizeof d);
+    d.terms[0] = (ecs_term){f->pos, ECS_MODIFIED};
+    d.since = ctx->last_run;
+    ECS_EACH_VIEW(it, ctx->world, &d) seen_modified++;
+    return 0;
+}
+static void test_a_system_sees_what_its_own_phase_applied(void) {
+    fixture f;
+    ecs_system_desc sd = {0};
+    ecs_phase_desc pd = {0};
+    const char *tick[] = {"move"};
+    int step;
+    fixture_new(&f, NULL);
+    CHECK(ecs_track_set(f.w, f.pos, ECS_TRACK_MODIFICATION));
+    pd.name = "move";
+    CHECK(ecs_phase_new(f.w, &pd));
+    CHECK(ecs_phase_reducer(f.w, "move", f.pos, sum_deltas, NULL));
+    sd.name = "velocity", sd.fn = propose_velocity, sd.user = &f;
+    CHECK(ecs_phase_system(f.w, "move", &sd));
+    sd.name = "watcher", sd.fn = watch_pos;
+    CHECK(ecs_phase_system(f.w, "move", &sd));
+    CHECK(ecs_schedule_new(f.w, "tick", 1, tick));
+    seen_modified = 0;
+    for (step = 0; step < 3; step++) CHECK_EQ(ecs_schedule_run(f.w, "tick"), 0);
+    CHECK_EQ(seen_modified, 2 * 4); /* the 4 movers, at the 2nd and 3rd runs */
     ecs_world_free(f.w);
 }
 
@@ -831,5 +943,8 @@ int main(int argc, char **argv) {
     RUN(test_hooks_and_groups_follow_a_phase_s_changes);
     RUN(test_out_of_memory_anywhere_in_a_phase_changes_nothing);
     RUN(test_registration_and_recording_refuse_bad_arguments);
+    RUN(test_a_reducer_reads_proposed_values_aligned_for_their_component);
+    RUN(test_a_spawn_of_a_cached_query_s_tag_fails_the_phase);
+    RUN(test_a_system_sees_what_its_own_phase_applied);
     return test_summary();
 }
