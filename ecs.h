@@ -8534,9 +8534,12 @@ static int ecs__phase_run(ecs_world *w, ecs__phase *ph) {
         if (!sy->ran) continue;
         if (!rc || rc == -2) sy->last_run = ph->now;
         if (!s) continue;
-        if (s->unique && rc && rc != -2 && s->size) memcpy(s->unique, at, s->size);
-        else if (s->unique) ecs__modified(s, ECS__NO_ROW, 1, false);
-        at += s->size;
+        if (s->unique && rc && rc != -2) {
+            if (s->size) memcpy(s->unique, at, s->size); /* (a tag: nothing was kept) */
+        } else if (s->unique) {
+            ecs__modified(s, ECS__NO_ROW, 1, false);
+        }
+        if (saved) at += s->size;
     }
     ecs__free(w, saved, saved_size);
     ecs__free(w, a.block, (size_t)a.block_size);

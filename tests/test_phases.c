@@ -782,6 +782,26 @@ static void test_a_system_sees_what_its_own_phase_applied(void) {
     ecs_world_free(f.w);
 }
 
+/* A unique tag (no bytes) claimed by a system of a phase that fails: the
+   claim gives back nothing, and nothing is read to do so. */
+static int claim_and_fail(const ecs_system_ctx *ctx) { return ctx->exclusive ? 1 : 2; }
+static void test_a_failed_phase_that_claimed_a_unique_tag_gives_back_nothing(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component t = ecs_register(w, "Paused", 0, 0);
+    ecs_phase_desc pd = {0};
+    ecs_system_desc sd = {0};
+    const char *s[] = {"p"};
+    CHECK(ecs_unique_add(w, t, NULL) != NULL);
+    pd.name = "p";
+    CHECK(ecs_phase_new(w, &pd));
+    sd.name = "claims", sd.fn = claim_and_fail, sd.exclusive = t;
+    CHECK(ecs_phase_system(w, "p", &sd));
+    CHECK(ecs_schedule_new(w, "s", 1, s));
+    CHECK_EQ(ecs_schedule_run(w, "s"), 1); /* (UBSan: no memcpy from NULL) */
+    CHECK(ecs_unique_has(w, t));
+    ecs_world_free(w);
+}
+
 /* ---- hooks and groups see a phase's changes as direct ones -------------- */
 
 static int inserted_hooks, replaced_hooks, removed_hooks;
@@ -946,5 +966,6 @@ int main(int argc, char **argv) {
     RUN(test_a_reducer_reads_proposed_values_aligned_for_their_component);
     RUN(test_a_spawn_of_a_cached_query_s_tag_fails_the_phase);
     RUN(test_a_system_sees_what_its_own_phase_applied);
+    RUN(test_a_failed_phase_that_claimed_a_unique_tag_gives_back_nothing);
     return test_summary();
 }
