@@ -5569,7 +5569,8 @@ static void ecs__iter_changed(ecs_iter *it, uint32_t pos) {
 /* The tests of a probe run's entity x after the tight loop's (ecs__test):
    the other tested terms, the looked-up ones, then the other filters.
    Sets the value of every term it looks at. */
-static bool ecs__index_match(const ecs__index *ix, ecs_entity e, uint32_t b, const uint64_t *key, const char *const *str);
+static bool ecs__index_match(const ecs__index *ix, ecs_entity e, uint32_t b, const uint64_t *key, const char *const *str,
+                             const uint64_t *had);
 ECS__FN bool ecs__iter_rest(ecs_iter *it, uint32_t x) {
     uint32_t idx = (uint32_t)it->seek.run[x], q, row, any = 0;
     for (q = 1; q < it->ntest; q++) { /* probe[0] is the tight loop's */
@@ -5594,7 +5595,7 @@ ECS__FN bool ecs__iter_rest(ecs_iter *it, uint32_t x) {
         if (!((f->ticks[0] && f->ticks[0][r] > f->since[0]) || (f->ticks[1] && f->ticks[1][r] > f->since[1])))
             return false;
     }
-    return !it->wix || ecs__index_match(it->wix, it->seek.run[x], it->where, it->wkey, (const char *const *)it->wstr);
+    return !it->wix || ecs__index_match(it->wix, it->seek.run[x], it->where, it->wkey, (const char *const *)it->wstr, NULL);
 }
 
 /* The one place written terms are marked: the block's values of each
@@ -7134,13 +7135,13 @@ static uint32_t ecs__index_find1(ecs__index *ix, const void *keyp, ecs_entity *o
     if (!ecs__index_bounds(ix, keyp, keyp, 0, key, str, &b)) return n; /* NaN, a NULL string: nothing */
     if (ix->d.ordered) {
         for (ecs__index_span(ix, b, key, str, &a, &z); a < z; a++)
-            if (ecs__index_match(ix, ix->ent[a].e, b, key, str)) n = ecs__index_emit(out, cap, n, ix->ent[a].e);
+            if (ecs__index_match(ix, ix->ent[a].e, b, key, str, &ix->ent[a].key)) n = ecs__index_emit(out, cap, n, ix->ent[a].e);
         return n;
     }
     if (!ix->table || !ecs__ibucket_of(ix, key[0])->count) return n;
     for (i = ecs__ibucket_of(ix, key[0])->head; i != ECS__NONE; i = ix->slot[i].at) {
         ecs_entity e = (ecs_entity)ix->slot[i].ver << 32 | i;
-        if (ecs__index_match(ix, e, b, key, str)) n = ecs__index_emit(out, cap, n, e); /* (not: a hash collision) */
+        if (ecs__index_match(ix, e, b, key, str, &ix->slot[i].key)) n = ecs__index_emit(out, cap, n, e); /* (not: a hash collision) */
     }
     return n;
 }
@@ -7183,7 +7184,7 @@ ECS__FN uint32_t ecs_index_range(ecs_world *w, ecs_index id, const void *lo, con
     if (flags & ~3u) return ecs__report(w, ECS__M_WHERE_FLAGS, "ecs_index_range", ECS_NULL, ix->d.c, (unsigned long)flags), 0;
     if (!ecs__index_bounds(ix, lo, hi, flags, key, str, &b)) return 0;
     for (ecs__index_span(ix, b, key, str, &a, &z); a < z; a++)
-        if (ecs__index_match(ix, ix->ent[a].e, b, key, str)) n = ecs__index_emit(out, cap, n, ix->ent[a].e);
+        if (ecs__index_match(ix, ix->ent[a].e, b, key, str, &ix->ent[a].key)) n = ecs__index_emit(out, cap, n, ix->ent[a].e);
     return n;
 }
 
@@ -7280,8 +7281,11 @@ static bool ecs__parallel(ecs_world *w, void (*job)(void *arg, uint32_t k), void
 /* Entity e's value is there and its key within bounds b, key and str
    (ecs__index_bounds): the test of every entity a query or a walk yields
    (a walk of an index may hold a destroyed one; a write may not have
-   been taken in, section 14). */
-static bool ecs__index_match(const ecs__index *ix, ecs_entity e, uint32_t b, const uint64_t *key, const char *const *str) {
+   been taken in, section 14). had: the key e is indexed under, found
+   within the bounds (NULL: none); a key equal to it (and that is all of
+   the value) is within them too. */
+static bool ecs__index_match(const ecs__index *ix, ecs_entity e, uint32_t b, const uint64_t *key, const char *const *str,
+                             const uint64_t *had) {
     const ecs_storage *s = ix->s;
     uint64_t at = *ECS__ENTRY_IN(s->pages, (uint32_t)e), cur;
     const unsigned char *field;
@@ -7289,6 +7293,7 @@ static bool ecs__index_match(const ecs__index *ix, ecs_entity e, uint32_t b, con
     uint32_t k;
     if ((uint32_t)at == ECS__NO_ROW || at >> 32 != e >> 32) return false;
     if (!ecs__ikey(ix, field = s->data + (size_t)(uint32_t)at * s->size + ix->d.offset, &cur)) return false;
+    if (had && cur == *had && ix->d.kind < ECS_KEY_CHARS) return true;
     cstr = ix->d.kind >= ECS_KEY_CHARS ? ecs__ikey_str(ix, field) : NULL;
     for (k = 0; k < 2; k++) { /* key >= lo, then hi >= key; == fails where that side is open (b bit 2 + k) */
         int c = !(b >> k & 1u) ? 1 : k ? ecs__icmp_str(ix, key[1], str[1], cur, cstr) : ecs__icmp_str(ix, cur, cstr, key[0], str[0]);
