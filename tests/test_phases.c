@@ -680,6 +680,18 @@ static void test_a_phase_system_that_writes_the_world_directly_is_refused(void) 
     ecs_world_free(f.w);
 }
 
+/* The schedule "s" of one phase "p" with one system (and c's reducer when
+   reduce is set). */
+static bool one_phase(fixture *f, const char *name, ecs_system_fn fn, ecs_component c, ecs_reducer_fn reduce) {
+    ecs_phase_desc pd = {0};
+    ecs_system_desc sd = {0};
+    const char *s[] = {"p"};
+    pd.name = "p";
+    sd.name = name, sd.fn = fn, sd.user = f;
+    return ecs_phase_new(f->w, &pd) && (!reduce || ecs_phase_reducer(f->w, "p", c, reduce, NULL)) &&
+           ecs_phase_system(f->w, "p", &sd) && ecs_schedule_new(f->w, "s", 1, s);
+}
+
 /* A reducer reads proposed values in place: they are aligned as any
    component may need (here 16 bytes, ECS_MAX_ALIGN on 64-bit). */
 typedef struct Wide {
@@ -703,17 +715,9 @@ static int sum_wide(const ecs_reduce *r, void *next) {
 }
 static void test_a_reducer_reads_proposed_values_aligned_for_their_component(void) {
     fixture f;
-    ecs_phase_desc pd = {0};
-    ecs_system_desc sd = {0};
-    const char *s[] = {"p"};
     fixture_new(&f, NULL);
     CHECK((wide_c = ecs_register(f.w, "Wide", sizeof(Wide), ECS_ALIGNOF(Wide))) != 0);
-    pd.name = "p";
-    CHECK(ecs_phase_new(f.w, &pd));
-    CHECK(ecs_phase_reducer(f.w, "p", wide_c, sum_wide, NULL));
-    sd.name = "wide", sd.fn = propose_wide, sd.user = &f;
-    CHECK(ecs_phase_system(f.w, "p", &sd));
-    CHECK(ecs_schedule_new(f.w, "s", 1, s));
+    CHECK(one_phase(&f, "wide", propose_wide, wide_c, sum_wide));
     misaligned = 0;
     CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
     CHECK_EQ(misaligned, 0);
@@ -732,16 +736,9 @@ static int spawn_the_tag(const ecs_system_ctx *ctx) {
 }
 static void test_a_spawn_of_a_cached_query_s_tag_fails_the_phase(void) {
     fixture f;
-    ecs_phase_desc pd = {0};
-    ecs_system_desc sd = {0};
-    const char *s[] = {"p"};
     fixture_new(&f, NULL);
     CHECK((spawn_tag = ecs_query_new(f.w, "Moving", &(ecs_view_desc){.terms = {{f.pos, 0}, {f.vel, 0}}})) != 0);
-    pd.name = "p";
-    CHECK(ecs_phase_new(f.w, &pd));
-    sd.name = "spawner", sd.fn = spawn_the_tag, sd.user = &f;
-    CHECK(ecs_phase_system(f.w, "p", &sd));
-    CHECK(ecs_schedule_new(f.w, "s", 1, s));
+    CHECK(one_phase(&f, "spawner", spawn_the_tag, 0, NULL));
     EXPECT_ASSERT(ecs_schedule_run(f.w, "s") != 0, "a cached query's tag");
     CHECK_EQ(ECS_GET(f.w, f.e[0], f.pos, Pos)->x, 0);
     CHECK_EQ(ecs_count(f.w), 8u);
@@ -763,21 +760,14 @@ static int watch_pos(const ecs_system_ctx *ctx) {
 static void test_a_system_sees_what_its_own_phase_applied(void) {
     fixture f;
     ecs_system_desc sd = {0};
-    ecs_phase_desc pd = {0};
-    const char *tick[] = {"move"};
     int step;
     fixture_new(&f, NULL);
     CHECK(ecs_track_set(f.w, f.pos, ECS_TRACK_MODIFICATION));
-    pd.name = "move";
-    CHECK(ecs_phase_new(f.w, &pd));
-    CHECK(ecs_phase_reducer(f.w, "move", f.pos, sum_deltas, NULL));
-    sd.name = "velocity", sd.fn = propose_velocity, sd.user = &f;
-    CHECK(ecs_phase_system(f.w, "move", &sd));
-    sd.name = "watcher", sd.fn = watch_pos;
-    CHECK(ecs_phase_system(f.w, "move", &sd));
-    CHECK(ecs_schedule_new(f.w, "tick", 1, tick));
+    CHECK(one_phase(&f, "velocity", propose_velocity, f.pos, sum_deltas));
+    sd.name = "watcher", sd.fn = watch_pos, sd.user = &f;
+    CHECK(ecs_phase_system(f.w, "p", &sd));
     seen_modified = 0;
-    for (step = 0; step < 3; step++) CHECK_EQ(ecs_schedule_run(f.w, "tick"), 0);
+    for (step = 0; step < 3; step++) CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
     CHECK_EQ(seen_modified, 2 * 4); /* the 4 movers, at the 2nd and 3rd runs */
     ecs_world_free(f.w);
 }
