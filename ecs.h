@@ -6858,6 +6858,7 @@ static bool ecs__itable_room(ecs_world *w, ecs__index *ix, uint32_t n) {
     if (bits > 31 || !(t = (ecs__ibucket *)ecs__alloc_n(w, (uint32_t)1 << bits, sizeof *t))) return false;
     memset(t, 0, ((size_t)1 << bits) * sizeof *t);
     ix->table = t, ix->mask = ((uint32_t)1 << bits) - 1, ix->shift = 64 - bits;
+    ix->walk_stale = true; /* (the buckets moved: walk_at is theirs) */
     for (k = 0; k < had; k++) if (old[k].count) *ecs__ibucket_of(ix, old[k].key) = old[k];
     ecs__free(w, old, (size_t)had * sizeof *old);
     return true;
