@@ -6981,7 +6981,7 @@ static bool ecs__index_take_in(ecs_world *w, ecs__index *ix, uint32_t i) {
    been written through since (section 14). */
 static bool ecs__index_sync(ecs_world *w, ecs__index *ix) {
     ecs_storage *s = ix->s;
-    uint32_t k, came = 0, *list = ix->recheck, cap = ix->recheck_cap;
+    uint32_t k, came = 0, handed = 0, *list = ix->recheck, cap = ix->recheck_cap;
     if (!ix->broken && !ix->ndirty && !ix->nrecheck) return true; /* up to date: reads only (threads, section 14) */
     ix->walk_stale |= ix->broken;
     if (ix->broken) { /* rebuilt: every entity of the storage is dirty */
@@ -6999,11 +6999,12 @@ static bool ecs__index_sync(ecs_world *w, ecs__index *ix) {
     if (came && !ecs__itable_room(w, ix, ix->used + came)) return ix->broken = true, false; /* (one growth, not several) */
     for (k = 0; k < ix->nrecheck; k++)
         if (!ix->slot[list[k]].dirty && !ecs__index_take_in(w, ix, list[k])) return ix->broken = true, false;
-    for (k = ix->nrecheck = 0; k < ix->ndirty; k++) {
-        uint32_t i = ix->dirty[k];
-        if (!ecs__index_take_in(w, ix, i)) return ix->broken = true, false;
-        if (ix->slot[i].handed) ix->dirty[ix->nrecheck++] = i, ix->slot[i].handed = 0; /* (kept: read again) */
+    for (k = ix->ndirty; k-- > 0;) { /* (the last written first: still in cache) */
+        if (!ecs__index_take_in(w, ix, ix->dirty[k])) return ix->broken = true, false;
+        handed += ix->slot[ix->dirty[k]].handed;
     }
+    for (k = ix->nrecheck = 0; handed && k < ix->ndirty; k++) /* (the handed ones are kept: read again) */
+        if (ix->slot[ix->dirty[k]].handed) ix->slot[ix->dirty[k]].handed = 0, ix->dirty[ix->nrecheck++] = ix->dirty[k];
     ix->recheck = ix->dirty, ix->recheck_cap = ix->dirty_cap; /* (the two lists swap) */
     ix->dirty = list, ix->dirty_cap = cap, ix->ndirty = 0;
     if (ix->d.ordered && !ecs__index_merge(w, ix)) return ix->broken = true, false;
