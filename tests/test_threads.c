@@ -1366,6 +1366,62 @@ static void test_views_of_an_index_in_a_workload_batch(void) {
     pool_free(c.pool);
 }
 
+/* A cached query that is not up to date when a batch of systems that view
+   it starts (here: its tag could not grow, out of memory) is brought up to
+   date by the world before the batch, so the systems only read it. */
+typedef struct qbatch {
+    ecs_component a, b, q;
+    uint32_t seen[4];
+} qbatch;
+static int sys_count_query(const ecs_system_ctx *ctx) {
+    qbatch *qb = (qbatch *)((void **)ctx->user)[0];
+    uint32_t k = (uint32_t)(uintptr_t)((void **)ctx->user)[1], n = 0;
+    ECS_EACH_VIEW(it, ctx->world, &(ecs_view_desc){.terms = {{qb->q, 0}}}) n++;
+    qb->seen[k] = n;
+    return 0;
+}
+static void test_views_of_a_cached_query_in_a_workload_batch(void) {
+    qbatch qb;
+    budget bud = {-1};
+    void *user[4][2];
+    const char *items[] = {"r0", "r1", "r2", "r3"};
+    ecs_desc desc;
+    ecs_system_desc sd;
+    ecs_world *w;
+    ecs_entity *e = (ecs_entity *)malloc(NENT * sizeof *e);
+    pool *p = pool_new(NTHREADS);
+    uint32_t k, matching = 0;
+    memset(&qb, 0, sizeof qb);
+    memset(&desc, 0, sizeof desc);
+    desc.parallel_for = pool_for, desc.parallel_user = p;
+    desc.allocator.alloc = budget_alloc, desc.allocator.free = budget_free, desc.allocator.ctx = &bud;
+    CHECK(e && p && (w = ecs_world_new(&desc)) != NULL);
+    qb.a = ecs_register(w, "A", 4, 4), qb.b = ecs_register(w, "B", 0, 1);
+    for (k = 0; k < NENT; k++) e[k] = ecs_create(w), ecs_add(w, e[k], qb.a, NULL);
+    for (k = 0; k < NENT; k += 64) ecs_add(w, e[k], qb.b, NULL); /* (B's pages, for every entity) */
+    CHECK(ecs_storage_reserve(ecs_storage_of_mut(w, qb.b), NENT));
+    CHECK((qb.q = ecs_query_new(w, "AB", &(ecs_view_desc){.terms = {{qb.a, 0}, {qb.b, 0}}})) != 0);
+    bud.left = 0; /* the tag cannot grow: the query breaks */
+    for (k = 0; k < NENT; k += 2) ecs_add(w, e[k], qb.b, NULL);
+    bud.left = -1;
+    for (k = 0; k < NENT; k++) matching += ecs_has(w, e[k], qb.b);
+    CHECK(ecs_storage_count(ecs_storage_of(w, qb.q)) < matching); /* (broken, as meant) */
+    for (k = 0; k < 4; k++) {
+        user[k][0] = &qb, user[k][1] = (void *)(uintptr_t)k;
+        memset(&sd, 0, sizeof sd);
+        sd.name = items[k], sd.fn = sys_count_query, sd.user = user[k], sd.reads[0] = qb.q;
+        CHECK(ecs_system_new(w, &sd));
+    }
+    CHECK(ecs_workload_new(w, "readers", 4, items));
+    ecs_clear_error(w);
+    CHECK_EQ(ecs_workload_run(w, "readers"), 0);
+    for (k = 0; k < 4; k++) CHECK_EQ(qb.seen[k], matching);
+    CHECK_EQ(ecs_last_error(w), ECS_OK);
+    ecs_world_free(w);
+    pool_free(p);
+    free(e);
+}
+
 /* ============================================================================== */
 /* 6. other reads: uniques, tracking queries and lists, groups, the last error     */
 /* ============================================================================== */
@@ -1549,6 +1605,7 @@ int main(int argc, char **argv) {
     RUN_T(test_chunks_hand_out_every_entity_once_across_threads);
     RUN_T(test_workload_batch_runs_through_a_pthread_pool);
     RUN_T(test_views_of_an_index_in_a_workload_batch);
+    RUN_T(test_views_of_a_cached_query_in_a_workload_batch);
     RUN_T(test_other_reads_uniques_tracking_groups_errors);
     return test_summary();
 }
