@@ -6956,15 +6956,23 @@ static bool ecs__index_merge(ecs_world *w, ecs__index *ix) {
     return true;
 }
 
+/* Entity index i's row in the storage (ECS__NO_ROW: none) and, when it
+   has one whose value is indexed, its key as the value is now. */
+ECS__IMPL_HOT bool ecs__ikey_of(const ecs__index *ix, uint32_t i, uint32_t *row, uint64_t *key) {
+    const ecs_storage *s = ix->s;
+    *row = (uint32_t)ECS__ENTRY(s, i);
+    return *row != ECS__NO_ROW && ecs__ikey(ix, s->data + (size_t)*row * s->size + ix->d.offset, key);
+}
+
 /* Entity index i's key as its value is now: it leaves the index and comes
    back under its key if that changed (or it came, or went); false when
    out of memory. */
 static bool ecs__index_take_in(ecs_world *w, ecs__index *ix, uint32_t i) {
     ecs_storage *s = ix->s;
-    uint32_t row = (uint32_t)ECS__ENTRY(s, i);
+    uint32_t row;
     ecs__islot *sl = &ix->slot[i];
     uint64_t key = 0;
-    bool has = row != ECS__NO_ROW && ecs__ikey(ix, s->data + (size_t)row * s->size + ix->d.offset, &key);
+    bool has = ecs__ikey_of(ix, i, &row, &key);
     sl->dirty = 0;
     if (sl->in && has && key == sl->key && /* (the same place: a bucket, or a key that is the whole string) */
         (ix->d.kind < ECS_KEY_CHARS || !ix->d.ordered || (ix->d.kind == ECS_KEY_CHARS && ix->d.size <= 8)) &&
@@ -6977,8 +6985,9 @@ static bool ecs__index_take_in(ecs_world *w, ecs__index *ix, uint32_t i) {
 
 /* Hashed: starts loading the buckets entity index i leaves and goes to, a
    few entities ahead of the sync, when the table is too big for the
-   caches (1M buckets, 16 MB; its misses are nearly all of a sync's time at 1M keys; loading
-   several at once hides most of them: add at 1M, 85 -> 48 ns). */
+   caches (1M buckets, 16 MB): its misses are nearly all of a sync's time
+   at 1M keys, and loading several at once hides most of them (add at 1M:
+   85 -> 44 ns per entity). */
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__TINYC__)
 #define ECS__PREFETCH(p) __builtin_prefetch(p)
 #else
@@ -6986,13 +6995,11 @@ static bool ecs__index_take_in(ecs_world *w, ecs__index *ix, uint32_t i) {
 #endif
 #define ECS__AHEAD 8
 static void ecs__index_prefetch(const ecs__index *ix, uint32_t i) {
-    const ecs_storage *s = ix->s;
-    uint32_t row = (uint32_t)ECS__ENTRY(s, i);
+    uint32_t row;
     uint64_t key;
     if (!ix->table) return;
     if (ix->slot[i].in) ECS__PREFETCH(&ix->table[ecs__ihome(ix, ix->slot[i].key)]); /* (the one it leaves) */
-    if (row != ECS__NO_ROW && ecs__ikey(ix, s->data + (size_t)row * s->size + ix->d.offset, &key))
-        ECS__PREFETCH(&ix->table[ecs__ihome(ix, key)]);
+    if (ecs__ikey_of(ix, i, &row, &key)) ECS__PREFETCH(&ix->table[ecs__ihome(ix, key)]);
 }
 
 /* Brings the index up to date: false when out of memory (it stays
