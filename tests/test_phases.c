@@ -899,6 +899,54 @@ static void test_out_of_memory_anywhere_in_a_phase_changes_nothing(void) {
     printf("  (%d allocations of the phase failed in turn)\n", failures);
 }
 
+/* All-or-nothing holds for the phase's own changes, not for what hooks do
+   with them: room is reserved for every outcome before the apply, but a
+   hook that runs in the apply can use it up. A later change of the phase
+   that then runs out of memory is reported, ecs_schedule_run returns -1,
+   and what was applied stays. Here the despawn of e[7] runs a hook that
+   fills Score's rows to the last reserved one; the reduction that gives
+   e[0] a Score then needs more, and the allocator has none left. */
+static budget *hook_budget;
+static fixture *hook_f;
+static void fill_score_rows(ecs_world *w, ecs_entity e, ecs_component c, void *v, void *u) {
+    ecs_storage_stats st;
+    uint32_t k;
+    (void)e, (void)c, (void)v, (void)u;
+    for (k = 1;; k++) { /* e[1], then new entities */
+        CHECK_EQ(ecs_storage_stats_get(ecs_storage_of(w, hook_f->score), &st), true);
+        if (st.rows == st.capacity) break;
+        CHECK(ECS_ADD(w, k == 1 ? hook_f->e[1] : ecs_create(w), hook_f->score, Score, {(int32_t)k}) != NULL);
+    }
+    CHECK_EQ(ecs_storage_stats_get(ecs_storage_of(w, hook_f->score), &st), true);
+    CHECK_EQ(st.rows, st.capacity); /* the reserved row is taken */
+    hook_budget->left = 0; /* and allocations fail from here on */
+}
+static int score_e0_despawn_e7(const ecs_system_ctx *ctx) {
+    const fixture *f = (const fixture *)ctx->user;
+    return !ECS_PROPOSE_SET(ctx->proposals, f->e[0], f->score, Score, {99}) || !ecs_propose_despawn(ctx->proposals, f->e[7]);
+}
+static void test_a_hook_that_uses_the_phase_s_room_makes_a_later_change_fail_reported(void) {
+    budget b = {-1};
+    fixture f;
+    ecs_desc d = {0};
+    ecs_hooks h = {0};
+    d.allocator.alloc = budget_alloc, d.allocator.free = budget_free, d.allocator.ctx = &b;
+    fixture_new(&f, &d);
+    hook_budget = &b, hook_f = &f;
+    h.on_remove = fill_score_rows;
+    ecs_hooks_set(f.w, f.pos, &h);
+    CHECK(one_phase(&f, "score", score_e0_despawn_e7, 0, NULL));
+    CHECK_EQ(ecs_schedule_run(f.w, "s"), -1);
+    CHECK_EQ(ecs_last_error(f.w), ECS_ERR_OUT_OF_MEMORY);
+    CHECK(!ecs_alive(f.w, f.e[7]));                    /* the despawn stays applied */
+    CHECK(!ecs_has(f.w, f.e[0], f.score));             /* the reduction that failed is not */
+    CHECK(ecs_has(f.w, f.e[1], f.score));              /* what the hook did stays */
+    b.left = -1;
+    h.on_remove = NULL;
+    ecs_hooks_set(f.w, f.pos, &h);
+    ecs_world_free(f.w);
+}
+
 /* ---- bad arguments ----------------------------------------------------------- */
 
 static void test_registration_and_recording_refuse_bad_arguments(void) {
@@ -952,6 +1000,7 @@ int main(int argc, char **argv) {
     RUN(test_a_phase_system_that_writes_the_world_directly_is_refused);
     RUN(test_hooks_and_groups_follow_a_phase_s_changes);
     RUN(test_out_of_memory_anywhere_in_a_phase_changes_nothing);
+    RUN(test_a_hook_that_uses_the_phase_s_room_makes_a_later_change_fail_reported);
     RUN(test_registration_and_recording_refuse_bad_arguments);
     RUN(test_a_reducer_reads_proposed_values_aligned_for_their_component);
     RUN(test_a_spawn_of_a_cached_query_s_tag_fails_the_phase);
