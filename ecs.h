@@ -245,15 +245,20 @@
                                 claim of a unique; while
                                 a schedule runs
       ecs_propose_*,            NULL p                    false, assert
-      ecs_proposals_split       dead e, unknown c, wrong  false; the phase fails:
+      ecs_proposals_split       not from a running phase  false, LOCKED, assert
+                                system (a hook, a reducer)
+                                dead e, unknown c, wrong  false; the phase fails:
                                 sizeof(T), bad bundle,    DEAD_ENTITY/UNKNOWN_COMP./
-                                split twice, out of mem.  INVALID/OUT_OF_MEMORY
+                                split twice or into 0,    INVALID/OUT_OF_MEMORY
+                                out of memory
       ecs_proposals_part        NULL p, k >= parts        NULL, assert
       ecs_schedule_run          unknown or NULL name      -1, NOT_FOUND, assert
                                 in a workload, schedule,  -1, INVALID/LOCKED, assert
                                 system or hook
                                 a phase fails (sect. 16)  -1 or the system's n; the
                                                           world as before the phase
+                                its spawns exceed         -1, EXHAUSTED; the world
+                                max_entities              as before the phase
       ecs_index_new             NULL desc; unknown c, a   0, INVALID, assert
                                 tag; field outside the
                                 value; unsupported kind
@@ -1340,12 +1345,17 @@
           Each is an append to the buffer: no lookup, no lock, nothing of
           the world written. e must be alive and c registered; else (and
           out of memory) it returns false, the buffer refuses what follows,
-          and the phase fails with the first such error.
+          and the phase fails with the first such error. Only the phase
+          system, while it runs, records into its ctx->proposals: the
+          buffer kept and used from anywhere else (a hook during the
+          apply, a reducer, a later call) is refused (false, LOCKED,
+          assert): it is being read, or done with.
       bool ecs_proposals_split(ecs_proposals *p, uint32_t parts)
       ecs_proposals *ecs_proposals_part(ecs_proposals *p, uint32_t k)
           For a system that splits its own work (ecs_iter_chunk through
-          parallel_for, examples/life.h): split once per run, before
-          fanning out; part k is then recorded by one thread at a time.
+          parallel_for, examples/life.h): split once per run, into 1 or
+          more parts, before fanning out; part k is then recorded by one
+          thread at a time.
       The order every reducer sees, the one last-write-wins uses: system
       registration order in the phase, then the system's own buffer
       before its parts 0, 1, ..., each in emission order. Never the order
@@ -1353,7 +1363,10 @@
 
       Applying. Despawns first (once each; proposals for an entity
       despawned in the same phase are dropped), then every reduction in
-      (component, entity) order, then spawns in the order above - each
+      (component, entity) order, then spawns in the order above (they
+      take the despawned slots as ecs_create would, so a full world with
+      max_entities can despawn and spawn in one phase; spawns beyond it
+      fail the phase, EXHAUSTED, naming it) - each
       through the paths direct calls take (ecs_destroy, add, ecs_remove),
       so hooks, tracking and groups see a phase's changes exactly as
       direct ones; a reduced value over an existing one is a replace
@@ -1382,9 +1395,10 @@
       Exclusive uniques: desc.exclusive = a unique's component lets that
       one system of the phase change it in place through ctx->exclusive;
       a second claimant in the phase is refused at registration, and any
-      other ecs_unique_get/_get_mut of it during the phase returns NULL
-      (LOCKED, assert naming the claimant). It is stamped modified when
-      the phase applies.
+      other ecs_unique_get/_get_mut of it while the phase's systems and
+      reducers run returns NULL (LOCKED, assert naming the claimant); the
+      conditions (run_if), asked before any system runs, may read it. It
+      is stamped modified when the phase applies.
 
       Proposals and the command buffer share one record format (an
       entity, an operation, a component and the value's bytes); a phase's
@@ -2093,8 +2107,8 @@ typedef struct ecs_system_ctx {
     ecs_world *world;
     void *user;          /* ecs_system_desc.user */
     const char *name;    /* the system's name */
-    ecs_tick last_run;   /* this system's previous run (1 if it never ran) */
-    ecs_tick now;        /* this run's timestamp: its changes carry it */
+    ecs_tick last_run;   /* this system's previous run (1 if it never ran; 0 for a phase's run_if) */
+    ecs_tick now;        /* this run's timestamp: its changes carry it (a phase's: the tick after) */
     struct ecs_proposals *proposals; /* a phase system's proposals (section 16); else NULL */
     void *exclusive;     /* a phase system's claimed unique (desc.exclusive); else NULL */
 } ecs_system_ctx;
@@ -3466,6 +3480,7 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
     X(CLAIMED, INVALID, 1, "phase '%.64s': this unique is claimed already by system '%.64s'")              \
     X(CLAIMED_USE, LOCKED, 1, "system '%.64s' of the running phase claims this unique (ctx->exclusive)")  \
     X(IN_PHASE, LOCKED, 1, "a phase's systems are running: they change the world through proposals only") \
+    X(NOT_PROPOSING, LOCKED, 1, "only a phase's system, while it runs, proposes (through its ctx->proposals)") \
     X(PROPOSED_DEAD, DEAD_ENTITY, 1, "phase '%.64s', system '%.64s': proposal for an entity that is not alive") \
     X(PROPOSED_UNKNOWN, UNKNOWN_COMPONENT, 1, "phase '%.64s', system '%.64s': proposal of an unknown component") \
     X(PROPOSED_BAD, INVALID, 1, "phase '%.64s', system '%.64s': %s")                                     \
@@ -3475,6 +3490,7 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
       "phase '%.64s' (ECS_REDUCER_REQUIRED), proposed by system '%.64s': no reducer for this component")  \
     X(REDUCER_FAILED, SYSTEM, 0, "phase '%.64s', proposed by system '%.64s': the reducer returned %d")     \
     X(PHASE_OOM, OUT_OF_MEMORY, 0, "phase '%.64s': out of memory before applying (nothing applied)")       \
+    X(PHASE_SLOTS, EXHAUSTED, 0, "phase '%.64s': its spawns need more entity slots than are left (nothing applied)") \
     X(PENDING, INVALID, 1, "commands are pending (the command buffer is not saved): ecs_flush first")    \
     X(SAVE_FAILED, INVALID, 0, "%s (at byte %llu)")                                                      \
     X(SAVE_OOM, OUT_OF_MEMORY, 0, "%s (at byte %llu)")                                                   \
@@ -3848,8 +3864,8 @@ static bool ecs__in_phase(const ecs_world *w, const char *call) {
 }
 
 /* Makes sure `n` more entities can be created without allocating. */
-static bool ecs__reserve_slots(ecs_world *w, const char *call, uint32_t n) {
-    uint32_t fresh = n > w->fq_len ? n - w->fq_len : 0;
+static bool ecs__reserve_slots(ecs_world *w, const char *call, uint32_t n, uint32_t queued) {
+    uint32_t fresh = n > (uint64_t)w->fq_len + queued ? n - w->fq_len - queued : 0; /* (queued: more slots to come) */
     if (ecs__in_phase(w, call)) return false;
     if (fresh > w->max_slots - w->nslots) {
         ecs__report(w, ECS__M_NO_SLOT, call, ECS_NULL, 0);
@@ -3923,7 +3939,7 @@ ECS__IMPL_HOT void ecs__release_slot(ecs_world *w, ecs_entity e) {
 /* ecs_create's slow path: grow the slots, or record the creation. */
 ECS__FN ecs_entity ecs__create(ecs_world *w) {
     ECS__WORLD_IN(w, "ecs_create", 0);
-    if (!ecs__reserve_slots(w, "ecs_create", 1)) return ECS_NULL;
+    if (!ecs__reserve_slots(w, "ecs_create", 1, 0)) return ECS_NULL;
     return ecs__take_tracked(w);
 }
 
@@ -4492,7 +4508,7 @@ static const void *const *ecs__stage(ecs_world *w, uint32_t count, uint32_t n, e
     return copy;
 }
 
-static bool ecs__reserve_slots(ecs_world *w, const char *call, uint32_t n);
+static bool ecs__reserve_slots(ecs_world *w, const char *call, uint32_t n, uint32_t queued);
 static ecs_entity ecs__take_tracked(ecs_world *w);
 static uint32_t ecs__peek_slot(const ecs_world *w, uint32_t k);
 static void ecs__bulk_in_step(ecs_world *w, uint32_t n, ecs_storage *const *st, uint32_t count);
@@ -4562,7 +4578,7 @@ static bool ecs__insert(ecs_world *w, const char *call, ecs_entity *ids, uint32_
         ecs__report(w, ECS__M_OOM, call, ECS_NULL, 0);
         goto out;
     }
-    if (create && !ecs__reserve_slots(w, call, count)) goto out;
+    if (create && !ecs__reserve_slots(w, call, count, 0)) goto out;
     for (i = 0; i < n; i++) { /* rows and pages (a replaced value needs neither, and must not move) */
         ecs_storage *s = st[i];
         bool room = true;
@@ -4664,7 +4680,7 @@ ECS__FN bool ecs_world_stats_get(const ecs_world *w, ecs_world_stats *out) {
 
 ECS__FN bool ecs_reserve(ecs_world *w, uint32_t n) {
     ECS__WORLD(w, false);
-    return ecs__reserve_slots(w, "ecs_reserve", n);
+    return ecs__reserve_slots(w, "ecs_reserve", n, 0);
 }
 
 ECS__FN bool ecs_storage_reserve(ecs_storage *s, uint32_t n) {
@@ -5769,7 +5785,7 @@ static bool ecs__record(ecs_world *w, const char *call, uint32_t op, ecs_entity 
 
 ECS__FN ecs_entity ecs_defer_create(ecs_world *w) {
     ECS__WORLD(w, 0);
-    if (!ecs__reserve_slots(w, "ecs_defer_create", 1)) return ECS_NULL;
+    if (!ecs__reserve_slots(w, "ecs_defer_create", 1, 0)) return ECS_NULL;
     return ecs__take_tracked(w);
 }
 
@@ -7897,7 +7913,12 @@ typedef struct ecs__phase {
     ecs__reducer *red; /* red[c]: c's reducer (fn NULL: none), for c < red_cap */
     uint32_t red_cap;
     ecs_tick now;
+    int stage; /* while it runs: ECS__STAGE_* */
 } ecs__phase;
+/* What a running phase is doing: the conditions (run_if) are asked; its
+   systems run (they propose; claims hold); its proposals are reduced
+   (claims hold). */
+enum { ECS__STAGE_CONDITIONS, ECS__STAGE_SYSTEMS, ECS__STAGE_REDUCE };
 
 typedef struct ecs__schedule {
     char *name;
@@ -7937,6 +7958,7 @@ typedef struct ecs__apply {
     unsigned char *values, *block;
     uint64_t block_size;
     uint32_t n, ndesp, nspawn, nb;
+    bool partial; /* what a hook did made a change of the apply fail (reported); the rest is applied */
 } ecs__apply;
 
 static void ecs__proposals_free(ecs_world *w, ecs_proposals *p) {
@@ -8083,6 +8105,14 @@ ECS__FN bool ecs_schedule_new(ecs_world *w, const char *name, uint32_t n, const 
    of the world is written, so failures are kept in the buffer and
    reported when the phase applies. */
 
+/* Only while a phase's systems run (its buffers are read afterwards):
+   else reported, false. */
+static bool ecs__proposing(const ecs_world *w, const char *call, ecs_entity e, ecs_component c) {
+    if (w->in_phase && w->in_phase->stage == ECS__STAGE_SYSTEMS) return true;
+    ecs__report(w, ECS__M_NOT_PROPOSING, call, e, c);
+    return false;
+}
+
 static bool ecs__proposal_fail(ecs_proposals *p, int msg, ecs_entity e, ecs_component c, const char *why) {
     if (!p->msg) {
         p->msg = msg;
@@ -8101,7 +8131,7 @@ static bool ecs__propose(ecs_proposals *p, uint32_t op, ecs_entity e, ecs_compon
         return false;
     }
     w = p->world;
-    if (p->msg) return false; /* the phase fails already */
+    if (!ecs__proposing(w, "ecs_propose_*", e, c) || p->msg) return false; /* (p->msg: the phase fails already) */
     if (!ecs_alive(w, e)) return ecs__proposal_fail(p, ECS__M_PROPOSED_DEAD, e, c, NULL);
     if (op != ECS__CMD_DESTROY) {
         if (c - 1u >= w->ncomponents) return ecs__proposal_fail(p, ECS__M_PROPOSED_UNKNOWN, e, c, NULL);
@@ -8133,7 +8163,7 @@ ECS__FN bool ecs_propose_spawn(ecs_proposals *p, uint32_t n, const ecs_component
     uint32_t k, j;
     if (!p) return ecs__propose(p, 0, ECS_NULL, 0, NULL, 0);
     w = p->world;
-    if (p->msg) return false;
+    if (!ecs__proposing(w, "ecs_propose_spawn", ECS_NULL, 0) || p->msg) return false;
     if (n && !comps) return ecs__proposal_fail(p, ECS__M_PROPOSED_BAD, ECS_NULL, 0, "a spawn's comps is NULL");
     if (n > ECS_MAX_TERMS)
         return ecs__proposal_fail(p, ECS__M_PROPOSED_BAD, ECS_NULL, 0, "a spawn of more than ECS_MAX_TERMS components");
@@ -8158,9 +8188,9 @@ ECS__FN bool ecs_propose_spawn(ecs_proposals *p, uint32_t n, const ecs_component
 ECS__FN bool ecs_proposals_split(ecs_proposals *p, uint32_t parts) {
     uint32_t k, had;
     if (!p) return ecs__propose(p, 0, ECS_NULL, 0, NULL, 0);
-    if (p->msg) return false;
-    if (p->is_part || p->nparts)
-        return ecs__proposal_fail(p, ECS__M_PROPOSED_BAD, ECS_NULL, 0, "split twice, or a part split");
+    if (!ecs__proposing(p->world, "ecs_proposals_split", ECS_NULL, 0) || p->msg) return false;
+    if (p->is_part || p->nparts || !parts)
+        return ecs__proposal_fail(p, ECS__M_PROPOSED_BAD, ECS_NULL, 0, "split twice, a part split, or 0 parts");
     had = p->parts_cap;
     if (!ecs__grow(p->world, (void **)&p->parts, &p->parts_cap, parts, had, sizeof *p->parts))
         return ecs__proposal_fail(p, ECS__M_PROPOSED_OOM, ECS_NULL, 0, NULL);
@@ -8185,7 +8215,7 @@ ECS__FN ecs_proposals *ecs_proposals_part(ecs_proposals *p, uint32_t k) {
 static bool ecs__phase_refuses(const ecs_world *w, const char *call, ecs_component c, bool write) {
     const ecs__phase *ph = w->in_phase;
     uint32_t k;
-    for (k = 0; k < ph->nsys; k++)
+    for (k = 0; ph->stage != ECS__STAGE_CONDITIONS && k < ph->nsys; k++) /* (the claims: once its systems run) */
         if (ph->sys[k].ran && ph->sys[k].desc.exclusive == c)
             return ecs__report(w, ECS__M_CLAIMED_USE, call, ECS_NULL, c, ph->sys[k].name), true;
     if (write) ecs__report(w, ECS__M_IN_PHASE, call, ECS_NULL, c);
@@ -8427,13 +8457,12 @@ static int ecs__phase_reduce(ecs_world *w, ecs__phase *ph, ecs__apply *a) {
 static int ecs__phase_commit(ecs_world *w, ecs__phase *ph, ecs__apply *a) {
     int failed = 0;
     const char *call = "ecs_schedule_run";
-    uint32_t nc = w->ncomponents, c, g, i, k, *ins = a->count, *rem = ins + nc + 1, *del = rem + nc + 1,
+    uint32_t nc = w->ncomponents, c, g, i, k, reuse = 0, *ins = a->count, *rem = ins + nc + 1, *del = rem + nc + 1,
              *spn = del + nc + 1;
     uint64_t p;
     ecs__cmd cmd;
     bool ok = true;
     memset(a->count, 0, 4 * (nc + 1u) * sizeof *a->count);
-    if (a->nspawn && !ecs__reserve_slots(w, call, a->nspawn)) return -1; /* (covers their pages' tables) */
     for (g = 0; ok && g < a->nb; g++) {
         const ecs__bucket *b = &a->b[g];
         memcpy(&cmd, a->props[b->first].rec, sizeof cmd);
@@ -8444,8 +8473,15 @@ static int ecs__phase_commit(ecs_world *w, ecs__phase *ph, ecs__apply *a) {
     }
     for (i = 0; i < a->ndesp; i++) {
         memcpy(&cmd, a->props[i].rec, sizeof cmd);
+        reuse += ECS_ENTITY_VERSION(cmd.e) < ECS_VERSION_MAX; /* (its slot is queued again, for the spawns) */
         for (c = 1; c <= nc; c++)
             if ((w->storages[c]->track & ECS_TRACK_DELETION) && ecs__row(w->storages[c], cmd.e) != ECS__NO_ROW) del[c]++;
+    }
+    if (a->nspawn && ok && !ecs__freeq_room(w, reuse)) {
+        ok = false; /* (out of memory: reported below) */
+    } else if (a->nspawn && ok && !ecs__reserve_slots(w, call, a->nspawn, reuse)) { /* (and their pages' tables) */
+        if (w->err == ECS_ERR_EXHAUSTED) return ecs__report(w, ECS__M_PHASE_SLOTS, call, ECS_NULL, 0, ph->name), -1;
+        ok = false;
     }
     for (k = 0; k < a->nspawn; k++) {
         const unsigned char *rec = a->spawns[k];
@@ -8508,7 +8544,8 @@ static int ecs__phase_commit(ecs_world *w, ecs__phase *ph, ecs__apply *a) {
         }
         failed |= !ecs__insert(w, call, &id, 1, true, n, comps, vals);
     }
-    return failed ? -2 : 0; /* -2: what a hook did left a change to fail (reported); the rest is applied */
+    a->partial = failed; /* what a hook did left a change to fail (reported); the rest is applied */
+    return 0;
 }
 
 /* One phase: its systems (and their run_if, and the phase's) run against
@@ -8531,6 +8568,7 @@ static int ecs__phase_run(ecs_world *w, ecs__phase *ph) {
     ctx.name = ph->name;
     ctx.now = ph->now;
     for (k = 0; k < w->nqueries; k++) ecs__query_fresh(w, k + 1); /* (their views cannot rebuild them in the phase) */
+    ph->stage = ECS__STAGE_CONDITIONS;
     ecs__phase_lock(w, ph, true);
     if (ph->desc.run_if && !ph->desc.run_if(&ctx)) {
         ecs__phase_lock(w, ph, false);
@@ -8557,8 +8595,10 @@ static int ecs__phase_run(ecs_world *w, ecs__phase *ph) {
             if (s->unique) memcpy(at, s->unique, s->size);
             at += s->size;
         }
+    ph->stage = ECS__STAGE_SYSTEMS;
     if (!ph->desc.parallel || ph->nsys < 2 || !ecs__parallel(w, ecs__phase_job, ph, ph->nsys))
         for (k = 0; k < ph->nsys; k++) ecs__phase_job(ph, k);
+    ph->stage = ECS__STAGE_REDUCE;
     rc = ecs__phase_reduce(w, ph, &a);
     ecs__phase_lock(w, ph, false);
     ecs__advance(w); /* the apply's changes: after every system's run, so each sees them next time */
@@ -8567,9 +8607,9 @@ static int ecs__phase_run(ecs_world *w, ecs__phase *ph) {
         ecs__phase_sys *sy = &ph->sys[k];
         ecs_storage *s = sy->desc.exclusive ? w->storages[sy->desc.exclusive] : NULL;
         if (!sy->ran) continue;
-        if (!rc || rc == -2) sy->last_run = ph->now;
+        if (!rc) sy->last_run = ph->now;
         if (!s) continue;
-        if (s->unique && rc && rc != -2) {
+        if (s->unique && rc) {
             if (s->size) memcpy(s->unique, at, s->size); /* (a tag: nothing was kept) */
         } else if (s->unique) {
             ecs__modified(s, ECS__NO_ROW, 1, false);
@@ -8578,7 +8618,7 @@ static int ecs__phase_run(ecs_world *w, ecs__phase *ph) {
     }
     ecs__free(w, saved, saved_size);
     ecs__free(w, a.block, (size_t)a.block_size);
-    return rc == -2 ? -1 : rc;
+    return a.partial ? -1 : rc;
 }
 
 ECS__FN int ecs_schedule_run(ecs_world *w, const char *name) {

@@ -947,6 +947,158 @@ static void test_a_hook_that_uses_the_phase_s_room_makes_a_later_change_fail_rep
     ecs_world_free(f.w);
 }
 
+/* A system's non-zero result is the step's, whatever its value: -2 (or
+   -1) as any other, with the claimed unique given back. */
+static int bump_and_return_minus_2(const ecs_system_ctx *ctx) {
+    ((Score *)ctx->exclusive)->v += 100;
+    return -2;
+}
+static void test_a_system_result_of_minus_2_fails_the_phase_as_any_other(void) {
+    fixture f;
+    ecs_phase_desc pd = {0};
+    ecs_system_desc sd = {0};
+    const char *s[] = {"p"};
+    ecs_tick before;
+    fixture_new(&f, NULL);
+    ECS_UNIQUE_ADD(f.w, f.score, Score, {7});
+    CHECK(ecs_track_set(f.w, f.score, ECS_TRACK_MODIFICATION));
+    pd.name = "p";
+    ecs_phase_new(f.w, &pd);
+    sd.name = "sys", sd.fn = bump_and_return_minus_2, sd.exclusive = f.score;
+    ecs_phase_system(f.w, "p", &sd);
+    ecs_schedule_new(f.w, "s", 1, s);
+    before = ecs_tick_advance(f.w);
+    CHECK_EQ(ecs_schedule_run(f.w, "s"), -2);
+    CHECK_EQ(ecs_last_error(f.w), ECS_ERR_SYSTEM);
+    CHECK_EQ(ECS_UNIQUE_GET(f.w, f.score, Score)->v, 7);              /* given back */
+    CHECK(!ecs_track_unique_modified(f.w, f.score, before));         /* and not stamped */
+    ecs_world_free(f.w);
+}
+
+/* The claim holds while the phase's systems run and its reducers, not
+   while the conditions are asked: a run_if may read the unique, whether
+   the claimant runs this step or not. */
+static int claimant_runs;
+static bool claimant_condition(const ecs_system_ctx *ctx) { (void)ctx; return claimant_runs != 0; }
+static int reads_seen;
+static const fixture *reader_f;
+static bool reads_the_unique(const ecs_system_ctx *ctx) {
+    reads_seen += ecs_unique_get(ctx->world, reader_f->score) != NULL;
+    return true;
+}
+static int do_nothing(const ecs_system_ctx *ctx) { (void)ctx; return 0; }
+static void test_the_conditions_may_read_a_claimed_unique_at_every_step(void) {
+    fixture f;
+    ecs_phase_desc pd = {0};
+    ecs_system_desc reader = {0}, claimant = {0};
+    const char *s[] = {"p"};
+    int step;
+    fixture_new(&f, NULL);
+    ECS_UNIQUE_ADD(f.w, f.score, Score, {0});
+    reader_f = &f;
+    pd.name = "p", pd.run_if = reads_the_unique;
+    ecs_phase_new(f.w, &pd);
+    reader.name = "reader", reader.fn = do_nothing, reader.run_if = reads_the_unique;
+    claimant.name = "claimant", claimant.fn = bump_counter, claimant.run_if = claimant_condition;
+    claimant.exclusive = f.score;
+    ecs_phase_system(f.w, "p", &reader); /* (asked before the claimant is) */
+    ecs_phase_system(f.w, "p", &claimant);
+    ecs_schedule_new(f.w, "s", 1, s);
+    reads_seen = 0;
+    for (step = 0; step < 4; step++) {
+        claimant_runs = step % 2;
+        CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
+    }
+    CHECK_EQ(reads_seen, 8); /* the phase's and the reader's, 4 times, never refused */
+    CHECK_EQ(ECS_UNIQUE_GET(f.w, f.score, Score)->v, 2);
+    ecs_world_free(f.w);
+}
+
+/* Only a running phase system proposes: the same buffer kept and used
+   from a hook in the apply, or from a reducer, is refused (its records
+   are being read), as is a split into 0 parts. */
+static ecs_proposals *kept;
+static int keep_and_propose(const ecs_system_ctx *ctx) {
+    const fixture *f = (const fixture *)ctx->user;
+    SYS_CHECK(!ecs_proposals_split(ctx->proposals, 0)); /* (fails the phase) */
+    SYS_CHECK(!ECS_PROPOSE_SET(ctx->proposals, f->e[1], f->score, Score, {1})); /* (refused after it) */
+    return 0;
+}
+static int keep_and_propose_well(const ecs_system_ctx *ctx) {
+    const fixture *f = (const fixture *)ctx->user;
+    kept = ctx->proposals;
+    return !ECS_PROPOSE_SET(ctx->proposals, f->e[1], f->score, Score, {1});
+}
+static int refused_in_hook;
+static void propose_from_hook(ecs_world *w, ecs_entity e, ecs_component c, void *v, void *u) {
+    (void)w, (void)v, (void)u;
+    refused_in_hook += !ecs_propose_set(kept, e, c, NULL) && ecs_last_error(w) == ECS_ERR_LOCKED;
+}
+static int propose_from_reducer(const ecs_reduce *r, void *next) {
+    refused_in_hook += !ecs_propose_remove(kept, r->entity, r->component);
+    memcpy(next, r->changes[r->n - 1].value, sizeof(Score));
+    return ECS_REDUCE_SET;
+}
+static void test_only_a_running_phase_system_proposes(void) {
+    fixture f;
+    ecs_hooks h = {0};
+    int asserts;
+    fixture_new(&f, NULL);
+    CHECK(one_phase(&f, "split0", keep_and_propose, 0, NULL));
+    sys_failed = 0;
+    EXPECT_ASSERT(ecs_schedule_run(f.w, "s") == -1, "split twice, a part split, or 0 parts");
+    CHECK_EQ(sys_failed, 0);
+    CHECK(!ecs_has(f.w, f.e[1], f.score));
+    ecs_world_free(f.w);
+
+    fixture_new(&f, NULL);
+    h.on_insert = propose_from_hook;
+    ecs_hooks_set(f.w, f.score, &h);
+    CHECK(one_phase(&f, "keeper", keep_and_propose_well, f.score, propose_from_reducer));
+    refused_in_hook = 0;
+    asserts = test__asserts;
+    CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
+    CHECK_EQ(test__asserts - asserts, 2); /* both refusals asserted */
+    test__expected += 2;
+    CHECK_EQ(refused_in_hook, 2);
+    CHECK(strstr(test__assert_msg, "only a phase's system, while it runs, proposes") != NULL);
+    CHECK_EQ(ECS_GET(f.w, f.e[1], f.score, Score)->v, 1);
+    ecs_world_free(f.w);
+}
+
+/* A phase that despawns and spawns reuses the despawned slots, as
+   ecs_destroy then ecs_create would: at max_entities it fits; one spawn
+   more than there is room for fails the phase, naming it, and nothing
+   is applied. */
+static int despawns, spawns;
+static int despawn_and_spawn(const ecs_system_ctx *ctx) {
+    const fixture *f = (const fixture *)ctx->user;
+    int k;
+    for (k = 0; k < despawns; k++) ecs_propose_despawn(ctx->proposals, f->e[k]);
+    for (k = 0; k < spawns; k++) ecs_propose_spawn(ctx->proposals, 1, &f->score, NULL);
+    return 0;
+}
+static void test_spawns_reuse_the_slots_of_the_phase_s_despawns(void) {
+    fixture f;
+    ecs_desc d = {0};
+    uint64_t before;
+    d.max_entities = 8;
+    fixture_new(&f, &d); /* 8 alive: full */
+    CHECK(one_phase(&f, "swap", despawn_and_spawn, 0, NULL));
+    despawns = 2, spawns = 2;
+    CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
+    CHECK_EQ(ecs_count(f.w), 8u);
+    CHECK(!ecs_alive(f.w, f.e[0]) && !ecs_alive(f.w, f.e[1]));
+    CHECK_EQ(ecs_storage_count(ecs_storage_of(f.w, f.score)), 2u);
+    despawns = 0, spawns = 1; /* (e[0], e[1] are gone: the despawns would fail) */
+    before = digest(&f);
+    CHECK_EQ(ecs_schedule_run(f.w, "s"), -1);
+    CHECK_EQ(ecs_last_error(f.w), ECS_ERR_EXHAUSTED);
+    CHECK(strstr(ecs_last_error_msg(f.w), "phase 'p': its spawns need more entity slots") != NULL);
+    CHECK_EQ(digest(&f), before);
+    ecs_world_free(f.w);
+}
+
 /* ---- bad arguments ----------------------------------------------------------- */
 
 static void test_registration_and_recording_refuse_bad_arguments(void) {
@@ -1001,6 +1153,10 @@ int main(int argc, char **argv) {
     RUN(test_hooks_and_groups_follow_a_phase_s_changes);
     RUN(test_out_of_memory_anywhere_in_a_phase_changes_nothing);
     RUN(test_a_hook_that_uses_the_phase_s_room_makes_a_later_change_fail_reported);
+    RUN(test_a_system_result_of_minus_2_fails_the_phase_as_any_other);
+    RUN(test_the_conditions_may_read_a_claimed_unique_at_every_step);
+    RUN(test_only_a_running_phase_system_proposes);
+    RUN(test_spawns_reuse_the_slots_of_the_phase_s_despawns);
     RUN(test_registration_and_recording_refuse_bad_arguments);
     RUN(test_a_reducer_reads_proposed_values_aligned_for_their_component);
     RUN(test_a_spawn_of_a_cached_query_s_tag_fails_the_phase);
