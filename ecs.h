@@ -299,7 +299,9 @@
       entity e                  S's groups; destroy/strip of e; add to an
                                 entity being stripped; ecs_sort, ecs_sort_as,
                                 ecs_group_sort, ecs_hooks_set, ecs_track_set,
-                                ecs_group_new of those storages; ecs_flush
+                                ecs_group_new, ecs_index_new (it sets
+                                tracking), ecs_query_new with S as a term,
+                                of those storages; ecs_flush
                                 (the queue stays for the next flush);
                                 ecs_workload_run; ecs_world_free
       a sort comparator         the same for the storages being sorted (one,
@@ -313,7 +315,10 @@
       a phase system or its     insertions and removals, create, destroy,
       run_if, a reducer         ecs_defer_*, ecs_flush, ecs_unique_add/_remove/
                                 _get_mut, another system's exclusive unique,
-                                workload and schedule runs (section 16)
+                                workload and schedule runs (section 16);
+                                ecs_propose_* except by the running system
+      a hook during a phase's   ecs_propose_* (the phase's buffers are being
+      apply                     read)
       ecs_visit's fn, a view     what the rules of iteration (section 7)
       loop                      forbid; ecs_world_free is undefined there
                                 (the loop reads the world after fn returns),
@@ -1031,7 +1036,8 @@
           and sets of keys); true: ordered (also ranges, in key order).
           Several indexes per component, any number per world. Returns the
           index (not 0), or 0: unknown c, a tag, a field outside the value,
-          an unsupported kind or size (assert), out of memory. An index
+          an unsupported kind or size (assert), inside a hook of c
+          (LOCKED, assert), out of memory. An index
           keeps modification tracking on for c (section 11): neither
           ecs_track_set nor loading a snapshot saved without it takes it
           off while an index is on c.
@@ -1059,6 +1065,12 @@
           ECS_RANGE_LO_OPEN (> lo, else >=), ECS_RANGE_HI_OPEN (< hi,
           else <=). Floats compare as C does (-0 equals 0; NaN is in no
           range); strings compare as strcmp (strncmp for char arrays).
+          An ordered index keys a string by its first 8 bytes: the strings
+          that share them are found by testing each one (a lookup or a
+          range costs them all, plus O(log n)), and are in strcmp order
+          among themselves as the index last read them. A string written
+          and not yet seen (below) may put that order out; it hides no
+          other string.
 
       Index terms. A view takes one (desc.where): only the entities whose
       key is *where.key (any index), or, where.key NULL, in where.lo ..
@@ -1096,8 +1108,10 @@
           (below), the shortest required term leads instead, or with none
           the indexed component's storage: the same entities, more
           slowly. Walking the view, or ecs_iter_chunk slices of it on
-          several threads, is as for any view. Do not free an index while
-          a walk it leads is going.
+          several threads, is as for any view. ecs_index_free during a
+          walk with an index term (any index's) ends that walk at its next
+          step (INVALID, assert); the body must not use the iterator
+          after the free.
 
       Always in sync. An index sees every way a value changes: add,
       replace, bundles, create_n/bulk, clone, flush, add_if_changed, load
@@ -1176,7 +1190,9 @@
           its terms: 0, LOCKED; from a phase's system: 0, IN_PHASE). The
           tag is a component like any other: a view term
           (the walk leads with it when it is the shortest required term,
-          or desc.lead), ecs_has, ecs_storage_entities, save and load (not
+          or desc.lead), ecs_has, ecs_storage_entities, save and load,
+          ecs_sort and ecs_sort_as (ecs_sort_as(w, tag, pos) walks the
+          matches in Position's order, until more join) (not
           tracking: ecs_track_set refuses it, as the world changes it from
           inside other changes, where no record could be reserved; track
           the terms). Only the world adds and removes it: ecs_add,
@@ -1975,7 +1991,7 @@ typedef struct ecs_iter {
     struct ecs__index *wix; /* the index term: tested at each entity; the lead when lead_term is ECS_MAX_TERMS */
     uint64_t wkey[2];      /* its bounds (where: 1, lo; 2, hi; ECS_RANGE_*_OPEN << 2) and their strings */
     const char *wstr[2];
-    uint32_t where;
+    uint32_t where, wfreed; /* wfreed: the world's index_frees when it was made */
     uint64_t changes;      /* lead->changes when the walk last looked */
     ecs_entity cur;        /* ECS_DEBUG: the entity handed out last, for messages */
     ecs_storage *st[ECS_MAX_TERMS];
@@ -2390,7 +2406,7 @@ struct ecs_world {
     ecs__instep instep[ECS__INSTEP]; /* pairs of storages known to be in step (ecs__in_step) */
     uint32_t instep_next;
     struct ecs__index **indexes; /* indexes[ix - 1], NULL when freed */
-    uint32_t nindexes, indexes_cap;
+    uint32_t nindexes, indexes_cap, index_frees; /* index_frees: ecs_index_free calls (walks check it) */
     struct ecs__query *queries; /* cached queries (section 14) */
     uint32_t nqueries, queries_cap, query_update; /* > 0: the world is changing a query's tag */
     struct ecs__group *groups; /* groups[g - 1] */
@@ -3489,6 +3505,7 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
     X(NO_REDUCER, INVALID, 1,                                                                            \
       "phase '%.64s' (ECS_REDUCER_REQUIRED), proposed by system '%.64s': no reducer for this component")  \
     X(REDUCER_FAILED, SYSTEM, 0, "phase '%.64s', proposed by system '%.64s': the reducer returned %d")     \
+    X(INDEX_FREED, INVALID, 1, "an index was freed during a walk with an index term: the walk ends")     \
     X(PHASE_OOM, OUT_OF_MEMORY, 0, "phase '%.64s': out of memory before applying (nothing applied)")       \
     X(PHASE_SLOTS, EXHAUSTED, 0, "phase '%.64s': its spawns need more entity slots than are left (nothing applied)") \
     X(PENDING, INVALID, 1, "commands are pending (the command buffer is not saved): ecs_flush first")    \
@@ -4329,6 +4346,7 @@ static void ecs__unlisten(ecs_world *w, ecs_storage *s, uint32_t kind) {
 
 /* The steps of each kind, in their sections. */
 static void ecs__hook(ecs_world *w, ecs_storage *s, ecs_hook_fn fn, ecs_entity e, uint32_t row);
+static void ecs__hook_value(ecs_world *w, ecs_storage *s, ecs_hook_fn fn, ecs_entity e);
 ECS__IMPL_HOT void ecs__group_join(ecs_world *w, uint32_t group, ecs_entity e, const char *call);
 ECS__IMPL_HOT void ecs__group_leave(ecs_world *w, uint32_t group, ecs_entity e, const char *call);
 static bool ecs__group_locked(const ecs_world *w, uint32_t group);
@@ -4404,16 +4422,16 @@ ECS__IMPL_HOT void ecs__inserted(ecs_world *w, ecs_storage *s, ecs_entity e, con
         else if (s->listen[k].kind == ECS__ON_EXCLUDES)
             ecs__group_leave(w, s->listen[k].arg, e, call);
         else if (s->listen[k].kind == ECS__ON_INDEX)
-            ecs__index_touch(s, (uint32_t)ECS__ENTRY(s, (uint32_t)e), 1, s->hooks.on_insert != NULL); /* (its hook may write) */
+            ecs__index_touch(s, (uint32_t)ECS__ENTRY(s, (uint32_t)e), 1, false);
         else if (s->listen[k].kind == ECS__ON_QUERY || s->listen[k].kind == ECS__ON_QUERY_NOT)
             ecs__query_tag(w, s->listen[k].arg, e, s->listen[k].kind == ECS__ON_QUERY, call);
 }
 ECS__IMPL_HOT void ecs__settled(ecs_world *w, ecs_storage *s, ecs_entity e) {
-    if (s->hooks.on_insert) ecs__hook(w, s, s->hooks.on_insert, e, (uint32_t)ECS__ENTRY(s, (uint32_t)e));
+    if (s->hooks.on_insert) ecs__hook_value(w, s, s->hooks.on_insert, e);
 }
 /* ...and for a value replaced in place (not from inside s's own hooks). */
 static void ecs__replaced(ecs_world *w, ecs_storage *s, ecs_entity e) {
-    if (s->hooks.on_replace && !s->locked) ecs__hook(w, s, s->hooks.on_replace, e, (uint32_t)ECS__ENTRY(s, (uint32_t)e));
+    if (s->hooks.on_replace && !s->locked) ecs__hook_value(w, s, s->hooks.on_replace, e);
 }
 
 /* The remove path's checks and reservations for e losing s's component
@@ -4472,7 +4490,7 @@ static void *ecs__replace(ecs_storage *s, uint32_t row, const void *value) {
         memset(dst, 0, s->size);
     else if (value != dst)
         memmove(dst, value, s->size);
-    ecs__modified(s, row, 1, s->hooks.on_replace != NULL); /* (its hook may write) */
+    ecs__modified(s, row, 1, false);
     return dst;
 }
 
@@ -5464,6 +5482,11 @@ static bool ecs__iter_plan(ecs_iter *it) {
     uint32_t k, q, top, lo, r, want[ECS_MAX_TERMS];
     bool probe, aligned[ECS_MAX_TERMS], any_aligned = false;
     if (it->mode == ECS__IT_DONE) return false;
+    if (it->wix && it->wfreed != w->index_frees) { /* (its index, or its lead, may be gone) */
+        ecs__report(w, ECS__M_INDEX_FREED, "ecs_iter_next", ECS_NULL, 0);
+        it->mode = ECS__IT_DONE;
+        return false;
+    }
     if (it->lead->changes != it->changes) ecs__iter_changed(it, it->lo + it->first);
     if (it->first) { /* the arrays moved: the run goes on with its pointers fetched again */
         ecs__iter_refresh(it);
@@ -5951,12 +5974,23 @@ static bool ecs__owned(ecs_world *w, const char *call, const ecs_storage *s) {
     return true;
 }
 
+/* A sort's checks: s is not a group's, nor locked. It moves rows, and
+   adds and removes nothing: a cached query's tag may be sorted (the
+   query's own updates are let through, w->query_update). */
+static bool ecs__sort_refused(ecs_world *w, const char *call, ecs_storage *s) {
+    bool refused;
+    w->query_update++;
+    refused = ecs__owned(w, call, s) || ecs__locked(w, call, ECS_NULL, s);
+    w->query_update--;
+    return refused;
+}
+
 ECS__FN bool ecs_sort(ecs_world *w, ecs_component c, ecs_sort_fn cmp, void *ctx) {
     ECS__WORLD(w, false);
     ecs_storage *s;
     if (!ecs__comp(w, "ecs_sort", ECS_NULL, c, (size_t)-1)) return false;
     s = w->storages[c];
-    if (ecs__owned(w, "ecs_sort", s) || ecs__locked(w, "ecs_sort", ECS_NULL, s)) return false;
+    if (ecs__sort_refused(w, "ecs_sort", s)) return false;
     return ecs__sort_rows(w, "ecs_sort", s, s->count, cmp, ctx, &s, 1);
 }
 
@@ -5970,7 +6004,7 @@ ECS__FN bool ecs_sort_as(ecs_world *w, ecs_component c, ecs_component order) {
     }
     s = w->storages[c];
     o = w->storages[order];
-    if (ecs__owned(w, "ecs_sort_as", s) || ecs__locked(w, "ecs_sort_as", ECS_NULL, s)) return false;
+    if (ecs__sort_refused(w, "ecs_sort_as", s)) return false;
     if (s == o) return true;
     for (i = 0; i < o->count; i++) {
         uint32_t r = (uint32_t)ECS__ENTRY(s, (uint32_t)o->dense[i]); /* o's entities are alive */
@@ -6436,6 +6470,13 @@ static void ecs__hook(ecs_world *w, ecs_storage *s, ecs_hook_fn fn, ecs_entity e
     s->locked--;
     ecs__busy_pop(w, &b);
 }
+/* An on_insert or on_replace hook, given e's value to write: a pointer
+   handed out as the hook starts, for the indexes (section 14). */
+static void ecs__hook_value(ecs_world *w, ecs_storage *s, ecs_hook_fn fn, ecs_entity e) {
+    uint32_t row = (uint32_t)ECS__ENTRY(s, (uint32_t)e);
+    if (s->index) ecs__index_touch(s, row, 1, true);
+    ecs__hook(w, s, fn, e, row);
+}
 
 
 /* ecs_world_free's clear: nothing is recorded (nobody will read it), so
@@ -6797,6 +6838,11 @@ static bool ecs__ikey(const ecs__index *ix, const void *field, uint64_t *key) {
     return true;
 }
 
+/* Is a key all of the value (not a string's hash or first 8 bytes)? */
+static bool ecs__ikey_whole(const ecs__index *ix) {
+    return ix->d.kind < ECS_KEY_CHARS || (ix->d.kind == ECS_KEY_CHARS && ix->d.size <= 8);
+}
+
 /* Does entity index i's value (in the storage) order before / equal the
    key and string given? Ordered string keys tie-break on the string. */
 static int ecs__icmp_str(const ecs__index *ix, uint64_t ka, const char *sa, uint64_t kb, const char *sb) {
@@ -6991,7 +7037,7 @@ static bool ecs__index_take_in(ecs_world *w, ecs__index *ix, uint32_t i) {
     bool has = ecs__ikey_of(ix, i, &row, &key);
     sl->dirty = 0;
     if (sl->in && has && key == sl->key && /* (the same place: a bucket, or a key that is the whole string) */
-        (ix->d.kind < ECS_KEY_CHARS || !ix->d.ordered || (ix->d.kind == ECS_KEY_CHARS && ix->d.size <= 8)) &&
+        (!ix->d.ordered || ecs__ikey_whole(ix)) &&
         sl->ver == (uint32_t)(s->dense[row] >> 32)) /* (the same entity) */
         return true;
     if (sl->in || has) ix->walk_stale = true; /* (an entity left, came or moved) */
@@ -7101,8 +7147,11 @@ ECS__FN ecs_index ecs_index_new(ecs_world *w, const ecs_index_desc *d) {
     ix->broken = true; /* built at its first query */
     ix->walk.id = d->c, ix->walk.name = s->name; /* (named in the messages of a walk it leads) */
     ix->walk.changed_by = "a view led by an index of it, after a write,";
-    ok = (s->track & ECS_TRACK_MODIFICATION) || ecs_track_set(w, d->c, s->track | ECS_TRACK_MODIFICATION); /* (reported) */
-    if (ok && !s->index && !(ok = ecs__listen(w, s, ECS__ON_INDEX, 0))) ecs__report(w, ECS__M_OOM, "ecs_index_new", ECS_NULL, d->c);
+    if (!(ok = s->index || ecs__listen(w, s, ECS__ON_INDEX, 0))) /* (the storage's first index: its listener) */
+        ecs__report(w, ECS__M_OOM, "ecs_index_new", ECS_NULL, d->c);
+    else if (!(s->track & ECS_TRACK_MODIFICATION) && !(ok = ecs_track_set(w, d->c, s->track | ECS_TRACK_MODIFICATION)) &&
+             !s->index) /* (reported) */
+        ecs__unlisten(w, s, ECS__ON_INDEX);
     if (!ok) {
         ecs__free(w, ix, sizeof *ix);
         return 0;
@@ -7122,8 +7171,11 @@ static ecs__index *ecs__index_of(ecs_world *w, const char *call, ecs_index id) {
 ECS__FN bool ecs_index_free(ecs_world *w, ecs_index id) {
     ECS__WORLD(w, false);
     ecs__index *ix = ecs__in_phase(w, "ecs_index_free") ? NULL : ecs__index_of(w, "ecs_index_free", id);
-    if (ix) ecs__index_destroy(w, ix);
-    return ix != NULL;
+    if (!ix) return false;
+    ecs__index_destroy(w, ix);
+    w->index_frees++; /* a walk with an index term ends at its next step (ecs__iter_plan) */
+    ECS__MOVED(w);
+    return true;
 }
 
 /* A query's checks, then the sync; NULL when it fails. */
@@ -7138,13 +7190,17 @@ static ecs__index *ecs__index_query(ecs_world *w, const char *call, ecs_index id
 /* out[n] = e if it fits (n < cap); the count goes on past cap. */
 static uint32_t ecs__index_emit(ecs_entity *out, uint32_t cap, uint32_t n, ecs_entity e) { if (n < cap) out[n] = e; return n + 1; }
 
-/* Ordered: the first entry not before (key, str) (after: past it). */
-static uint32_t ecs__index_bound(const ecs__index *ix, uint64_t key, const char *str, bool after) {
+/* Ordered: the first entry whose key is not below key (after: above).
+   Keys only, which the entries hold: a string's key is its first 8
+   bytes, and the entries of one key are in the order of their strings as
+   the last sync read them; a string written since, through a pointer,
+   may put them out of order among themselves, but then every one of
+   them is still tested (ecs__index_match), none hidden. */
+static uint32_t ecs__index_bound(const ecs__index *ix, uint64_t key, bool after) {
     uint32_t lo = 0, hi = ix->nent;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        int c = ecs__icmp_str(ix, ix->ent[mid].key, ecs__ient_str(ix, ix->ent[mid].e), key, str);
-        if (c < 0 || (after && c == 0)) lo = mid + 1;
+        if (ix->ent[mid].key < key || (after && ix->ent[mid].key == key)) lo = mid + 1;
         else hi = mid;
     }
     return lo;
@@ -7166,11 +7222,13 @@ static bool ecs__index_bounds(const ecs__index *ix, const void *lo, const void *
     }
     return true;
 }
-/* Ordered: the entries [*a, *z) between bounds b (ecs__index_bounds). */
-static void ecs__index_span(const ecs__index *ix, uint32_t b, const uint64_t *key, const char *const *str, uint32_t *a,
-                            uint32_t *z) {
-    *a = b & 1u ? ecs__index_bound(ix, key[0], str[0], (b & ECS_RANGE_LO_OPEN << 2) != 0) : 0;
-    *z = b & 2u ? ecs__index_bound(ix, key[1], str[1], !(b & ECS_RANGE_HI_OPEN << 2)) : ix->nent;
+/* Ordered: the entries [*a, *z) whose keys are between bounds b
+   (ecs__index_bounds); an open side excludes its key only when the key
+   is the whole value. */
+static void ecs__index_span(const ecs__index *ix, uint32_t b, const uint64_t *key, uint32_t *a, uint32_t *z) {
+    bool whole = ecs__ikey_whole(ix);
+    *a = b & 1u ? ecs__index_bound(ix, key[0], whole && (b & ECS_RANGE_LO_OPEN << 2)) : 0;
+    *z = b & 2u ? ecs__index_bound(ix, key[1], !whole || !(b & ECS_RANGE_HI_OPEN << 2)) : ix->nent;
     *z = *z > *a ? *z : *a;
 }
 
@@ -7180,7 +7238,7 @@ static uint32_t ecs__index_find1(ecs__index *ix, const void *keyp, ecs_entity *o
     uint32_t i, a, z, b;
     if (!ecs__index_bounds(ix, keyp, keyp, 0, key, str, &b)) return n; /* NaN, a NULL string: nothing */
     if (ix->d.ordered) {
-        for (ecs__index_span(ix, b, key, str, &a, &z); a < z; a++)
+        for (ecs__index_span(ix, b, key, &a, &z); a < z; a++)
             if (ecs__index_match(ix, ix->ent[a].e, b, key, str, &ix->ent[a].key)) n = ecs__index_emit(out, cap, n, ix->ent[a].e);
         return n;
     }
@@ -7229,7 +7287,7 @@ ECS__FN uint32_t ecs_index_range(ecs_world *w, ecs_index id, const void *lo, con
     if (!ix->d.ordered) return ecs__report(w, ECS__M_INDEX_HASHED, "ecs_index_range", ECS_NULL, ix->d.c), 0;
     if (flags & ~3u) return ecs__report(w, ECS__M_WHERE_FLAGS, "ecs_index_range", ECS_NULL, ix->d.c, (unsigned long)flags), 0;
     if (!ecs__index_bounds(ix, lo, hi, flags, key, str, &b)) return 0;
-    for (ecs__index_span(ix, b, key, str, &a, &z); a < z; a++)
+    for (ecs__index_span(ix, b, key, &a, &z); a < z; a++)
         if (ecs__index_match(ix, ix->ent[a].e, b, key, str, &ix->ent[a].key)) n = ecs__index_emit(out, cap, n, ix->ent[a].e);
     return n;
 }
@@ -7282,13 +7340,14 @@ static int ecs__view_where(ecs_world *w, const char *call, ecs_iter *it, const e
         return ecs__report(w, ECS__M_WHERE_FLAGS, call, ECS_NULL, ix->d.c, (unsigned long)d->where.flags), -1;
     if (!key && !ix->d.ordered) return ecs__report(w, ECS__M_INDEX_HASHED, call, ECS_NULL, ix->d.c), -1;
     it->wix = ix;
+    it->wfreed = w->index_frees;
     if (!ecs__index_bounds(ix, key ? key : d->where.lo, key ? key : d->where.hi, key ? 0 : d->where.flags, it->wkey,
                            it->wstr, &it->where))
         return 2; /* a NaN, a NULL string: matches nothing */
     if (d->lead) return 0;
     if (w->parallel ? ix->broken || ix->ndirty || ix->nrecheck || ix->walk_stale : !ecs__index_sync(w, ix)) goto scan;
     if (ix->d.ordered) /* its entries [a, z) */
-        ecs__index_span(ix, it->where, it->wkey, it->wstr, &a, &z);
+        ecs__index_span(ix, it->where, it->wkey, &a, &z);
     else if (ix->table && (b = ecs__ibucket_of(ix, it->wkey[0]))->count)
         z = b->count; /* (a bucket of z entities) */
     if (lead && lead->count <= z - a) return 0;

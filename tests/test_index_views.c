@@ -443,6 +443,40 @@ static void test_out_of_memory_a_storage_leads_instead(void) {
     ecs_world_free(s.w);
 }
 
+/* ecs_index_free in the body of a walk with an index term, led by the
+   index or by a storage: the walk ends at its next step (assert), never
+   reading the freed index. */
+static void test_freeing_an_index_during_a_walk_that_uses_it_ends_the_walk(void) {
+    int form;
+    for (form = 0; form < 4; form++) { /* led by the index / by Unit; ECS_EACH / blocks */
+        scene s = scene_new(NULL);
+        ecs_view_desc v;
+        ecs_iter it;
+        int32_t cell = 3;
+        uint32_t met = 0;
+        memset(&v, 0, sizeof v);
+        v.terms[0].c = s.unit;
+        v.lead = form & 1 ? s.unit : 0;
+        v.where.index = s.by_cell, v.where.key = &cell;
+        it = ecs_view(s.w, &v);
+        if (form & 2) {
+            while (ecs_iter_next_block(&it)) {
+                if (!met) CHECK(ecs_index_free(s.w, s.by_cell));
+                met += it.count;
+            }
+        } else {
+            ECS_EACH(&it) {
+                if (!met) CHECK(ecs_index_free(s.w, s.by_cell));
+                met++;
+            }
+        }
+        CHECK_EQ(met, 1u); /* 20 units have cell 3: the walk ended after the first */
+        CHECK(strstr(test__assert_msg, "an index was freed during a walk") != NULL);
+        test__expected++;
+        ecs_world_free(s.w);
+    }
+}
+
 int main(int argc, char **argv) {
     test_only(argc, argv);
     RUN(test_a_key_finds_the_entities_that_also_match_the_other_terms);
@@ -458,5 +492,6 @@ int main(int argc, char **argv) {
     RUN(test_any_optional_and_modified_terms_beside_an_index_term);
     RUN(test_bad_index_terms_are_refused);
     RUN(test_out_of_memory_a_storage_leads_instead);
+    RUN(test_freeing_an_index_during_a_walk_that_uses_it_ends_the_walk);
     return test_summary();
 }

@@ -230,6 +230,66 @@ static void test_a_write_after_two_queries_is_seen_once_marked_and_never_answere
     ecs_world_free(w);
 }
 
+/* Ordered string keys are their first 8 bytes: names that share them
+   are one key, in the order of their strings when last read. A name
+   written unseen (after two queries) puts that order out, but hides no
+   other entity: each one of the key is still found, in an equality
+   query or a range. */
+static void test_a_name_written_unseen_hides_no_other_name_of_its_key(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component named = ECS_COMPONENT(w, Named);
+    ecs_index by_name = index_on(w, named, offsetof(Named, name), 16, ECS_KEY_CHARS, true);
+    ecs_entity e[3], out[4];
+    char key[16] = "aaaaaaaa3", lo[16] = "aaaaaaaa0", hi[16] = "aaaaaaaa2";
+    uint32_t k;
+    Named *p;
+    for (k = 0; k < 3; k++) {
+        e[k] = ecs_create(w);
+        ECS_ADD(w, e[k], named, Named, {"aaaaaaaa1", 0, 0});
+        ECS_GET_MUT(w, e[k], named, Named)->name[8] = (char)('1' + k);
+    }
+    CHECK_EQ(ecs_index_find(w, by_name, key, out, 4), 1u);
+    p = ECS_GET_MUT(w, e[1], named, Named);
+    CHECK_EQ(ecs_index_find(w, by_name, key, out, 4), 1u);
+    CHECK_EQ(ecs_index_find(w, by_name, key, out, 4), 1u);
+    p->name[8] = '9'; /* "aaaaaaaa2" -> "aaaaaaaa9", after two queries: not taken in */
+    CHECK_EQ(ecs_index_find(w, by_name, key, out, 4), 1u); /* e[2], never written */
+    CHECK_EQ(out[0], e[2]);
+    CHECK_EQ(ecs_index_range(w, by_name, lo, NULL, 0, out, 4), 3u); /* all three: "...1", "...9", "...3" */
+    CHECK_EQ(ecs_index_range(w, by_name, lo, hi, 0, out, 4), 1u);   /* "...1" only: e[1]'s is "...9" now */
+    CHECK_EQ(out[0], e[0]);
+    CHECK_EQ(ecs_index_range(w, by_name, lo, key, ECS_RANGE_HI_OPEN, out, 4), 1u);
+    CHECK_EQ(out[0], e[0]);
+    ecs_world_free(w);
+}
+
+/* A hook's writes to its value count as writes through a pointer handed
+   out as the hook starts: in a bundle of several entities, each hook that
+   queries once and then writes is seen, however many queries the hooks
+   before it made. */
+static ecs_index hooked_ix;
+static void query_then_write(ecs_world *w, ecs_entity e, ecs_component c, void *v, void *u) {
+    int32_t zero = 0;
+    (void)e, (void)c, (void)u;
+    ecs_index_find(w, hooked_ix, &zero, NULL, 0);
+    ((Named *)v)->cell = 7;
+}
+static void test_a_hook_s_write_after_one_query_is_seen_in_every_bundle(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component named = ECS_COMPONENT(w, Named);
+    ecs_entity ids[4], out[8];
+    ecs_hooks h = {0};
+    int32_t seven = 7;
+    hooked_ix = index_on(w, named, offsetof(Named, cell), 4, ECS_KEY_INT, false);
+    h.on_insert = h.on_replace = query_then_write;
+    ecs_hooks_set(w, named, &h);
+    CHECK_EQ(ecs_create_bulk(w, 4, 1, &named, NULL, ids), true);
+    CHECK_EQ(ecs_index_find(w, hooked_ix, &seven, out, 8), 4u);
+    ECS_ADD(w, ids[0], named, Named, {"x", 1, 0}); /* a replace: on_replace writes 7 again */
+    CHECK_EQ(ecs_index_find(w, hooked_ix, &seven, out, 8), 4u);
+    ecs_world_free(w);
+}
+
 /* An index keeps its component's modification tracking on: loading a
    snapshot saved from a world that did not track it leaves it on. */
 static void test_loading_a_snapshot_keeps_an_indexed_component_tracked(void) {
@@ -312,6 +372,42 @@ static void test_out_of_memory_in_an_index_never_gives_a_wrong_answer(void) {
     }
 }
 
+/* An ecs_index_new that runs out of memory changes nothing: the
+   component's tracking stays as it was, and its first index made later
+   works. */
+static void test_an_index_that_could_not_be_made_changes_nothing(void) {
+    long at;
+    int failures = 0;
+    for (at = 0;; at++) {
+        budget b = {-1};
+        ecs_desc d = {0};
+        ecs_world *w;
+        ecs_component named;
+        ecs_index ix;
+        ecs_entity out[4];
+        int32_t cell = 2;
+        d.allocator.alloc = budget_alloc, d.allocator.free = budget_free, d.allocator.ctx = &b;
+        w = ecs_world_new(&d);
+        named = ECS_COMPONENT(w, Named);
+        ECS_ADD(w, ecs_create(w), named, Named, {"x", 2, 0});
+        b.left = at;
+        ix = index_on(w, named, offsetof(Named, cell), 4, ECS_KEY_INT, false);
+        b.left = -1;
+        if (ix) {
+            ecs_world_free(w);
+            break;
+        }
+        failures++;
+        CHECK_EQ(ecs_last_error(w), ECS_ERR_OUT_OF_MEMORY);
+        CHECK_EQ(ecs_track_get(w, named), 0u); /* as before the call */
+        ix = index_on(w, named, offsetof(Named, cell), 4, ECS_KEY_INT, false);
+        CHECK(ix != 0);
+        CHECK_EQ(ecs_index_find(w, ix, &cell, out, 4), 1u);
+        ecs_world_free(w);
+    }
+    CHECK(failures >= 2);
+}
+
 /* ---- cached queries (ecs.h section 14) ------------------------------------------ */
 
 typedef struct { float x, y; } QPos;
@@ -355,6 +451,16 @@ static void test_a_cached_query_keeps_exactly_the_matching_entities(void) {
     EXPECT_ASSERT(ecs_add(w, e[3], moving, NULL) == NULL, "the world keeps it");
     EXPECT_ASSERT(!ecs_remove(w, e[4], moving, NULL), "the world keeps it");
     CHECK(ecs_has(w, e[4], moving));
+    /* a sort adds and removes nothing: the tag's rows may take Position's order */
+    CHECK(ecs_sort_as(w, moving, pos));
+    {
+        const ecs_entity *tag = ecs_storage_entities(ecs_storage_of(w, moving));
+        const ecs_entity *p = ecs_storage_entities(ecs_storage_of(w, pos));
+        uint32_t j = 0;
+        for (k = 0; k < ecs_storage_count(ecs_storage_of(w, pos)); k++)
+            if (ecs_has(w, p[k], moving)) CHECK_EQ(tag[j++], p[k]);
+        CHECK_EQ(j, 3u);
+    }
     ecs_world_free(w);
 }
 
@@ -526,10 +632,13 @@ int main(int argc, char **argv) {
     RUN(test_find_any_answers_a_set_of_keys);
     RUN(test_a_write_after_a_query_in_the_loop_body_is_seen_by_the_next_query);
     RUN(test_a_write_after_two_queries_is_seen_once_marked_and_never_answered_wrongly);
+    RUN(test_a_name_written_unseen_hides_no_other_name_of_its_key);
+    RUN(test_a_hook_s_write_after_one_query_is_seen_in_every_bundle);
     RUN(test_loading_a_snapshot_keeps_an_indexed_component_tracked);
     RUN(test_a_big_hashed_index_answers_as_a_small_one);
     RUN(test_bad_indexes_and_queries_are_refused);
     RUN(test_out_of_memory_in_an_index_never_gives_a_wrong_answer);
+    RUN(test_an_index_that_could_not_be_made_changes_nothing);
     RUN(test_every_index_agrees_with_a_scan_after_every_change);
     RUN(test_a_cached_query_keeps_exactly_the_matching_entities);
     RUN(test_a_cached_query_agrees_with_its_terms_after_random_changes);
