@@ -300,8 +300,8 @@
                                 entity being stripped; ecs_sort, ecs_sort_as,
                                 ecs_group_sort, ecs_hooks_set, ecs_track_set,
                                 ecs_group_new, ecs_index_new (it sets
-                                tracking), ecs_query_new with S as a term,
-                                of those storages; ecs_flush
+                                tracking) and ecs_index_free, ecs_query_new
+                                with S as a term, of those storages; ecs_flush
                                 (the queue stays for the next flush);
                                 ecs_workload_run; ecs_world_free
       a sort comparator         the same for the storages being sorted (one,
@@ -779,7 +779,8 @@
       bool ecs_defer_destroy(ecs_world *w, ecs_entity e)
       bool ecs_defer_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value)
           Copies the value now. A dead e or unknown c asserts at record time,
-          like ecs_add.   ECS_DEFER_ADD(w, e, c, T, {init...})
+          like ecs_add, and so does a cached query's tag (LOCKED, for the
+          three).   ECS_DEFER_ADD(w, e, c, T, {init...})
       bool ecs_defer_remove(ecs_world *w, ecs_entity e, ecs_component c)
       bool ecs_defer_delete(ecs_world *w, ecs_entity e, ecs_component c)
           remove counts as a removal, delete as a deletion (tracking).
@@ -1391,9 +1392,10 @@
       change; a system's non-zero result, a failed recording, a reducer's
       error, a missing reducer under ECS_REDUCER_REQUIRED or out of memory
       fail the phase with the world as it was before it (the claimed
-      uniques get their bytes back) and an error naming the phase, the
-      system, the component and the entity; ecs_workload_failed_system
-      names the system. (A hook that itself runs out of memory during the
+      uniques get their bytes back) and an error naming the phase and,
+      where one is to blame, the system, the component and the entity
+      (out of memory and too many spawns name the phase only);
+      ecs_workload_failed_system names that system. (A hook that itself runs out of memory during the
       apply fails as its call would anywhere; a hook that adds or removes
       components may use room reserved for the phase's own changes, and
       a change of the phase that then fails is reported and makes
@@ -3488,7 +3490,7 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
     X(TOO_MANY_STEPS, INVALID, 1, "more than 2^24 steps once nested workloads are expanded")             \
     X(NO_WORKLOAD, NOT_FOUND, 1, "no workload named '%.64s'")                                            \
     X(NO_SYSTEM, NOT_FOUND, 1, "no system named '%.64s'")                                                \
-    X(RUNNING, INVALID, 1, "a workload is already running")                                              \
+    X(RUNNING, INVALID, 1, "a workload or schedule is already running")                                              \
     X(SYSTEM_FAILED, SYSTEM, 0, "system '%.64s' returned %d")                                            \
     X(PHASE_NAME, INVALID, 1, "a phase or schedule needs a name not taken by another one")               \
     X(NO_PHASE, NOT_FOUND, 1, "no phase named '%.64s'")                                                  \
@@ -5833,6 +5835,7 @@ ECS__FN bool ecs_defer_destroy(ecs_world *w, ecs_entity e) {
 static bool ecs__defer_add(ecs_world *w, const char *call, ecs_entity e, ecs_component c,
                            const void *value, size_t size) {
     ecs_storage *s = ecs__check(w, call, e, c, size);
+    if (s && s->query) return ecs__report(w, ECS__M_QUERY_TAG, call, e, c), false; /* (refused now, not at the flush) */
     return s && ecs__record(w, call, ECS__CMD_ADD, e, c, value, s->size);
 }
 ECS__FN bool ecs_defer_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value) {
@@ -5847,6 +5850,7 @@ ECS__FN bool ecs__defer_add_sized(ecs_world *w, const char *call, ecs_entity e, 
 
 static bool ecs__defer_take(ecs_world *w, const char *call, uint32_t op, ecs_entity e, ecs_component c) {
     if (!ecs__comp(w, call, e, c, (size_t)-1)) return false;
+    if (w->storages[c]->query) return ecs__report(w, ECS__M_QUERY_TAG, call, e, c), false;
     if (!ecs__issued(w, e)) return false; /* a later entity could get this id */
     return ecs__record(w, call, op, e, c, NULL, 0);
 }
@@ -7171,7 +7175,7 @@ static ecs__index *ecs__index_of(ecs_world *w, const char *call, ecs_index id) {
 ECS__FN bool ecs_index_free(ecs_world *w, ecs_index id) {
     ECS__WORLD(w, false);
     ecs__index *ix = ecs__in_phase(w, "ecs_index_free") ? NULL : ecs__index_of(w, "ecs_index_free", id);
-    if (!ix) return false;
+    if (!ix || ecs__locked(w, "ecs_index_free", ECS_NULL, ix->s)) return false; /* (a hook of its storage runs) */
     ecs__index_destroy(w, ix);
     w->index_frees++; /* a walk with an index term ends at its next step (ecs__iter_plan) */
     ECS__MOVED(w);

@@ -408,6 +408,38 @@ static void test_an_index_that_could_not_be_made_changes_nothing(void) {
     CHECK(failures >= 2);
 }
 
+/* Inside a hook of the indexed component, making or freeing one of its
+   indexes is refused (the hook holds its value; the paths run its
+   listeners), and the index keeps working. */
+static ecs_index hook_ix;
+static int hook_refusals;
+static void make_and_free_indexes(ecs_world *w, ecs_entity e, ecs_component c, void *v, void *u) {
+    (void)e, (void)v, (void)u;
+    hook_refusals += !ecs_index_free(w, hook_ix);
+    hook_refusals += !index_on(w, c, offsetof(Named, hp), 4, ECS_KEY_FLOAT, true);
+}
+static void test_an_index_is_not_made_or_freed_inside_a_hook_of_its_component(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component named = ECS_COMPONENT(w, Named);
+    ecs_hooks h = {0};
+    ecs_entity e = ecs_create(w), out[2];
+    int32_t cell = 5;
+    int asserts = test__asserts;
+    hook_ix = index_on(w, named, offsetof(Named, cell), 4, ECS_KEY_INT, false);
+    h.on_insert = h.on_remove = make_and_free_indexes;
+    ecs_hooks_set(w, named, &h);
+    hook_refusals = 0;
+    ECS_ADD(w, e, named, Named, {"x", 5, 0});
+    CHECK_EQ(ecs_index_find(w, hook_ix, &cell, out, 2), 1u);
+    CHECK(ecs_remove(w, e, named, NULL));
+    CHECK_EQ(ecs_index_find(w, hook_ix, &cell, out, 2), 0u);
+    CHECK_EQ(hook_refusals, 4);
+    CHECK_EQ(test__asserts - asserts, 4);
+    test__expected += 4;
+    CHECK(strstr(test__assert_msg, "a hook of this storage is running") != NULL);
+    ecs_world_free(w);
+}
+
 /* ---- cached queries (ecs.h section 14) ------------------------------------------ */
 
 typedef struct { float x, y; } QPos;
@@ -450,6 +482,9 @@ static void test_a_cached_query_keeps_exactly_the_matching_entities(void) {
     CHECK_EQ(ecs_storage_count(ecs_storage_of(w, moving)), 3u);
     EXPECT_ASSERT(ecs_add(w, e[3], moving, NULL) == NULL, "the world keeps it");
     EXPECT_ASSERT(!ecs_remove(w, e[4], moving, NULL), "the world keeps it");
+    EXPECT_ASSERT(!ecs_defer_add(w, e[3], moving, NULL), "the world keeps it"); /* refused when recorded */
+    EXPECT_ASSERT(!ecs_defer_remove(w, e[4], moving), "the world keeps it");
+    CHECK_EQ(ecs_defer_pending(w), 0u);
     CHECK(ecs_has(w, e[4], moving));
     /* a sort adds and removes nothing: the tag's rows may take Position's order */
     CHECK(ecs_sort_as(w, moving, pos));
@@ -639,6 +674,7 @@ int main(int argc, char **argv) {
     RUN(test_bad_indexes_and_queries_are_refused);
     RUN(test_out_of_memory_in_an_index_never_gives_a_wrong_answer);
     RUN(test_an_index_that_could_not_be_made_changes_nothing);
+    RUN(test_an_index_is_not_made_or_freed_inside_a_hook_of_its_component);
     RUN(test_every_index_agrees_with_a_scan_after_every_change);
     RUN(test_a_cached_query_keeps_exactly_the_matching_entities);
     RUN(test_a_cached_query_agrees_with_its_terms_after_random_changes);
