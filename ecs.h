@@ -1206,8 +1206,9 @@
           asserts), as a group's rows do (section 13): change them in one
           loop, walk in the next, or defer the changes. Out of memory
           while the tag is kept (its storage cannot grow), the query is
-          rebuilt by the next view that has the tag as a term (until then
-          ecs_has of the tag may lag), and after a load; if that runs out
+          rebuilt by the next view that has the tag as a term or
+          ecs_destroy_all of it (until then ecs_has and the tag's rows
+          may lag), and after a load; if that runs out
           of memory too, the view yields nothing (ECS_ERR_OUT_OF_MEMORY).
           Systems that run at once and a phase's systems see every query
           brought up to date before they start. Out of memory in ecs_query_new after
@@ -4349,6 +4350,7 @@ static void ecs__unlisten(ecs_world *w, ecs_storage *s, uint32_t kind) {
 /* The steps of each kind, in their sections. */
 static void ecs__hook(ecs_world *w, ecs_storage *s, ecs_hook_fn fn, ecs_entity e, uint32_t row);
 static void ecs__hook_value(ecs_world *w, ecs_storage *s, ecs_hook_fn fn, ecs_entity e);
+static bool ecs__query_fresh(ecs_world *w, uint32_t id);
 ECS__IMPL_HOT void ecs__group_join(ecs_world *w, uint32_t group, ecs_entity e, const char *call);
 ECS__IMPL_HOT void ecs__group_leave(ecs_world *w, uint32_t group, ecs_entity e, const char *call);
 static bool ecs__group_locked(const ecs_world *w, uint32_t group);
@@ -4998,6 +5000,8 @@ ECS__FN uint32_t ecs_destroy_all(ecs_world *w, ecs_component c) {
     ecs_storage *s;
     ECS__WORLD(w, 0);
     if (!(s = ecs__comp(w, "ecs_destroy_all", ECS_NULL, c, (size_t)-1))) return 0;
+    if (s->query && !ecs__query_fresh(w, s->query)) /* (a query's tag that lags: rebuilt first) */
+        return ecs__report(w, ECS__M_OOM, "ecs_destroy_all", ECS_NULL, c), 0;
     while (s->count && ecs_destroy(w, s->dense[s->count - 1])) n++; /* stops at a refusal (error set) */
     return n;
 }
@@ -5270,7 +5274,6 @@ static uint32_t ecs__want(const ecs_iter *it, uint32_t k) {
 /* Is term k right at every row of the walk by the group it walks (owned:
    aligned; excluded: absent), or by the cached query whose tag leads? */
 static bool ecs__query_implies(const ecs_world *w, const ecs_storage *tag, const ecs_storage *s, uint32_t flags);
-static bool ecs__query_fresh(ecs_world *w, uint32_t id);
 static bool ecs__trusted(const ecs_iter *it, uint32_t k) {
     const ecs_storage *s = it->st[k];
     if (it->lead->query && ecs__query_implies(it->world, it->lead, s, it->flags[k])) return true;
