@@ -1187,13 +1187,14 @@
           none of its ECS_NOT ones, from the moment it returns (ECS_WRITE
           is ignored; other flags, no required term, a term that is a
           query's tag or this one's, or a tag to take over that has hooks,
-          groups or tracking: 0, INVALID, assert; inside a hook of one of
+          groups, tracking or queued commands: 0, INVALID, assert; inside a hook of one of
           its terms: 0, LOCKED; from a phase's system: 0, IN_PHASE). The
           tag is a component like any other: a view term
           (the walk leads with it when it is the shortest required term,
           or desc.lead), ecs_has, ecs_storage_entities, save and load,
-          ecs_sort and ecs_sort_as (ecs_sort_as(w, tag, pos) walks the
-          matches in Position's order, until more join) (not
+          ecs_sort_as (ecs_sort_as(w, tag, pos) walks the matches in
+          Position's order, until more join; not ecs_sort, whose
+          comparator could change the terms: LOCKED) (not
           tracking: ecs_track_set refuses it, as the world changes it from
           inside other changes, where no record could be reserved; track
           the terms). Only the world adds and removes it: ecs_add,
@@ -1366,8 +1367,10 @@
           and the phase fails with the first such error. Only the phase
           system, while it runs, records into its ctx->proposals: the
           buffer kept and used from anywhere else (a hook during the
-          apply, a reducer, a later call) is refused (false, LOCKED,
-          assert): it is being read, or done with.
+          apply, a reducer, another system, a later call) is refused
+          (false, LOCKED, assert): it is being read, or done with, or
+          not yours. (Not detected: another system of a parallel phase
+          that records into it while it runs - a data race.)
       bool ecs_proposals_split(ecs_proposals *p, uint32_t parts)
       ecs_proposals *ecs_proposals_part(ecs_proposals *p, uint32_t k)
           For a system that splits its own work (ecs_iter_chunk through
@@ -3482,7 +3485,7 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
     X(INDEX_KEY, INVALID, 1, "a key of %lu bytes for a field of %lu: not the field's type")               \
     X(INDEX_HASHED, INVALID, 1, "a range needs an ordered index (ecs_index_desc.ordered)")              \
     X(WHERE_FLAGS, INVALID, 1, "range flags %lu: only ECS_RANGE_LO_OPEN and ECS_RANGE_HI_OPEN")        \
-    X(QUERY_TERMS, INVALID, 1, "a cached query needs a required term, terms required or ECS_NOT and no query's tag; a tag it takes over has no hooks, groups or tracking") \
+    X(QUERY_TERMS, INVALID, 1, "a cached query needs a required term, terms required or ECS_NOT and no query's tag; a tag it takes over has no hooks, groups, tracking or queued commands") \
     X(QUERY_TAG, LOCKED, 1, "a cached query's tag: the world keeps it on the matching entities, nobody else adds or removes it") \
     X(SYSTEM_DESC, INVALID, 1, "a system needs a name and fn (desc->name, desc->fn)")                    \
     X(NAME_TAKEN, INVALID, 1, "the name is already taken")                                               \
@@ -5866,6 +5869,17 @@ ECS__FN bool ecs_defer_delete(ecs_world *w, ecs_entity e, ecs_component c) {
     return ecs__defer_take(w, "ecs_defer_delete", ECS__CMD_DELETE, e, c);
 }
 
+/* Does a queued command name component c? */
+static bool ecs__cmds_name(const ecs_world *w, ecs_component c) {
+    uint32_t at = w->cmds_head;
+    ecs__cmd cmd;
+    for (; at < w->cmds_len; at += (uint32_t)ecs__rec_size(cmd.size)) {
+        memcpy(&cmd, w->cmds + at, sizeof cmd);
+        if (cmd.c == c) return true;
+    }
+    return false;
+}
+
 ECS__FN uint32_t ecs_defer_pending(const ecs_world *w) {
     ECS__WORLD(w, 0);
     uint32_t n = 0, at = w->cmds_head;
@@ -5981,14 +5995,15 @@ static bool ecs__owned(ecs_world *w, const char *call, const ecs_storage *s) {
     return true;
 }
 
-/* A sort's checks: s is not a group's, nor locked. It moves rows, and
-   adds and removes nothing: a cached query's tag may be sorted (the
-   query's own updates are let through, w->query_update). */
-static bool ecs__sort_refused(ecs_world *w, const char *call, ecs_storage *s) {
+/* A sort's checks: s is not a group's, nor locked. ecs_sort_as moves
+   rows and calls nothing back: a cached query's tag may be sorted so
+   (its_tag: let through as the query's own updates are); ecs_sort's
+   comparator could change the query's terms while the tag is locked. */
+static bool ecs__sort_refused(ecs_world *w, const char *call, ecs_storage *s, bool its_tag) {
     bool refused;
-    w->query_update++;
+    w->query_update += its_tag;
     refused = ecs__owned(w, call, s) || ecs__locked(w, call, ECS_NULL, s);
-    w->query_update--;
+    w->query_update -= its_tag;
     return refused;
 }
 
@@ -5997,7 +6012,7 @@ ECS__FN bool ecs_sort(ecs_world *w, ecs_component c, ecs_sort_fn cmp, void *ctx)
     ecs_storage *s;
     if (!ecs__comp(w, "ecs_sort", ECS_NULL, c, (size_t)-1)) return false;
     s = w->storages[c];
-    if (ecs__sort_refused(w, "ecs_sort", s)) return false;
+    if (ecs__sort_refused(w, "ecs_sort", s, false)) return false;
     return ecs__sort_rows(w, "ecs_sort", s, s->count, cmp, ctx, &s, 1);
 }
 
@@ -6011,7 +6026,7 @@ ECS__FN bool ecs_sort_as(ecs_world *w, ecs_component c, ecs_component order) {
     }
     s = w->storages[c];
     o = w->storages[order];
-    if (ecs__sort_refused(w, "ecs_sort_as", s)) return false;
+    if (ecs__sort_refused(w, "ecs_sort_as", s, true)) return false;
     if (s == o) return true;
     for (i = 0; i < o->count; i++) {
         uint32_t r = (uint32_t)ECS__ENTRY(s, (uint32_t)o->dense[i]); /* o's entities are alive */
@@ -7529,7 +7544,8 @@ ECS__FN ecs_component ecs_query_new(ecs_world *w, const char *name, const ecs_vi
     if (!(tag = ecs_register(w, name, 0, 1))) return 0;
     if (w->storages[tag]->query) return ecs__report(w, ECS__M_NAME_TAKEN, "ecs_query_new", ECS_NULL, tag), 0;
     for (k = 0; k < q.nterms && q.terms[k] != tag; k++) {}
-    if (k < q.nterms || w->storages[tag]->nlisten || w->storages[tag]->track) /* (its own term; hooks, groups) */
+    if (k < q.nterms || w->storages[tag]->nlisten || w->storages[tag]->track || /* (its own term; hooks, groups) */
+        ecs__cmds_name(w, tag)) /* (commands queued for it would fail at the flush) */
         return ecs__report(w, ECS__M_QUERY_TERMS, "ecs_query_new", ECS_NULL, tag), 0;
     if (!ecs__grow(w, (void **)&w->queries, &w->queries_cap, w->nqueries + 1, w->nqueries, sizeof *w->queries))
         return ecs__report(w, ECS__M_OOM, "ecs_query_new", ECS_NULL, tag), 0;
@@ -7949,6 +7965,8 @@ struct ecs_proposals {
     struct ecs_proposals *parts; /* ecs_proposals_split: parts[0..nparts) */
     uint32_t nparts, parts_cap;
     bool is_part;
+    bool running;                /* its system runs: it may be recorded into */
+    struct ecs_proposals *owner; /* a part's: the buffer split */
     uint32_t nprops, nspawns; /* records to bucket, spawns */
     uint64_t vbytes;          /* the values the buckets may need (16-byte padded) */
     int msg; /* the first failed recording (0: none): its message, ... */
@@ -8171,11 +8189,11 @@ ECS__FN bool ecs_schedule_new(ecs_world *w, const char *name, uint32_t n, const 
    of the world is written, so failures are kept in the buffer and
    reported when the phase applies. */
 
-/* Only while a phase's systems run (its buffers are read afterwards):
-   else reported, false. */
-static bool ecs__proposing(const ecs_world *w, const char *call, ecs_entity e, ecs_component c) {
-    if (w->in_phase && w->in_phase->stage == ECS__STAGE_SYSTEMS) return true;
-    ecs__report(w, ECS__M_NOT_PROPOSING, call, e, c);
+/* Only into the buffer of a phase system that runs, or a part of it
+   (the buffers are read afterwards): else reported, false. */
+static bool ecs__proposing(const ecs_proposals *p, const char *call, ecs_entity e, ecs_component c) {
+    if ((p->is_part ? p->owner : p)->running) return true;
+    ecs__report(p->world, ECS__M_NOT_PROPOSING, call, e, c);
     return false;
 }
 
@@ -8197,7 +8215,7 @@ static bool ecs__propose(ecs_proposals *p, uint32_t op, ecs_entity e, ecs_compon
         return false;
     }
     w = p->world;
-    if (!ecs__proposing(w, "ecs_propose_*", e, c) || p->msg) return false; /* (p->msg: the phase fails already) */
+    if (!ecs__proposing(p, "ecs_propose_*", e, c) || p->msg) return false; /* (p->msg: the phase fails already) */
     if (!ecs_alive(w, e)) return ecs__proposal_fail(p, ECS__M_PROPOSED_DEAD, e, c, NULL);
     if (op != ECS__CMD_DESTROY) {
         if (c - 1u >= w->ncomponents) return ecs__proposal_fail(p, ECS__M_PROPOSED_UNKNOWN, e, c, NULL);
@@ -8229,7 +8247,7 @@ ECS__FN bool ecs_propose_spawn(ecs_proposals *p, uint32_t n, const ecs_component
     uint32_t k, j;
     if (!p) return ecs__propose(p, 0, ECS_NULL, 0, NULL, 0);
     w = p->world;
-    if (!ecs__proposing(w, "ecs_propose_spawn", ECS_NULL, 0) || p->msg) return false;
+    if (!ecs__proposing(p, "ecs_propose_spawn", ECS_NULL, 0) || p->msg) return false;
     if (n && !comps) return ecs__proposal_fail(p, ECS__M_PROPOSED_BAD, ECS_NULL, 0, "a spawn's comps is NULL");
     if (n > ECS_MAX_TERMS)
         return ecs__proposal_fail(p, ECS__M_PROPOSED_BAD, ECS_NULL, 0, "a spawn of more than ECS_MAX_TERMS components");
@@ -8254,7 +8272,7 @@ ECS__FN bool ecs_propose_spawn(ecs_proposals *p, uint32_t n, const ecs_component
 ECS__FN bool ecs_proposals_split(ecs_proposals *p, uint32_t parts) {
     uint32_t k, had;
     if (!p) return ecs__propose(p, 0, ECS_NULL, 0, NULL, 0);
-    if (!ecs__proposing(p->world, "ecs_proposals_split", ECS_NULL, 0) || p->msg) return false;
+    if (!ecs__proposing(p, "ecs_proposals_split", ECS_NULL, 0) || p->msg) return false;
     if (p->is_part || p->nparts || !parts)
         return ecs__proposal_fail(p, ECS__M_PROPOSED_BAD, ECS_NULL, 0, "split twice, a part split, or 0 parts");
     had = p->parts_cap;
@@ -8264,6 +8282,7 @@ ECS__FN bool ecs_proposals_split(ecs_proposals *p, uint32_t parts) {
         memset(&p->parts[k], 0, sizeof *p->parts);
         p->parts[k].world = p->world;
         p->parts[k].is_part = true;
+        p->parts[k].owner = p;
     }
     p->nparts = parts;
     return true;
@@ -8311,7 +8330,9 @@ static void ecs__phase_job(void *arg, uint32_t k) {
     ctx.now = ph->now;
     ctx.proposals = &sy->out;
     ctx.exclusive = sy->desc.exclusive ? ctx.world->storages[sy->desc.exclusive]->unique : NULL;
+    sy->out.running = true;
     sy->rc = sy->desc.fn(&ctx);
+    sy->out.running = false;
 }
 
 /* Stable LSD radix sort of a[0..n) by key, 8 bits a pass, skipping the

@@ -445,6 +445,10 @@ static void test_an_index_is_not_made_or_freed_inside_a_hook_of_its_component(vo
 typedef struct { float x, y; } QPos;
 typedef struct { float x, y; } QVel;
 
+static int tag_order(ecs_entity a, const void *va, ecs_entity b, const void *vb, void *ctx) {
+    (void)va, (void)vb, (void)ctx;
+    return a < b ? -1 : a > b;
+}
 static void test_a_cached_query_keeps_exactly_the_matching_entities(void) {
     ecs_world *w = ecs_world_new(NULL);
     ecs_component pos = ECS_COMPONENT(w, QPos), vel = ECS_COMPONENT(w, QVel), frozen = ecs_register(w, "Frozen", 0, 1);
@@ -486,7 +490,9 @@ static void test_a_cached_query_keeps_exactly_the_matching_entities(void) {
     EXPECT_ASSERT(!ecs_defer_remove(w, e[4], moving), "the world keeps it");
     CHECK_EQ(ecs_defer_pending(w), 0u);
     CHECK(ecs_has(w, e[4], moving));
-    /* a sort adds and removes nothing: the tag's rows may take Position's order */
+    /* ecs_sort_as adds and removes nothing and calls nothing back: the tag's
+       rows may take Position's order; ecs_sort's comparator could change the terms */
+    EXPECT_ASSERT(!ecs_sort(w, moving, tag_order, NULL), "the world keeps it");
     CHECK(ecs_sort_as(w, moving, pos));
     {
         const ecs_entity *tag = ecs_storage_entities(ecs_storage_of(w, moving));
@@ -611,7 +617,12 @@ static void test_cached_queries_that_could_not_be_kept_are_refused(void) {
     h.on_insert = tag_hook;
     CHECK(ecs_hooks_set(w, bar, &h));
     d.terms[1].c = 0;
-    EXPECT_ASSERT(ecs_query_new(w, "Bar", &d) == 0, "has no hooks, groups or tracking");
+    EXPECT_ASSERT(ecs_query_new(w, "Bar", &d) == 0, "has no hooks, groups, tracking or queued commands");
+    CHECK(ecs_defer_add(w, e, foo, NULL)); /* a command for a plain tag, then a query taking it over: */
+    EXPECT_ASSERT(ecs_query_new(w, "Foo", &d) == 0, "queued commands"); /* (it would fail at the flush) */
+    CHECK_EQ(ecs_flush(w), 1u);
+    CHECK(ecs_remove(w, e, foo, NULL));
+    CHECK(ecs_query_new(w, "Foo", &d) != 0); /* once flushed */
     memset(&h, 0, sizeof h);
     h.on_remove = remove_hook_makes_a_query, h.user = &pos;
     CHECK(ecs_hooks_set(w, pos, &h));

@@ -1029,6 +1029,10 @@ static int keep_and_propose_well(const ecs_system_ctx *ctx) {
     kept = ctx->proposals;
     return !ECS_PROPOSE_SET(ctx->proposals, f->e[1], f->score, Score, {1});
 }
+static int propose_into_kept(const ecs_system_ctx *ctx) {
+    const fixture *f = (const fixture *)ctx->user;
+    return kept && ECS_PROPOSE_SET(kept, f->e[2], f->score, Score, {5}) ? 1 : 0;
+}
 static int refused_in_hook;
 static void propose_from_hook(ecs_world *w, ecs_entity e, ecs_component c, void *v, void *u) {
     (void)w, (void)v, (void)u;
@@ -1042,6 +1046,7 @@ static int propose_from_reducer(const ecs_reduce *r, void *next) {
 static void test_only_a_running_phase_system_proposes(void) {
     fixture f;
     ecs_hooks h = {0};
+    ecs_system_desc sd = {0};
     int asserts;
     fixture_new(&f, NULL);
     CHECK(one_phase(&f, "split0", keep_and_propose, 0, NULL));
@@ -1063,6 +1068,19 @@ static void test_only_a_running_phase_system_proposes(void) {
     CHECK_EQ(refused_in_hook, 2);
     CHECK(strstr(test__assert_msg, "only a phase's system, while it runs, proposes") != NULL);
     CHECK_EQ(ECS_GET(f.w, f.e[1], f.score, Score)->v, 1);
+    ecs_world_free(f.w);
+
+    fixture_new(&f, NULL); /* another system of the phase, before or after the keeper: not its buffer */
+    CHECK(one_phase(&f, "keeper", keep_and_propose_well, 0, NULL));
+    sd.name = "thief", sd.fn = propose_into_kept, sd.user = &f;
+    CHECK(ecs_phase_system(f.w, "p", &sd));
+    kept = NULL;
+    asserts = test__asserts;
+    CHECK_EQ(ecs_schedule_run(f.w, "s"), 0); /* (the keeper ran first: its buffer is done) */
+    CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
+    CHECK_EQ(test__asserts - asserts, 2);
+    test__expected += 2;
+    CHECK(!ecs_has(f.w, f.e[2], f.score)); /* the thief's proposal was refused */
     ecs_world_free(f.w);
 }
 
