@@ -197,6 +197,8 @@
       ecs_flush                 entity died meanwhile     command skipped
                                 out of memory             stops; rest stays queued
       ecs_sort, ecs_sort_as     unknown; owned by group   false, assert
+                                ecs_sort of a cached      false, LOCKED, assert
+                                query's tag
                                 out of memory             false, nothing moved
       ecs_unique_*              unknown component         NULL/false, assert
       ecs_unique_get(_mut)      no unique value           NULL, NOT_FOUND, assert
@@ -273,9 +275,13 @@
       ecs_view (desc.where)     no such index; range on   a view that yields nothing,
                                 a hashed index; flags     INVALID, assert
       ecs_query_new             NULL desc; no required    0, INVALID, assert
-                                term; other flags
+                                term; other flags; a tag
+                                to take over with hooks,
+                                groups, tracking or
+                                queued commands
                                 out of memory             0, OUT_OF_MEMORY
-      ecs_add, ecs_remove...    a cached query's tag      NULL/false, LOCKED, assert
+      ecs_add, ecs_remove...,   a cached query's tag      NULL/false, LOCKED, assert
+      ecs_defer_*
       ecs_storage_reserve       storage locked (a hook)   false, LOCKED, assert
       ecs_storage_*             NULL handle               NULL/0/false, assert
       a call from a callback    refused (table below)     failure value, LOCKED, assert
@@ -7965,8 +7971,7 @@ struct ecs_proposals {
     struct ecs_proposals *parts; /* ecs_proposals_split: parts[0..nparts) */
     uint32_t nparts, parts_cap;
     bool is_part;
-    bool running;                /* its system runs: it may be recorded into */
-    struct ecs_proposals *owner; /* a part's: the buffer split */
+    bool running; /* its system runs (a part: split in this run): it may be recorded into */
     uint32_t nprops, nspawns; /* records to bucket, spawns */
     uint64_t vbytes;          /* the values the buckets may need (16-byte padded) */
     int msg; /* the first failed recording (0: none): its message, ... */
@@ -8189,10 +8194,10 @@ ECS__FN bool ecs_schedule_new(ecs_world *w, const char *name, uint32_t n, const 
    of the world is written, so failures are kept in the buffer and
    reported when the phase applies. */
 
-/* Only into the buffer of a phase system that runs, or a part of it
-   (the buffers are read afterwards): else reported, false. */
+/* Only into the buffer of a phase system that runs, or a part of this
+   run's split (the buffers are read afterwards): else reported, false. */
 static bool ecs__proposing(const ecs_proposals *p, const char *call, ecs_entity e, ecs_component c) {
-    if ((p->is_part ? p->owner : p)->running) return true;
+    if (p->running) return true;
     ecs__report(p->world, ECS__M_NOT_PROPOSING, call, e, c);
     return false;
 }
@@ -8282,8 +8287,8 @@ ECS__FN bool ecs_proposals_split(ecs_proposals *p, uint32_t parts) {
         memset(&p->parts[k], 0, sizeof *p->parts);
         p->parts[k].world = p->world;
         p->parts[k].is_part = true;
-        p->parts[k].owner = p;
     }
+    for (k = 0; k < parts; k++) p->parts[k].running = true; /* (until the system returns) */
     p->nparts = parts;
     return true;
 }
@@ -8321,6 +8326,7 @@ static void ecs__phase_job(void *arg, uint32_t k) {
     ecs__phase *ph = (ecs__phase *)arg;
     ecs__phase_sys *sy = &ph->sys[k];
     ecs_system_ctx ctx;
+    uint32_t j;
     if (!sy->ran) return;
     memset(&ctx, 0, sizeof ctx);
     ctx.world = sy->out.world;
@@ -8332,6 +8338,7 @@ static void ecs__phase_job(void *arg, uint32_t k) {
     ctx.exclusive = sy->desc.exclusive ? ctx.world->storages[sy->desc.exclusive]->unique : NULL;
     sy->out.running = true;
     sy->rc = sy->desc.fn(&ctx);
+    for (j = 0; j < sy->out.nparts; j++) sy->out.parts[j].running = false;
     sy->out.running = false;
 }
 

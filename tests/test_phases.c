@@ -1084,6 +1084,44 @@ static void test_only_a_running_phase_system_proposes(void) {
     ecs_world_free(f.w);
 }
 
+/* A split's parts take proposals during the run that split them, on any
+   thread, however many systems were registered since the last run; a
+   part kept from an earlier run is refused. */
+static ecs_proposals *kept_part;
+static int split_and_propose(const ecs_system_ctx *ctx) {
+    const fixture *f = (const fixture *)ctx->user;
+    if (kept_part) SYS_CHECK(!ECS_PROPOSE_SET(kept_part, f->e[3], f->score, Score, {42}));
+    SYS_CHECK(ecs_proposals_split(ctx->proposals, 4));
+    kept_part = ecs_proposals_part(ctx->proposals, 3);
+    return !ECS_PROPOSE_SET(ecs_proposals_part(ctx->proposals, 1), f->e[1], f->score, Score, {7});
+}
+static void test_parts_take_proposals_only_in_the_run_that_split_them(void) {
+    fixture f;
+    ecs_system_desc sd = {0};
+    char name[16];
+    int k, asserts;
+    fixture_new(&f, NULL);
+    kept_part = NULL;
+    sys_failed = 0;
+    CHECK(one_phase(&f, "splitter", split_and_propose, 0, NULL));
+    CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
+    sd.fn = do_nothing;
+    for (k = 0; k < 40; k++) { /* (the phase's systems move) */
+        snprintf(name, sizeof name, "idle%d", k);
+        sd.name = name;
+        CHECK(ecs_phase_system(f.w, "p", &sd));
+    }
+    ecs_remove(f.w, f.e[1], f.score, NULL);
+    asserts = test__asserts;
+    CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
+    CHECK_EQ(test__asserts - asserts, 1); /* the kept part */
+    test__expected++;
+    CHECK_EQ(sys_failed, 0);
+    CHECK_EQ(ECS_GET(f.w, f.e[1], f.score, Score)->v, 7);
+    CHECK(!ecs_has(f.w, f.e[3], f.score));
+    ecs_world_free(f.w);
+}
+
 /* A phase that despawns and spawns reuses the despawned slots, as
    ecs_destroy then ecs_create would: at max_entities it fits; one spawn
    more than there is room for fails the phase, naming it, and nothing
@@ -1174,6 +1212,7 @@ int main(int argc, char **argv) {
     RUN(test_a_system_result_of_minus_2_fails_the_phase_as_any_other);
     RUN(test_the_conditions_may_read_a_claimed_unique_at_every_step);
     RUN(test_only_a_running_phase_system_proposes);
+    RUN(test_parts_take_proposals_only_in_the_run_that_split_them);
     RUN(test_spawns_reuse_the_slots_of_the_phase_s_despawns);
     RUN(test_registration_and_recording_refuse_bad_arguments);
     RUN(test_a_reducer_reads_proposed_values_aligned_for_their_component);
