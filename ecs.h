@@ -5009,6 +5009,7 @@ ECS__FN uint32_t ecs_destroy_all(ecs_world *w, ecs_component c) {
     ecs_storage *s;
     ECS__WORLD(w, 0);
     if (!(s = ecs__comp(w, "ecs_destroy_all", ECS_NULL, c, (size_t)-1))) return 0;
+    if (ecs__in_phase(w, "ecs_destroy_all")) return 0;
     if (s->query && !ecs__query_fresh(w, s->query)) /* (a query's tag that lags: rebuilt first) */
         return ecs__report(w, ECS__M_OOM, "ecs_destroy_all", ECS_NULL, c), 0;
     while (s->count && ecs_destroy(w, s->dense[s->count - 1])) n++; /* stops at a refusal (error set) */
