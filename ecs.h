@@ -1371,12 +1371,16 @@
           the world written. e must be alive and c registered; else (and
           out of memory) it returns false, the buffer refuses what follows,
           and the phase fails with the first such error. Only the phase
-          system, while it runs, records into its ctx->proposals: the
-          buffer kept and used from anywhere else (a hook during the
-          apply, a reducer, another system, a later call) is refused
-          (false, LOCKED, assert): it is being read, or done with, or
-          not yours. (Not detected: another system of a parallel phase
-          that records into it while it runs - a data race.)
+          system, while it runs, records into its ctx->proposals (and its
+          parts): the buffer kept and used from anywhere else in the same
+          ecs_schedule_run (a hook during the apply, a reducer, another
+          system) is refused (false, LOCKED, assert): it is being read,
+          or done with, or not yours. (Not detected: another system of a
+          parallel phase that records into it while it runs - a data
+          race.) Pointer validity: ctx->proposals and its parts live
+          until the ecs_schedule_run that handed them out returns; after
+          that, registering systems and the next split may move them, so
+          a pointer kept into a later step is undefined to use.
       bool ecs_proposals_split(ecs_proposals *p, uint32_t parts)
       ecs_proposals *ecs_proposals_part(ecs_proposals *p, uint32_t k)
           For a system that splits its own work (ecs_iter_chunk through

@@ -1084,16 +1084,21 @@ static void test_only_a_running_phase_system_proposes(void) {
     ecs_world_free(f.w);
 }
 
-/* A split's parts take proposals during the run that split them, on any
-   thread, however many systems were registered since the last run; a
-   part kept from an earlier run is refused. */
+/* A split's parts take proposals during the run that split them, however
+   many systems were registered since the last run; a part used by
+   another system of the phase (the same step: the pointer is still
+   good) is refused. */
 static ecs_proposals *kept_part;
 static int split_and_propose(const ecs_system_ctx *ctx) {
     const fixture *f = (const fixture *)ctx->user;
-    if (kept_part) SYS_CHECK(!ECS_PROPOSE_SET(kept_part, f->e[3], f->score, Score, {42}));
     SYS_CHECK(ecs_proposals_split(ctx->proposals, 4));
     kept_part = ecs_proposals_part(ctx->proposals, 3);
     return !ECS_PROPOSE_SET(ecs_proposals_part(ctx->proposals, 1), f->e[1], f->score, Score, {7});
+}
+static int propose_into_kept_part(const ecs_system_ctx *ctx) {
+    const fixture *f = (const fixture *)ctx->user;
+    SYS_CHECK(!ECS_PROPOSE_SET(kept_part, f->e[3], f->score, Score, {42}));
+    return 0;
 }
 static void test_parts_take_proposals_only_in_the_run_that_split_them(void) {
     fixture f;
@@ -1101,20 +1106,21 @@ static void test_parts_take_proposals_only_in_the_run_that_split_them(void) {
     char name[16];
     int k, asserts;
     fixture_new(&f, NULL);
-    kept_part = NULL;
     sys_failed = 0;
     CHECK(one_phase(&f, "splitter", split_and_propose, 0, NULL));
     CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
     sd.fn = do_nothing;
-    for (k = 0; k < 40; k++) { /* (the phase's systems move) */
+    for (k = 0; k < 40; k++) { /* (the phase's systems and their buffers move) */
         snprintf(name, sizeof name, "idle%d", k);
         sd.name = name;
         CHECK(ecs_phase_system(f.w, "p", &sd));
     }
+    sd.name = "late", sd.fn = propose_into_kept_part, sd.user = &f;
+    CHECK(ecs_phase_system(f.w, "p", &sd));
     ecs_remove(f.w, f.e[1], f.score, NULL);
     asserts = test__asserts;
     CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
-    CHECK_EQ(test__asserts - asserts, 1); /* the kept part */
+    CHECK_EQ(test__asserts - asserts, 1); /* the late system's use of the splitter's part */
     test__expected++;
     CHECK_EQ(sys_failed, 0);
     CHECK_EQ(ECS_GET(f.w, f.e[1], f.score, Score)->v, 7);
