@@ -8007,12 +8007,8 @@ typedef struct ecs__phase {
     ecs__reducer *red; /* red[c]: c's reducer (fn NULL: none), for c < red_cap */
     uint32_t red_cap;
     ecs_tick now;
-    int stage; /* while it runs: ECS__STAGE_* */
+    bool claiming; /* its systems and reducers run: claimed uniques are theirs (not while run_if is asked) */
 } ecs__phase;
-/* What a running phase is doing: the conditions (run_if) are asked; its
-   systems run (they propose; claims hold); its proposals are reduced
-   (claims hold). */
-enum { ECS__STAGE_CONDITIONS, ECS__STAGE_SYSTEMS, ECS__STAGE_REDUCE };
 
 typedef struct ecs__schedule {
     char *name;
@@ -8310,7 +8306,7 @@ ECS__FN ecs_proposals *ecs_proposals_part(ecs_proposals *p, uint32_t k) {
 static bool ecs__phase_refuses(const ecs_world *w, const char *call, ecs_component c, bool write) {
     const ecs__phase *ph = w->in_phase;
     uint32_t k;
-    for (k = 0; ph->stage != ECS__STAGE_CONDITIONS && k < ph->nsys; k++) /* (the claims: once its systems run) */
+    for (k = 0; ph->claiming && k < ph->nsys; k++)
         if (ph->sys[k].ran && ph->sys[k].desc.exclusive == c)
             return ecs__report(w, ECS__M_CLAIMED_USE, call, ECS_NULL, c, ph->sys[k].name), true;
     if (write) ecs__report(w, ECS__M_IN_PHASE, call, ECS_NULL, c);
@@ -8554,7 +8550,6 @@ static int ecs__phase_reduce(ecs_world *w, ecs__phase *ph, ecs__apply *a) {
 /* Reserves room for every outcome (nothing has changed if that fails),
    then applies them: despawns, reductions, spawns. */
 static int ecs__phase_commit(ecs_world *w, ecs__phase *ph, ecs__apply *a) {
-    int failed = 0;
     const char *call = "ecs_schedule_run";
     uint32_t nc = w->ncomponents, c, g, i, k, reuse = 0, *ins = a->count, *rem = ins + nc + 1, *del = rem + nc + 1,
              *spn = del + nc + 1;
@@ -8622,10 +8617,10 @@ static int ecs__phase_commit(ecs_world *w, ecs__phase *ph, ecs__apply *a) {
             ecs__replace(s, row, a->values + b->at);
             ecs__replaced(w, s, cmd.e);
         } else if (b->kind == ECS_REDUCE_SET) {
-            failed |= !ecs__insert1(w, call, s, cmd.e, a->values + b->at);
+            a->partial |= !ecs__insert1(w, call, s, cmd.e, a->values + b->at);
         } else if (b->kind == ECS_REDUCE_REMOVE && row != ECS__NO_ROW) {
             if (ecs__may_remove(w, call, cmd.e, s, false, 0)) ecs__remove_at(w, s, cmd.e, row, NULL, false, false, call);
-            else failed = 1;
+            else a->partial = true;
         }
     }
     for (k = 0; k < a->nspawn; k++) {
@@ -8641,10 +8636,9 @@ static int ecs__phase_commit(ecs_world *w, ecs__phase *ph, ecs__apply *a) {
             comps[i] = cmd.c;
             vals[i] = rec + ECS__REC_VALUE;
         }
-        failed |= !ecs__insert(w, call, &id, 1, true, n, comps, vals);
+        a->partial |= !ecs__insert(w, call, &id, 1, true, n, comps, vals);
     }
-    a->partial = failed; /* what a hook did left a change to fail (reported); the rest is applied */
-    return 0;
+    return 0; /* (a->partial: what a hook did left a change to fail, reported; the rest is applied) */
 }
 
 /* One phase: its systems (and their run_if, and the phase's) run against
@@ -8667,7 +8661,7 @@ static int ecs__phase_run(ecs_world *w, ecs__phase *ph) {
     ctx.name = ph->name;
     ctx.now = ph->now;
     for (k = 0; k < w->nqueries; k++) ecs__query_fresh(w, k + 1); /* (their views cannot rebuild them in the phase) */
-    ph->stage = ECS__STAGE_CONDITIONS;
+    ph->claiming = false;
     ecs__phase_lock(w, ph, true);
     if (ph->desc.run_if && !ph->desc.run_if(&ctx)) {
         ecs__phase_lock(w, ph, false);
@@ -8694,10 +8688,9 @@ static int ecs__phase_run(ecs_world *w, ecs__phase *ph) {
             if (s->unique) memcpy(at, s->unique, s->size);
             at += s->size;
         }
-    ph->stage = ECS__STAGE_SYSTEMS;
+    ph->claiming = true;
     if (!ph->desc.parallel || ph->nsys < 2 || !ecs__parallel(w, ecs__phase_job, ph, ph->nsys))
         for (k = 0; k < ph->nsys; k++) ecs__phase_job(ph, k);
-    ph->stage = ECS__STAGE_REDUCE;
     rc = ecs__phase_reduce(w, ph, &a);
     ecs__phase_lock(w, ph, false);
     ecs__advance(w); /* the apply's changes: after every system's run, so each sees them next time */
