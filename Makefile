@@ -50,7 +50,12 @@ ifneq ($(shell printf '\043include "stb_ds.h"\n' | $(CC) $(STB_CFLAGS) -E -x c -
 $(error stb_ds.h not found: install it with 'sudo apt-get install libstb-dev' (Debian/Ubuntu) or pass STB_DIR=/path/to/dir/with/stb_ds.h)
 endif
 endif
-CFLAGS_COMMON := $(STB_CFLAGS) -I. -g
+# Debug information: -g1, line tables only, is what the sanitizers' and
+# valgrind's reports read (file:line of each frame) and compiles a quarter
+# faster than -g at -O1 (tests/impl.c with ASan + UBSan: 11.0 -> 7.9 s of
+# CPU; a plain test file 1.36 -> 0.99 s). make G=-g for a debugger's locals.
+G ?= -g1
+CFLAGS_COMMON := $(STB_CFLAGS) -I. $(G)
 
 # ---- examples -------------------------------------------------------------
 EXAMPLES := quickstart hierarchy movement parallel save_load life
