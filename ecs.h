@@ -127,7 +127,9 @@
       Failing calls return false / NULL / 0 / ECS_NULL and record why:
       ecs_error ecs_last_error(const ecs_world *w)
       const char *ecs_last_error_msg(const ecs_world *w)
-          Set by every failing call (successful calls leave them alone), e.g.
+          Set by every failing call (successful calls leave them alone,
+          but for one reported lag: a cached query's tag that could not
+          follow a change, section 14), e.g.
           "ecs_add(entity 3:2, Pos): entity is not alive".
       void ecs_clear_error(ecs_world *w)
 
@@ -929,7 +931,12 @@
       e.g. once per frame) and their memory is reused, never more than the
       largest backlog. Recording never fails silently: a remove, delete or
       destroy that cannot reserve its entry fails with
-      ECS_ERR_OUT_OF_MEMORY and changes nothing.
+      ECS_ERR_OUT_OF_MEMORY and changes nothing. One exception, reported:
+      tracking a hook turns on while a destroy or strip is under way (in
+      an on_remove of another component of the entity) had no room
+      reserved; when its entry cannot be made, the call completes (the
+      components are gone) and sets ECS_ERR_OUT_OF_MEMORY with "out of
+      memory: a deletion was not recorded", naming entity and component.
 
    ---------------------------------------------------------------------------
    12. HOOKS
@@ -949,8 +956,10 @@
           hook re-enters itself). NULL clears all three.
           For bundles (add_n, create_n, create_bulk) on_insert and
           on_replace run once every entity has its whole bundle: entity by
-          entity in creation order, each in bundle order (a component an
-          earlier hook took away gets no hook). strip and destroy run
+          entity in creation order, each in bundle order (a value an
+          earlier hook took away gets no hook of the bundle, nor on_remove
+          if its on_insert had not run: each on_insert pairs with one
+          on_remove; added back, it got its on_insert then). strip and destroy run
           on_remove in component-id order. Uniques have no hooks.
       What a hook may do: read anything; change values anywhere; add and
       remove components of *other* storages, on any entity, including its
@@ -1203,7 +1212,8 @@
           comparator could change the terms: LOCKED) (not
           tracking: ecs_track_set refuses it, as the world changes it from
           inside other changes, where no record could be reserved; track
-          the terms). Only the world adds and removes it: ecs_add,
+          the terms; a snapshot with the tag tracked, saved where it was a
+          plain tag, does not load: FORMAT, naming it). Only the world adds and removes it: ecs_add,
           ecs_remove and the others refuse (ECS_ERR_LOCKED, assert); a
           clone gets it if it matches. It follows every change of the
           terms at once, through their insert and remove paths, so a
@@ -1218,9 +1228,13 @@
           may lag), and after a load; if that runs out
           of memory too, the view yields nothing (ECS_ERR_OUT_OF_MEMORY).
           Systems that run at once and a phase's systems see every query
-          brought up to date before they start. Out of memory in ecs_query_new after
-          the tag was registered: 0, and the tag stays a plain tag that a
-          second ecs_query_new with that name takes over. A query lives as
+          brought up to date before they start. The call whose change the
+          tag could not follow still succeeds (its own change is made) and
+          sets ECS_ERR_OUT_OF_MEMORY, naming the tag. Out of memory in
+          ecs_query_new after the tag was registered: 0, and the tag stays a
+          plain tag that a second ecs_query_new with that name takes over;
+          in its first fill, the tag is returned, lagging as above, with
+          ECS_ERR_OUT_OF_MEMORY set. A query lives as
           long as its world.
           Against a group (section 13): a group owns its storages and packs
           their rows, so its views are plain arrays, but a storage belongs
@@ -2374,6 +2388,12 @@ struct ecs_storage {
     ecs__changes removed, deleted;
     /* hooks (section 12) */
     ecs_hooks hooks;
+    uint32_t hooking;      /* > 0 while one of its hooks runs (a replace then runs no on_replace) */
+    /* the entity whose hook a bundle being settled has still to run here
+       (ECS_NULL: none; fresh: on_insert, else on_replace): a removal takes
+       it off, so that hook never runs, nor on_remove for a fresh value */
+    ecs_entity unsettled;
+    bool unsettled_fresh;
     /* how it is saved (section 17) */
     ecs_serial serial;
     /* the unique value, if any (section 10) */
@@ -4448,7 +4468,7 @@ ECS__IMPL_HOT void ecs__settled(ecs_world *w, ecs_storage *s, ecs_entity e) {
 }
 /* ...and for a value replaced in place (not from inside s's own hooks). */
 static void ecs__replaced(ecs_world *w, ecs_storage *s, ecs_entity e) {
-    if (s->hooks.on_replace && !s->locked) ecs__hook_value(w, s, s->hooks.on_replace, e);
+    if (s->hooks.on_replace && !s->hooking) ecs__hook_value(w, s, s->hooks.on_replace, e);
 }
 
 /* The remove path's checks and reservations for e losing s's component
@@ -4474,10 +4494,12 @@ static void ecs__unreserve(ecs_world *w, ecs_storage *s, bool deletion) {
 ECS__IMPL_HOT void ecs__remove_at(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, void *out, bool deletion,
                                   bool stripping, const char *call) {
     uint32_t paths = s->paths, k, n = s->nlisten; /* (s is locked while its hooks run: fixed) */
+    bool fresh = false; /* a bundle's value whose on_insert has not run: no on_remove either */
+    if (ECS__UNLIKELY(s->unsettled == e)) fresh = s->unsettled_fresh, s->unsettled = ECS_NULL;
     for (k = 0; (paths & ECS__PATH_REMOVING) && k < n; k++) {
         const ecs__listener *l = &s->listen[k];
         if (l->kind == ECS__ON_REMOVE_HOOK) {
-            ecs__hook(w, s, s->hooks.on_remove, e, row); /* (row stays) */
+            if (!fresh) ecs__hook(w, s, s->hooks.on_remove, e, row); /* (row stays) */
         } else if (l->kind == ECS__ON_OWNS) {
             ecs__group_leave(w, l->arg, e, call);
             row = (uint32_t)ECS__ENTRY(s, (uint32_t)e);
@@ -4649,16 +4671,28 @@ static bool ecs__insert(ecs_world *w, const char *call, ecs_entity *ids, uint32_
         else one = e;
     }
     if (create && count > 1 && !joins) ecs__bulk_in_step(w, n, st, count); /* (groups move rows) */
-    for (k = 0; settle && k < count; k++) /* settled: every entity has its whole bundle */
+    for (k = 0; settle && k < count; k++) { /* settled: every entity has its whole bundle */
+        ecs_entity e = ents ? ents[k] : one;
+        for (i = 0; i < n; i++) { /* its hooks to run, marked (unless a bundle settling around this one has) */
+            ecs_storage *s = st[i];
+            bool fresh = create || !had[i];
+            had[i] = !fresh;
+            if ((s->paths & ECS__PATH_SETTLED) && s->unsettled == ECS_NULL)
+                s->unsettled = e, s->unsettled_fresh = fresh, had[i] |= 2u;
+        }
         for (i = 0; i < n; i++) {
             ecs_storage *s = st[i];
-            ecs_entity e = ents ? ents[k] : one;
-            if (ecs__row(s, e) == ECS__NO_ROW) continue; /* (an earlier hook took it) */
-            if (create || !had[i])
-                ecs__settled(w, s, e);
-            else
+            if (had[i] & 2u) {
+                if (s->unsettled != e) continue; /* an earlier hook took it (and any add since ran its own) */
+                s->unsettled = ECS_NULL;
+            }
+            if (!(s->paths & ECS__PATH_SETTLED) || ecs__row(s, e) == ECS__NO_ROW) continue;
+            if (had[i] & 1u)
                 ecs__replaced(w, s, e);
+            else
+                ecs__settled(w, s, e);
         }
+    }
 out:
     if (staged) ecs__free(w, staged, staged_size);
     if (ents != ids) ecs__free(w, ents, (size_t)count * sizeof *ents);
@@ -5016,7 +5050,7 @@ ECS__FN uint32_t ecs_destroy_all(ecs_world *w, ecs_component c) {
     if (ecs__in_phase(w, "ecs_destroy_all")) return 0;
     if (s->query && !ecs__query_fresh(w, s->query)) /* (a query's tag that lags: rebuilt first) */
         return ecs__report(w, ECS__M_OOM, "ecs_destroy_all", ECS_NULL, c), 0;
-    while (s->count && ecs_destroy(w, s->dense[s->count - 1])) n++; /* stops at a refusal (error set) */
+    while (s->count && ecs__destroy(w, s->dense[s->count - 1], "ecs_destroy_all", NULL)) n++; /* stops at a refusal */
     return n;
 }
 
@@ -6498,9 +6532,9 @@ static int ecs__busy_kind(const ecs_world *w, ecs_entity e) {
 static void ecs__hook(ecs_world *w, ecs_storage *s, ecs_hook_fn fn, ecs_entity e, uint32_t row) {
     ecs__busy b;
     ecs__busy_push(w, &b, e, ECS__BUSY_HOOK);
-    s->locked++;
+    s->locked++, s->hooking++;
     fn(w, e, s->id, s->data + (size_t)row * s->size, s->hooks.user);
-    s->locked--;
+    s->locked--, s->hooking--;
     ecs__busy_pop(w, &b);
 }
 /* An on_insert or on_replace hook, given e's value to write: a pointer
@@ -9275,6 +9309,8 @@ static bool ecs__load_storage(ecs__loading *L, ecs__staged *t) {
         return ecs__load_bad(L, c, "flags or row count out of range");
     if ((bits & ECS__SNAP_CUSTOM) && !s->serial.load)
         return ecs__load_fail(L, ECS__M_SNAP_NO_CALLBACK, c);
+    if (s->query && t->track) /* (saved as a plain tag: a query's is never tracked, section 14) */
+        return ecs__load_bad(L, c, "tracking of a tag this world keeps as a cached query");
     /* rows: every entity alive, none twice; its sparse entry goes into a fresh page */
     if (!ecs__in_has(in, (uint64_t)t->rows * 8)) return ecs__load_bad(L, c, "cut short");
     t->cap = t->rows;

@@ -499,7 +499,7 @@ static void test_destroy_all_stops_at_the_first_refusal(void) {
     hook_comp = a;
     set_hooks(w, tag, destroy_all_in_hook, NULL, NULL);
     /* e0's own hook may not destroy e0: e2 and e1 go, then the refusal */
-    EXPECT_ASSERT(ecs_add(w, e0, tag, NULL) != NULL, "ecs_destroy(entity 0:1");
+    EXPECT_ASSERT(ecs_add(w, e0, tag, NULL) != NULL, "ecs_destroy_all(entity 0:1"); /* (it names itself) */
     CHECK(hook_result == 2 && hook_error == ECS_ERR_LOCKED);
     CHECK(ecs_alive(w, e0) && !ecs_alive(w, e1) && !ecs_alive(w, e2) && ECS_GET(w, e0, a, A)->v == 0);
     ecs_world_free(w);

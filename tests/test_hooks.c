@@ -139,6 +139,32 @@ static void replace_own_value(ecs_world *hw, ecs_entity e, ecs_component hc, voi
     ECS_ADD(hw, e, hc, A, {99});
     ECS_ADD(hw, e, b, B, {98});
 }
+/* A comparator of A's sort replaces a value of A once (a replace moves no
+   row, so the sort allows it): on_replace runs, as for any replace; only
+   A's own hooks replace without it. */
+static ecs_entity sorted_e;
+static int replace_once(ecs_entity x, const void *vx, ecs_entity y, const void *vy, void *ctx) {
+    (void)x, (void)y;
+    if (*(int *)ctx == 0) {
+        A v = {100};
+        *(int *)ctx = ecs_add(w, sorted_e, a, &v) != NULL ? 1 : 2;
+    }
+    return ((const A *)vx)->v - ((const A *)vy)->v;
+}
+static void test_a_replace_from_a_comparator_runs_on_replace(void) {
+    int done = 0;
+    setup();
+    set_replace_hook(a, log_replace);
+    ECS_ADD(w, ecs_create(w), a, A, {2});
+    ECS_ADD(w, sorted_e = ecs_create(w), a, A, {1});
+    nev = 0;
+    CHECK(ecs_sort(w, a, replace_once, &done));
+    CHECK_EQ(done, 1); /* the replace was made */
+    CHECK(nev == 1 && ev[0].kind == 'u' && ev[0].e == sorted_e && ev[0].v == 100);
+    CHECK_EQ(ECS_GET(w, sorted_e, a, A)->v, 100);
+    ecs_world_free(w);
+}
+
 static void test_on_replace_does_not_re_enter_itself(void) {
     ecs_entity e;
     setup();
@@ -291,6 +317,60 @@ static void test_bundle_hooks_run_once_the_whole_bundle_is_in_place_in_bundle_or
     }
     for (i = 0; i < 3; i++) /* bulk: entity by entity, in the order of out */
         for (k = 0; k < 3; k++) CHECK_EQ(ev[6 + 3 * i + k].e, bulk[i]);
+    ecs_world_free(w);
+}
+
+/* A's on_insert takes B away from its entity and adds it back (B's
+   on_insert runs then, as for any add), before B's turn in the bundle. */
+static void take_b_and_add_it_back(ecs_world *hw, ecs_entity e, ecs_component hc, void *value, void *user) {
+    B again = {7};
+    record(hw, e, hc, value, user, 'i');
+    CHECK(ecs_remove(hw, e, b, NULL));
+    CHECK(ecs_add(hw, e, b, &again) != NULL);
+}
+static void take_b(ecs_world *hw, ecs_entity e, ecs_component hc, void *value, void *user) {
+    record(hw, e, hc, value, user, 'i');
+    CHECK(ecs_remove(hw, e, b, NULL));
+}
+
+/* A value of a bundle that an earlier hook of the bundle takes away gets
+   neither its on_insert nor its on_remove (its on_insert never ran); added
+   back, it gets its on_insert once, when it is added. A value the bundle
+   replaced, taken away, gets its on_remove (it was there before) and no
+   on_replace. So each value's on_insert and on_remove pair up. */
+static void test_a_value_an_earlier_hook_takes_away_gets_no_hook_of_the_bundle(void) {
+    ecs_component ab[2];
+    const void *vals[2];
+    ecs_entity e, bulk[3];
+    A va = {1};
+    B vb = {2};
+    int i;
+    setup();
+    set_hooks(a, take_b_and_add_it_back, NULL, NULL);
+    set_hooks(b, log_insert, log_remove, NULL);
+    ab[0] = a, ab[1] = b, vals[0] = &va, vals[1] = &vb;
+    e = ecs_create(w);
+    CHECK(ecs_add_n(w, e, 2, ab, vals));
+    CHECK_EQ(nev, 2); /* A's on_insert, then B's for the value added back */
+    CHECK(ev[0].c == a && ev[1].kind == 'i' && ev[1].c == b && ev[1].v == 7);
+    CHECK_EQ(ECS_GET(w, e, b, B)->v, 7);
+    nev = 0;
+    CHECK(ecs_create_bulk(w, 3, 2, ab, vals, bulk));
+    CHECK_EQ(nev, 6);
+    for (i = 0; i < 6; i++) CHECK(ev[i].kind == 'i' && ev[i].e == bulk[i / 2] && (i % 2 ? ev[i].v == 7 : ev[i].c == a));
+
+    set_hooks(a, take_b, NULL, NULL); /* taken away for good */
+    nev = 0;
+    e = ecs_create(w);
+    CHECK(ecs_add_n(w, e, 2, ab, vals));
+    CHECK(nev == 1 && ev[0].c == a && !ecs_has(w, e, b));
+
+    e = ecs_create(w); /* B is there before the bundle: the bundle replaces it */
+    ECS_ADD(w, e, b, B, {3});
+    nev = 0;
+    CHECK(ecs_add_n(w, e, 2, ab, vals));
+    CHECK_EQ(nev, 2); /* A's on_insert, B's on_remove of the value the bundle put in; no on_replace */
+    CHECK(ev[1].kind == 'r' && ev[1].c == b && ev[1].v == 2 && !ecs_has(w, e, b));
     ecs_world_free(w);
 }
 
@@ -562,6 +642,7 @@ int main(int argc, char **argv) {
     RUN(test_on_replace_runs_for_add_if_changed_only_on_a_change);
     RUN(test_on_replace_in_a_bundle_runs_once_the_bundle_is_in);
     RUN(test_on_replace_does_not_re_enter_itself);
+    RUN(test_a_replace_from_a_comparator_runs_on_replace);
     RUN(test_on_insert_may_change_the_new_value);
     RUN(test_on_insert_does_not_run_when_a_value_is_replaced);
     RUN(test_on_remove_runs_before_the_component_leaves_with_its_value);
@@ -569,6 +650,7 @@ int main(int argc, char **argv) {
     RUN(test_hooks_of_a_tag_get_a_non_null_value);
     RUN(test_bundle_hooks_run_once_the_whole_bundle_is_in_place_in_bundle_order);
     RUN(test_add_n_runs_on_insert_only_for_what_it_inserted);
+    RUN(test_a_value_an_earlier_hook_takes_away_gets_no_hook_of_the_bundle);
     RUN(test_destroy_and_strip_run_on_remove_in_component_id_order);
     RUN(test_a_hook_may_change_other_storages_create_and_destroy_others);
     RUN(test_a_hook_may_destroy_another_entity_while_its_own_is_destroyed);

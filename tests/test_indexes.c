@@ -589,6 +589,42 @@ static void test_a_cached_query_is_filled_when_made(void) {
     ecs_world_free(w);
 }
 
+/* A snapshot whose tag was tracked where it was saved (a plain tag) does
+   not load into a world that keeps that tag as a cached query: the world
+   never tracks a query's tag (ecs_track_set refuses it), so the load is
+   refused as damaged, naming the tag, and the world stays as it was. */
+static void test_a_snapshot_tracking_a_query_s_tag_is_refused(void) {
+    ecs_world *a = ecs_world_new(NULL), *w = ecs_world_new(NULL);
+    ecs_component pa = ecs_register(a, "P", 4, 4), qa = ecs_register(a, "Q", 0, 1), p, q;
+    ecs_entity e = ecs_create(a);
+    ecs_view_desc d;
+    size_t n;
+    void *buf;
+    CHECK(ecs_track_set(a, qa, ECS_TRACK_ALL));
+    CHECK(ecs_add(a, e, pa, NULL) && ecs_add(a, e, qa, NULL));
+    n = ecs_save_buffer(a, NULL, 0);
+    buf = malloc(n);
+    CHECK(buf && ecs_save_buffer(a, buf, n) == n);
+    p = ecs_register(w, "P", 4, 4);
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = p;
+    CHECK((q = ecs_query_new(w, "Q", &d)) != 0);
+    CHECK(!ecs_load(w, buf, n));
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_FORMAT);
+    CHECK(strstr(ecs_last_error_msg(w), "tracking of a tag this world keeps as a cached query") != NULL);
+    CHECK(strstr(ecs_last_error_msg(w), "Q") != NULL);
+    CHECK_EQ(ecs_count(w), 0u);
+    CHECK_EQ(ecs_track_get(w, q), 0u);
+    CHECK(ecs_track_set(a, qa, 0)); /* saved untracked, it loads, and the query is rebuilt */
+    CHECK(ecs_save_buffer(a, buf, n) <= n);
+    CHECK(ecs_load(w, buf, ecs_save_buffer(a, NULL, 0)));
+    CHECK(ecs_has(w, e, q) && ecs_has(w, e, p));
+    CHECK(ecs_remove(w, e, p, NULL) && !ecs_has(w, e, q));
+    free(buf);
+    ecs_world_free(a);
+    ecs_world_free(w);
+}
+
 static void remove_hook_makes_a_query(ecs_world *w, ecs_entity e, ecs_component c, void *value, void *user) {
     ecs_view_desc d;
     (void)e, (void)c, (void)value;
@@ -696,6 +732,7 @@ int main(int argc, char **argv) {
     RUN(test_a_cached_query_agrees_with_its_terms_after_random_changes);
     RUN(test_a_cached_query_is_filled_when_made);
     RUN(test_cached_queries_that_could_not_be_kept_are_refused);
+    RUN(test_a_snapshot_tracking_a_query_s_tag_is_refused);
     RUN(test_a_view_of_a_query_that_cannot_be_rebuilt_yields_nothing);
     return test_summary();
 }

@@ -360,6 +360,7 @@ static void test_hook_changing_the_storages_of_its_storages_group_is_refused_loc
 static void try_own_entity(ecs_world *hw, ecs_entity e, ecs_component c, void *value) {
     EXPECT_LOCKED(hw, !ecs_destroy(hw, e), "ecs_destroy", e, NULL);
     EXPECT_LOCKED(hw, ecs_strip(hw, e) == 0, "ecs_strip", e, NULL);
+    EXPECT_LOCKED(hw, ecs_destroy_all(hw, c) == 0, "ecs_destroy_all", ECS_NULL, NULL); /* (it names itself) */
     CHECK(ecs_alive(hw, e) && ecs_get(hw, e, c) == value && ecs_has(hw, e, extra));
 }
 

@@ -1200,6 +1200,48 @@ static void test_tracking_turned_on_by_a_hook_mid_destroy_records_what_goes_afte
     ecs_world_free(w);
 }
 
+/* The one record that may be lost, reported: tracking a hook turns on in
+   the middle of a destroy had no room reserved. Out of memory there, the
+   destroy completes and says so (OUT_OF_MEMORY, "a deletion was not
+   recorded", the entity and the component named). */
+static budget track_budget;
+static void track_then_run_out(ecs_world *hw, ecs_entity e, ecs_component c, void *value, void *user) {
+    (void)e, (void)c, (void)value;
+    hook_refused += !ecs_track_set(hw, *(ecs_component *)user, ECS_TRACK_DELETION);
+    track_budget.left = 0; /* the entry's room cannot be made */
+}
+static void test_a_record_a_hook_s_tracking_could_not_make_is_reported(void) {
+    ecs_desc d;
+    ecs_hooks h;
+    ecs_entity e;
+    uint32_t n = 5;
+    char name[64];
+    memset(&d, 0, sizeof d);
+    d.allocator.alloc = budget_alloc;
+    d.allocator.free = budget_free;
+    d.allocator.ctx = &track_budget;
+    track_budget.left = -1;
+    hook_refused = 0;
+    w = ecs_world_new(&d);
+    pos = ECS_COMPONENT(w, Pos), vel = ECS_COMPONENT(w, Vel), hp = ECS_COMPONENT(w, Health);
+    memset(&h, 0, sizeof h);
+    h.on_remove = track_then_run_out;
+    h.user = &hp;
+    CHECK(ecs_hooks_set(w, vel, &h));
+    e = ecs_create(w);
+    ECS_ADD(w, e, vel, Vel, {1, 0});
+    ECS_ADD(w, e, hp, Health, {3});
+    CHECK(ecs_destroy(w, e));
+    track_budget.left = -1;
+    CHECK(hook_refused == 0 && !ecs_alive(w, e));
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_OUT_OF_MEMORY);
+    snprintf(name, sizeof name, "entity %u:%u, Health", (unsigned)ECS_ENTITY_INDEX(e), (unsigned)ECS_ENTITY_VERSION(e));
+    CHECK(strstr(ecs_last_error_msg(w), "a deletion was not recorded") && strstr(ecs_last_error_msg(w), name));
+    CHECK(ecs_track_deleted(w, hp, 0, &n) == NULL || n == 0);
+    CHECK_EQ(n, 0u);
+    ecs_world_free(w);
+}
+
 int main(int argc, char **argv) {
     test_only(argc, argv);
     RUN(test_insertion_counts_as_inserted_not_modified);
@@ -1243,5 +1285,6 @@ int main(int argc, char **argv) {
        end the process */
     RUN(test_deleting_a_tracked_tag_records_the_entity);
     RUN(test_tracking_turned_on_by_a_hook_mid_destroy_records_what_goes_after);
+    RUN(test_a_record_a_hook_s_tracking_could_not_make_is_reported);
     return test_summary();
 }

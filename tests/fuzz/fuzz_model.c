@@ -333,6 +333,8 @@ static struct {
         ecs_tick clear_ins, clear_mod;
         m_list removed, deleted;
         int hooks; /* H_INS | H_REM */
+        ecs_entity unsettled; /* a bundle's entity whose on_insert here is to come (EF_MARK) */
+        int unsettled_fresh;  /* its value was inserted (else replaced: on_remove still runs) */
         int owner; /* group id or 0 */
     } st[NCMAX];
     struct {
@@ -642,8 +644,8 @@ static int m_any_lock(void) {
 enum {
     EF_CREATE,     /* e is created */
     EF_SET,        /* e gets c = v (insert or replace) */
-    EF_HOOK_INS,   /* on_insert(e, c), if e has c and c has the hook then */
-    EF_HOOK_REM,   /* on_remove(e, c), likewise */
+    EF_HOOK_INS,   /* on_insert(e, c), if e has c and c has the hook then (flag: replaced, no hook) */
+    EF_HOOK_REM,   /* on_remove(e, c), likewise; none for a value whose on_insert is to come */
     EF_TAKE,       /* e loses c, if it still has it (flag: deletion; out: compare) */
     EF_STRIP,      /* strip e (flag: destroy it after): expands when reached */
     EF_BUSY_POP,   /* the strip is done */
@@ -658,11 +660,12 @@ enum {
     EF_RUNIF,      /* run_if of system c */
     EF_SYS,        /* system c (flag: it has a run_if, which decides) */
     EF_BATCH_END,  /* after batch n and its flush */
-    EF_RUN_END
+    EF_RUN_END,
+    EF_MARK        /* a bundle's entity e: the n EF_HOOK_INS after it mark their storages, if unmarked */
 };
 static const char *const ef_name[] = {"create", "set", "on_insert", "on_remove", "take", "strip", "strip done",
                                       "release", "flush next", "command done", "lock", "comparator", "unlock",
-                                      "batch", "advance", "run_if", "system", "batch end", "run end"};
+                                      "batch", "advance", "run_if", "system", "batch end", "run end", "mark"};
 
 typedef struct {
     int kind, c, flag, n;
@@ -839,11 +842,29 @@ static effect *fr_next(frame *f) {
             if (i < 0) fz_fail(__LINE__, "%s: %llx died before its %s was set", f->what, (unsigned long long)x->e, comp_name[x->c]);
             m_set(i, x->c, x->v);
             break;
-        case EF_HOOK_INS:
-            if (i >= 0 && m.slot[i].has[x->c] && (m.st[x->c].hooks & H_INS)) return x;
+        case EF_HOOK_INS: /* n: 1 marked by its EF_MARK, 2 its turn came, 4 a removal took the mark */
+            if (x->n == 1) {
+                x->n = m.st[x->c].unsettled == x->e ? 2 : 4;
+                if (x->n == 2) m.st[x->c].unsettled = ECS_NULL;
+            }
+            if (x->n != 4 && !x->flag && i >= 0 && m.slot[i].has[x->c] && (m.st[x->c].hooks & H_INS)) return x;
             break;
-        case EF_HOOK_REM:
-            if (i >= 0 && m.slot[i].has[x->c] && (m.st[x->c].hooks & H_REM)) return x;
+        case EF_HOOK_REM: /* n: 1 looked, 2 the value's on_insert was to come: no on_remove */
+            if (!x->n) {
+                x->n = 1;
+                if (i >= 0 && m.slot[i].has[x->c] && m.st[x->c].unsettled == x->e) {
+                    x->n = m.st[x->c].unsettled_fresh ? 2 : 1;
+                    m.st[x->c].unsettled = ECS_NULL;
+                }
+            }
+            if (x->n == 1 && i >= 0 && m.slot[i].has[x->c] && (m.st[x->c].hooks & H_REM)) return x;
+            break;
+        case EF_MARK:
+            for (k = 1; k <= x->n; k++) {
+                effect *y = x + k;
+                if ((m.st[y->c].hooks & H_INS) && m.st[y->c].unsettled == ECS_NULL)
+                    m.st[y->c].unsettled = x->e, m.st[y->c].unsettled_fresh = !y->flag, y->n = 1;
+            }
             break;
         case EF_TAKE:
             if (i >= 0 && m.slot[i].has[x->c]) {
@@ -1536,8 +1557,10 @@ static void do_create_bulk(uint32_t count, const bundle *b, int single, int use_
         fr_add(f, EF_CREATE, want[k], 0);
         for (j = 0; j < (int)b->n; j++) fr_set(f, want[k], b->which[j], b->vals[j]);
     }
-    for (k = 0; k < count; k++) /* on_insert once every entity has its whole bundle */
+    for (k = 0; k < count; k++) { /* on_insert once every entity has its whole bundle */
+        fr_add(f, EF_MARK, want[k], 0)->n = (int)b->n;
         for (j = 0; j < (int)b->n; j++) fr_add(f, EF_HOOK_INS, want[k], b->which[j]);
+    }
     if (single) {
         e = ecs_create_n(m.w, b->n, b->comps, bundle_values(b));
         ok = e != ECS_NULL;
@@ -1842,8 +1865,9 @@ static void do_add_n(ecs_entity e, const bundle *b) {
     }
     f = fr_push("ecs_add_n");
     for (j = 0; j < (int)b->n; j++) fr_set(f, e, b->which[j], b->vals[j]);
+    fr_add(f, EF_MARK, e, 0)->n = (int)b->n;
     for (j = 0; j < (int)b->n; j++) /* on_insert for what was new, once the whole bundle is in */
-        if (!m.slot[i].has[b->which[j]]) fr_add(f, EF_HOOK_INS, e, b->which[j]);
+        fr_add(f, EF_HOOK_INS, e, b->which[j])->flag = m.slot[i].has[b->which[j]];
     ok = ecs_add_n(m.w, e, b->n, b->comps, bundle_values(b));
     if (!ok) {
         fr_drop(f);
