@@ -959,7 +959,12 @@
           entity in creation order, each in bundle order (a value an
           earlier hook took away gets no hook of the bundle, nor on_remove
           if its on_insert had not run: each on_insert pairs with one
-          on_remove; added back, it got its on_insert then). strip and destroy run
+          on_remove; added back, it got its on_insert then). That holds for
+          the entity whose hooks run; in create_bulk, another entity of the
+          same call whose turn has not come is not marked yet: a hook that
+          takes a component from it runs its on_remove, and one that adds it
+          back makes its on_insert run twice (defer such changes, or make
+          them once the call returns). strip and destroy run
           on_remove in component-id order. Uniques have no hooks.
       What a hook may do: read anything; change values anywhere; add and
       remove components of *other* storages, on any entity, including its
