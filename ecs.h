@@ -212,6 +212,7 @@
       ecs_hooks_set             its hook is running       false, LOCKED, assert
       ecs_group_new             owned twice, unknown,     0, assert
                                 repeated, none owned
+                                a cached query's tag      0, LOCKED, assert
       ecs_group_*               bad group; not owned c    0/NULL/false, assert
       ecs_system_new            no name/fn; name taken    false, INVALID, assert
       ecs_workload_new          unknown item; name taken  false, NOT_FOUND/INVALID, assert
@@ -728,17 +729,21 @@
         - Every entity is visited at most once, and every entity yielded
           matches the view at the moment it is yielded.
         - The loop may change component values of any entity, add components
-          to any entity, create entities, and remove components from or
-          destroy the *current* entity: no other entity is skipped or
-          repeated. An entity that starts to match during the loop is
+          to any entity (but see below for groups and cached queries),
+          create entities, and remove components from or destroy the
+          *current* entity: no other entity is skipped or repeated. An entity that starts to match during the loop is
           visited if its lead row is below the current one; entities created
           during the loop are never visited.
         - Anything else structural (removing components of other entities,
           destroying them, sorting, ecs_group_new over a walked storage,
-          which packs its rows) goes through the command buffer or waits
-          until after the loop. Under ECS_DEBUG, the next step asserts when
-          the walked storage lost another entity, was sorted or packed,
-          naming the storage and the call; it tells every such change apart
+          which packs its rows, and an add or remove that makes another
+          entity join or leave a group whose storages the view walks, or a
+          cached query whose tag is a term: those move rows of other
+          entities) goes through the command buffer or waits until after
+          the loop. Under ECS_DEBUG, the next step asserts when a walked
+          storage (the lead, or a term read by the lead's rows) lost
+          another entity's row, was sorted or packed, naming the storage
+          and the call; it tells every such change apart
           (the storage keeps the rows of its last 8 changes; more than
           that since the previous step asserts too). Release builds stay memory-safe but may
           skip or repeat entities.
@@ -900,7 +905,10 @@
       bool ecs_track_unique_inserted / ecs_track_unique_modified(w, c, since)
       View terms: ECS_INSERTED, ECS_MODIFIED, or both (inserted or
           modified) keep only entities whose component changed in the
-          view's window (desc.since, or each storage's last clear).
+          view's window (desc.since, or each storage's last clear; a
+          window starting at ~0 keeps none). A filter whose storage stops
+          tracking it during the walk (ecs_track_set in the body) keeps
+          none from then on.
       const ecs_change *ecs_track_removed(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *n)
       const ecs_change *ecs_track_deleted(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *n)
           The n entries ({entity, tick}, oldest first) recorded after since
@@ -998,7 +1006,10 @@
           Owns desc->owned (at least one), excludes desc->excluded (each
           list ends at its first 0). Entities that already match are packed now.
           Returns 0 on error: a storage already owned by another group, an
-          unknown or repeated component (assert), out of memory.
+          unknown or repeated component (assert), a cached query's tag,
+          owned or excluded (the world adds and removes it inside other
+          changes: LOCKED, assert; exclude the query's terms instead), out
+          of memory.
       uint32_t ecs_group_count(const ecs_world *w, ecs_group g)       len
       const ecs_entity *ecs_group_entities(const ecs_world *w, ecs_group g)
       void *ecs_group_data(const ecs_world *w, ecs_group g, ecs_component c)
@@ -1023,7 +1034,10 @@
       join the group - adding an owned component, or removing an excluded
       one - moves rows below the walk: defer it, even for the current
       entity (asserts under ECS_DEBUG). Leaving is fine for the current
-      entity (it moves up), and so are its strip and destroy: an entity
+      entity (it moves up), not for another one (adding an excluded
+      component to it, or removing an owned one, moves its row and the
+      group's last one: defer it; section 7), and so are the current
+      entity's strip and destroy: an entity
       being stripped leaves its groups and joins none, even if it matches
       one for a moment (its on_remove hooks may see it outside a group it
       matches).
@@ -2028,6 +2042,7 @@ typedef struct ecs_iter {
     const char *wstr[2];
     uint32_t where, wfreed; /* wfreed: the world's index_frees when it was made */
     uint64_t changes;      /* lead->changes when the walk last looked */
+    uint32_t tchanges[ECS_MAX_TERMS]; /* ECS_DEBUG: each term's changes (low bits) then */
     ecs_entity cur;        /* ECS_DEBUG: the entity handed out last, for messages */
     ecs_storage *st[ECS_MAX_TERMS];
     uint32_t flags[ECS_MAX_TERMS];
@@ -2394,11 +2409,6 @@ struct ecs_storage {
     /* hooks (section 12) */
     ecs_hooks hooks;
     uint32_t hooking;      /* > 0 while one of its hooks runs (a replace then runs no on_replace) */
-    /* the entity whose hook a bundle being settled has still to run here
-       (ECS_NULL: none; fresh: on_insert, else on_replace): a removal takes
-       it off, so that hook never runs, nor on_remove for a fresh value */
-    ecs_entity unsettled;
-    bool unsettled_fresh;
     /* how it is saved (section 17) */
     ecs_serial serial;
     /* the unique value, if any (section 10) */
@@ -2441,6 +2451,7 @@ struct ecs_world {
     ecs__changes created, destroyed;
     bool track_entities;
     struct ecs__busy *busy;   /* entities in a hook or being stripped (a stack) */
+    struct ecs__marks *marks; /* bundles whose hooks are running, innermost first (ecs__insert) */
     ecs__names names;         /* name -> component */
     unsigned char *cmds;      /* command buffer: records of ecs__cmd + value */
     uint32_t cmds_head, cmds_len, cmds_cap;
@@ -3497,8 +3508,9 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
       "%s and more made too many changes to storage %.64s under a live view to check (only the current " \
       "entity may be removed); defer them with ecs_defer_* and ecs_flush after the loop")                \
     X(WALK_CHANGED, INVALID, 1,                                                                          \
-      "%s changed storage %.64s under a live view (only the current entity may be removed); defer the "  \
-      "change with ecs_defer_* and ecs_flush after the loop")                                            \
+      "%s changed storage %.64s under a live view (only the current entity may leave it; another's "     \
+      "removal, or its joining or leaving a group or query, moves rows): defer it with ecs_defer_* and "  \
+      "ecs_flush after the loop")                                                                        \
     X(FIELD_INDEX, INVALID, 1, "field %lu of a view with %lu terms")                                     \
     X(FIELD_IN_BLOCKS, INVALID, 1,                                                                       \
       "a field outside a per-entity loop: in an ecs_iter_next_block loop take ECS_BLOCK")                \
@@ -4410,6 +4422,30 @@ ECS__IMPL_HOT void ecs__record_removal(ecs_world *w, ecs_storage *s, ecs_entity 
      receives the value -> pop -> removed (groups that exclude c join).
    Nothing can fail once a path starts changing rows. */
 
+/* A bundle whose hooks run (section 12): entity e's values in st[0..n),
+   had[i]: 1 replaced (else inserted), 2 its hook is still to run, 4 it
+   has a hook to run. A removal of one still to come takes the mark, so
+   that hook never runs, nor on_remove if it was inserted. */
+typedef struct ecs__marks {
+    ecs_storage **st;
+    unsigned char *had;
+    uint32_t n;
+    ecs_entity e;
+    struct ecs__marks *prev;
+} ecs__marks;
+static bool ecs__unmark(ecs_world *w, const ecs_storage *s, ecs_entity e) {
+    const ecs__marks *m;
+    uint32_t i;
+    bool fresh = false;
+    for (m = w->marks; m; m = m->prev)
+        for (i = 0; m->e == e && i < m->n; i++)
+            if (m->st[i] == s && (m->had[i] & 2u)) {
+                m->had[i] &= (unsigned char)~2u;
+                fresh |= !(m->had[i] & 1u);
+            }
+    return fresh;
+}
+
 /* Entities inside a hook or being stripped (section 12: Hooks). */
 enum { ECS__BUSY_HOOK = 1, ECS__BUSY_STRIP = 2 };
 typedef struct ecs__busy {
@@ -4499,8 +4535,7 @@ static void ecs__unreserve(ecs_world *w, ecs_storage *s, bool deletion) {
 ECS__IMPL_HOT void ecs__remove_at(ecs_world *w, ecs_storage *s, ecs_entity e, uint32_t row, void *out, bool deletion,
                                   bool stripping, const char *call) {
     uint32_t paths = s->paths, k, n = s->nlisten; /* (s is locked while its hooks run: fixed) */
-    bool fresh = false; /* a bundle's value whose on_insert has not run: no on_remove either */
-    if (ECS__UNLIKELY(s->unsettled == e)) fresh = s->unsettled_fresh, s->unsettled = ECS_NULL;
+    bool fresh = ECS__UNLIKELY(w->marks != NULL) && ecs__unmark(w, s, e); /* (its on_insert was to come) */
     for (k = 0; (paths & ECS__PATH_REMOVING) && k < n; k++) {
         const ecs__listener *l = &s->listen[k];
         if (l->kind == ECS__ON_REMOVE_HOOK) {
@@ -4613,6 +4648,7 @@ static bool ecs__insert(ecs_world *w, const char *call, ecs_entity *ids, uint32_
     uint32_t i, j, k, e_idx = create ? 0 : (uint32_t)ids[0], settle = 0, joins = 0;
     uint64_t p;
     bool ok = false;
+    ecs__marks marks;
     if (n && !comps) return ecs__report(w, ECS__M_NULL_ARG, call, ECS_NULL, 0, "comps"), false;
     if (n > w->ncomponents) return ecs__report(w, ECS__M_BUNDLE_N, call, create ? ECS_NULL : ids[0], 0), false;
     if (n > ECS_MAX_TERMS) { /* (clone, big bundles) */
@@ -4676,21 +4712,18 @@ static bool ecs__insert(ecs_world *w, const char *call, ecs_entity *ids, uint32_
         else one = e;
     }
     if (create && count > 1 && !joins) ecs__bulk_in_step(w, n, st, count); /* (groups move rows) */
-    for (k = 0; settle && k < count; k++) { /* settled: every entity has its whole bundle */
-        ecs_entity e = ents ? ents[k] : one;
-        for (i = 0; i < n; i++) { /* its hooks to run, marked (unless a bundle settling around this one has) */
-            ecs_storage *s = st[i];
-            bool fresh = create || !had[i];
-            had[i] = !fresh;
-            if ((s->paths & ECS__PATH_SETTLED) && s->unsettled == ECS_NULL)
-                s->unsettled = e, s->unsettled_fresh = fresh, had[i] |= 2u;
-        }
+    if (settle) { /* settled: every entity has its whole bundle */
+        marks.st = st, marks.had = had, marks.n = n, marks.prev = w->marks;
+        w->marks = &marks;
+    }
+    for (k = 0; settle && k < count; k++) {
+        ecs_entity e = marks.e = ents ? ents[k] : one;
+        for (i = 0; i < n; i++) /* its hooks to run (a removal takes the mark: ecs__unmark) */
+            had[i] = (unsigned char)((create || !had[i] ? 0u : 1u) | ((st[i]->paths & ECS__PATH_SETTLED) ? 6u : 0u));
         for (i = 0; i < n; i++) {
             ecs_storage *s = st[i];
-            if (had[i] & 2u) {
-                if (s->unsettled != e) continue; /* an earlier hook took it (and any add since ran its own) */
-                s->unsettled = ECS_NULL;
-            }
+            if ((had[i] & 6u) == 4u) continue; /* an earlier hook took it (and an add since ran its own) */
+            had[i] &= (unsigned char)~2u;
             if (!(s->paths & ECS__PATH_SETTLED) || ecs__row(s, e) == ECS__NO_ROW) continue;
             if (had[i] & 1u)
                 ecs__replaced(w, s, e);
@@ -4698,6 +4731,7 @@ static bool ecs__insert(ecs_world *w, const char *call, ecs_entity *ids, uint32_
                 ecs__settled(w, s, e);
         }
     }
+    if (settle) w->marks = marks.prev;
 out:
     if (staged) ecs__free(w, staged, staged_size);
     if (ents != ids) ecs__free(w, ents, (size_t)count * sizeof *ents);
@@ -5406,6 +5440,7 @@ static ecs_iter ecs__view(ecs_world *w, const char *call, const ecs_view_desc *d
         it.flags[k] = f;
         it.fst[k] = f & ECS_NOT ? &ecs__none : s;
         it.until[k] = s->count; /* entities created during the walk are not visited */
+        it.tchanges[k] = (uint32_t)s->changes;
         if (((f & ECS_INSERTED) && !(s->track & ECS_TRACK_INSERTION)) ||
             ((f & ECS_MODIFIED) && !(s->track & ECS_TRACK_MODIFICATION)))
             return ecs__view_fail(&it, w, call, ECS__M_TERM_UNTRACKED, c, NULL);
@@ -5489,16 +5524,21 @@ static void ecs__iter_refresh(ecs_iter *it) {
         if (it->st[it->mterm[k]]->track & ECS_TRACK_MODIFICATION) it->mterm[q++] = it->mterm[k];
     it->nmark = q;
     for (q = 0; q < it->nprobe; q++) looked |= 1u << it->probe[q].term;
-    for (q = 0; q < it->nfilter; q++) {
+    for (q = 0; q < it->nfilter; q++) { /* (NULL once tracking was turned off: nothing passes) */
         const ecs_storage *s = it->st[it->filter[q].term];
-        it->filter[q].ticks[0] = it->filter[q].since[0] != ~(ecs_tick)0 ? s->inserted : NULL;
-        it->filter[q].ticks[1] = it->filter[q].since[1] != ~(ecs_tick)0 ? s->modified : NULL;
+        it->filter[q].ticks[0] = it->flags[it->filter[q].term] & ECS_INSERTED ? s->inserted : NULL;
+        it->filter[q].ticks[1] = it->flags[it->filter[q].term] & ECS_MODIFIED ? s->modified : NULL;
     }
     sk->run = it->lead->dense + it->lo;
     sk->pages = it->ntest ? it->st[it->probe[0].term]->pages : NULL;
     sk->ticks = NULL;
     if (it->lead_filter) { /* the lead's filter on one tick array: in the tight loop */
         const ecs__filter *f = &it->filter[0];
+        if (!f->ticks[0] && !f->ticks[1]) { /* its tracking turned off in the body: the walk is over */
+            it->mode = ECS__IT_DONE;
+            it->first = 0;
+            return;
+        }
         sk->ticks = (f->ticks[0] ? f->ticks[0] : f->ticks[1]) + it->lo;
         sk->since = f->ticks[0] ? f->since[0] : f->since[1];
     }
@@ -5535,6 +5575,7 @@ static bool ecs__iter_next_lead(ecs_iter *it) {
    tested at some row, else aligned. */
 static void ecs__iter_changed(ecs_iter *it, uint32_t pos);
 static uint32_t ecs__iter_merge(ecs_iter *it, uint32_t x);
+static bool ecs__index_ordered(const struct ecs__index *ix);
 static bool ecs__iter_plan(ecs_iter *it) {
     ecs_world *w = it->world;
     uint32_t k, q, top, lo, r, want[ECS_MAX_TERMS];
@@ -5545,7 +5586,7 @@ static bool ecs__iter_plan(ecs_iter *it) {
         it->mode = ECS__IT_DONE;
         return false;
     }
-    if (it->lead->changes != it->changes) ecs__iter_changed(it, it->lo + it->first);
+    if (ECS_DEBUG || it->lead->changes != it->changes) ecs__iter_changed(it, it->lo + it->first);
     if (it->first) { /* the arrays moved: the run goes on with its pointers fetched again */
         ecs__iter_refresh(it);
         return true;
@@ -5596,7 +5637,8 @@ static bool ecs__iter_plan(ecs_iter *it) {
     }
     for (k = 0; k < it->nterms; k++) any_aligned |= aligned[k] && want[k] == ECS__P_ANY;
     it->needany = it->nany && it->mode == ECS__IT_VIEW && !any_aligned;
-    it->merge = it->nprobe == it->ntest && !it->each; /* a per-entity loop tests each entity when it is reached */
+    it->merge = it->nprobe == it->ntest && !it->each && /* a per-entity loop tests each entity when it is reached */
+                !(it->lead_term == ECS_MAX_TERMS && ecs__index_ordered(it->wix)); /* (key order goes down its rows) */
     for (q = 0; q < it->ntest; q++) it->merge &= (it->flags[it->probe[q].term] & ECS_NOT) != 0;
     for (k = 0; k < it->nterms; k++) { /* the terms looked up get theirs at each match */
         it->fst[k] = want[k] == ECS__P_NOT ? &ecs__none : it->st[k];
@@ -5642,21 +5684,31 @@ ECS__FN bool ecs_iter_chunk(ecs_iter *it, uint32_t k, uint32_t n) {
    its current entity, once per step). */
 static void ecs__iter_changed(ecs_iter *it, uint32_t pos) {
 #if ECS_DEBUG
-    ecs_storage *s = it->lead;
-    uint64_t n = s->changes - it->changes, k;
+    uint32_t t, looked = 0;
+    uint64_t k;
     ecs_entity cur = it->cur;
-    const char *by = s->changed_by ? ecs__call_part(s->changed_by, 0) : "a call";
-    bool bad = n > ECS__CHANGE_RING;
-    for (k = 0; !bad && k < n; k++) bad = s->changed_rows[(s->changes - 1 - k) % ECS__CHANGE_RING] < pos;
-    if (!bad && it->mode == ECS__IT_UNION && it->entities && ecs__row(s, cur) == ECS__NO_ROW)
-        for (k = it->lead_term + 1; k < it->nterms; k++)
-            if ((it->flags[k] & ECS_ANY) && ecs__row(it->st[k], cur) != ECS__NO_ROW) {
-                ecs__report(it->world, ECS__M_WALK_UNION, "ecs_iter_next", cur, s->id, by, s->name, it->st[k]->name);
-                break;
-            }
-    if (bad)
-        ecs__report(it->world, n > ECS__CHANGE_RING ? ECS__M_WALK_MANY : ECS__M_WALK_CHANGED, "ecs_iter_next", cur,
-                    s->id, by, s->name);
+    for (t = 0; t < it->nprobe; t++) looked |= 1u << it->probe[t].term;
+    for (t = 0; t <= it->nterms; t++) { /* the lead (first), then the terms read by its rows (aligned) */
+        ecs_storage *s = t ? it->st[t - 1] : it->lead;
+        uint64_t n = t ? (uint32_t)((uint32_t)s->changes - it->tchanges[t - 1]) : s->changes - it->changes;
+        const char *by = s->changed_by ? ecs__call_part(s->changed_by, 0) : "a call";
+        bool bad;
+        if (t) it->tchanges[t - 1] = (uint32_t)s->changes;
+        if (!n || (t && (s == it->lead || it->fst[t - 1] != s || (looked >> (t - 1) & 1u)))) continue;
+        bad = n > ECS__CHANGE_RING;
+        for (k = 0; !bad && k < n; k++) bad = s->changed_rows[(s->changes - 1 - k) % ECS__CHANGE_RING] < pos;
+        if (!t && !bad && it->mode == ECS__IT_UNION && it->entities && ecs__row(s, cur) == ECS__NO_ROW)
+            for (k = it->lead_term + 1; k < it->nterms; k++)
+                if ((it->flags[k] & ECS_ANY) && ecs__row(it->st[k], cur) != ECS__NO_ROW) {
+                    ecs__report(it->world, ECS__M_WALK_UNION, "ecs_iter_next", cur, s->id, by, s->name, it->st[k]->name);
+                    break;
+                }
+        if (bad) {
+            ecs__report(it->world, n > ECS__CHANGE_RING ? ECS__M_WALK_MANY : ECS__M_WALK_CHANGED, "ecs_iter_next", cur,
+                        s->id, by, s->name);
+            break;
+        }
+    }
 #else
     (void)pos;
 #endif
@@ -5758,7 +5810,7 @@ static uint32_t ecs__iter_merge(ecs_iter *it, uint32_t x) {
    cut it short: the run goes on from there, cut at the arrays' ends. */
 ECS__FN int ecs__iter_step(ecs_iter *it) {
     uint32_t row = it->lo + it->i, k;
-    if (it->lead->changes != it->changes) ecs__iter_changed(it, row + 1);
+    ecs__iter_changed(it, row + 1); /* (the lead, and the terms aligned with it) */
     for (k = 0; k < it->nterms; k++)
         if (it->fst[k] == it->st[k] && (uint32_t)(it->bias[k] + it->i) >= it->st[k]->count) {
             it->first = it->i + 1; /* again from this entity, once the run is cut */
@@ -6863,6 +6915,7 @@ struct ecs__index {
     bool walk_stale;
 };
 
+static bool ecs__index_ordered(const ecs__index *ix) { return ix->d.ordered; }
 /* A string field's characters (NULL: the entity is not indexed). */
 static const char *ecs__ikey_str(const ecs__index *ix, const void *field) {
     const char *p;

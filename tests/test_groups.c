@@ -247,6 +247,27 @@ static void test_joining_the_walked_group_during_a_loop_asserts(void) {
     }
 }
 
+/* Leaving moves rows as joining does: an add of an excluded component to
+   another entity (or a remove of an owned one) while a view walks the
+   group's storages is a change the rules forbid (section 7), and the debug
+   check names it, though the body only added. */
+static void test_another_entity_leaving_the_walked_group_during_a_loop_asserts(void) {
+    ecs_entity e[10];
+    ecs_iter it;
+    int i;
+    setup();
+    pos_vel_not_frozen();
+    for (i = 0; i < 10; i++) e[i] = spawn((float)i, 1, 0); /* all members */
+    it = ecs_view_of(w, 2, (ecs_component[]){pos, vel});
+    CHECK(ecs_iter_next(&it) && ecs_iter_entity(&it) == e[9]);
+    ecs_add(w, e[2], frozen, NULL); /* e[2] leaves: the group's last row moves into its place */
+#if ECS_DEBUG
+    EXPECT_ASSERT(ecs_iter_next(&it), "ecs_add changed storage");
+    CHECK(strstr(test__assert_msg, "joining or leaving a group or query") != NULL);
+#endif
+    ecs_world_free(w);
+}
+
 /* The same change through the command buffer is applied after the loop. */
 static void test_deferred_joins_are_safe(void) {
     ecs_iter it;
@@ -295,6 +316,7 @@ int main(int argc, char **argv) {
     RUN(test_tracking_stamps_move_with_their_rows);
     RUN(test_removing_the_current_entity_during_a_group_walk);
     RUN(test_joining_the_walked_group_during_a_loop_asserts);
+    RUN(test_another_entity_leaving_the_walked_group_during_a_loop_asserts);
     RUN(test_deferred_joins_are_safe);
     RUN(test_hooks_and_commands_work_on_grouped_storages);
     return test_summary();

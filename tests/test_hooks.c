@@ -374,6 +374,41 @@ static void test_a_value_an_earlier_hook_takes_away_gets_no_hook_of_the_bundle(v
     ecs_world_free(w);
 }
 
+/* The same holds for a bundle made inside a hook of another bundle that
+   has the same storage still to settle: A's on_insert (of e1's {A, C})
+   adds {B, C} to e2, and B's on_insert takes C from e2 and adds it back.
+   C's on_insert runs once for e2 (when added back), none of its
+   on_remove, then once for e1. */
+static ecs_entity nested_e2;
+static void take_c_and_add_it_back(ecs_world *hw, ecs_entity e, ecs_component hc, void *value, void *user) {
+    C again = {9};
+    (void)hc, (void)value, (void)user;
+    CHECK(ecs_remove(hw, e, c, NULL));
+    CHECK(ecs_add(hw, e, c, &again) != NULL);
+}
+static void bundle_b_c_on_e2(ecs_world *hw, ecs_entity e, ecs_component hc, void *value, void *user) {
+    ecs_component bc[2];
+    (void)e, (void)hc, (void)value, (void)user;
+    bc[0] = b, bc[1] = c;
+    CHECK(ecs_add_n(hw, nested_e2, 2, bc, NULL));
+}
+static void test_a_bundle_inside_a_hook_of_a_bundle_keeps_its_own_marks(void) {
+    ecs_component ac[2];
+    ecs_entity e1;
+    setup();
+    set_hooks(a, bundle_b_c_on_e2, NULL, NULL);
+    set_hooks(b, take_c_and_add_it_back, NULL, NULL);
+    set_hooks(c, log_insert, log_remove, NULL);
+    e1 = ecs_create(w);
+    nested_e2 = ecs_create(w);
+    ac[0] = a, ac[1] = c;
+    CHECK(ecs_add_n(w, e1, 2, ac, NULL));
+    CHECK_EQ(nev, 2);
+    CHECK(ev[0].kind == 'i' && ev[0].e == nested_e2 && ev[0].v == 9);
+    CHECK(ev[1].kind == 'i' && ev[1].e == e1 && ev[1].v == 0);
+    ecs_world_free(w);
+}
+
 static void test_add_n_runs_on_insert_only_for_what_it_inserted(void) {
     ecs_component ab[2];
     ecs_entity e;
@@ -651,6 +686,7 @@ int main(int argc, char **argv) {
     RUN(test_bundle_hooks_run_once_the_whole_bundle_is_in_place_in_bundle_order);
     RUN(test_add_n_runs_on_insert_only_for_what_it_inserted);
     RUN(test_a_value_an_earlier_hook_takes_away_gets_no_hook_of_the_bundle);
+    RUN(test_a_bundle_inside_a_hook_of_a_bundle_keeps_its_own_marks);
     RUN(test_destroy_and_strip_run_on_remove_in_component_id_order);
     RUN(test_a_hook_may_change_other_storages_create_and_destroy_others);
     RUN(test_a_hook_may_destroy_another_entity_while_its_own_is_destroyed);

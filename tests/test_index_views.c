@@ -160,17 +160,23 @@ static void test_an_ordered_index_leads_in_key_order(void) {
     ecs_entity got[200];
     uint32_t n, k, flags;
     span r = {20.0f, 60.0f, 0};
+    int alone, form;
     memset(&d, 0, sizeof d);
-    d.terms[0].c = s.unit;
     d.where.index = s.by_hp;
-    for (flags = 0; flags < 4; flags++) {
-        r.flags = flags;
-        d.where.lo = &r.lo, d.where.hi = &r.hi, d.where.flags = flags;
-        check_view(&s, &d, hp_in, &r);
-        n = walk_each(s.w, &d, got); /* 40 of 200 entities: the index leads, keys come in order */
-        CHECK_EQ(n, 41u - (flags & 1) - (flags >> 1));
-        for (k = 1; k < n; k++) CHECK(unit_of(&s, got[k - 1])->hp < unit_of(&s, got[k])->hp);
+    for (alone = 0; alone < 2; alone++) { /* with a term, and the index alone (whose blocks could merge) */
+        d.terms[0].c = alone ? 0 : s.unit;
+        for (flags = 0; flags < 4; flags++) {
+            r.flags = flags;
+            d.where.lo = &r.lo, d.where.hi = &r.hi, d.where.flags = flags;
+            check_view(&s, &d, hp_in, &r);
+            for (form = 0; form < 3; form++) { /* 40 of 200 entities: the index leads, keys come in order */
+                n = form == 0 ? walk_each(s.w, &d, got) : form == 1 ? walk_next(s.w, &d, got) : walk_blocks(s.w, &d, got);
+                CHECK_EQ(n, 41u - (flags & 1) - (flags >> 1));
+                for (k = 1; k < n; k++) CHECK(unit_of(&s, got[k - 1])->hp < unit_of(&s, got[k])->hp);
+            }
+        }
     }
+    d.terms[0].c = s.unit;
     d.where.lo = NULL, d.where.flags = 0; /* no lower bound */
     r.lo = -1.0f, r.flags = 0;
     check_view(&s, &d, hp_in, &r);

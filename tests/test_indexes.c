@@ -625,6 +625,65 @@ static void test_a_snapshot_tracking_a_query_s_tag_is_refused(void) {
     ecs_world_free(w);
 }
 
+/* A loop over {P, Moving} led by P reads the query's tag by P's rows: an
+   add of Frozen to another entity makes it leave the query (Moving loses
+   its row, the last one moves in), which the rules forbid in a loop
+   (section 7) as removing another entity's component. The debug check
+   names the tag; deferred, the add is applied after the loop and every
+   entity is visited as it matched. */
+static void test_another_entity_leaving_a_query_whose_tag_is_walked_asserts(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component p = ecs_register(w, "P", 4, 4), frozen = ecs_register(w, "Frozen", 0, 1), moving;
+    ecs_view_desc q, d;
+    ecs_entity e[4];
+    ecs_iter it;
+    int i, n = 0;
+    memset(&q, 0, sizeof q);
+    q.terms[0].c = p, q.terms[1].c = frozen, q.terms[1].flags = ECS_NOT;
+    CHECK((moving = ecs_query_new(w, "Moving", &q)) != 0);
+    for (i = 0; i < 4; i++) CHECK(ecs_add(w, e[i] = ecs_create(w), p, &i));
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = p, d.terms[1].c = moving, d.lead = p;
+    it = ecs_view(w, &d);
+    CHECK(ecs_iter_next(&it) && ecs_iter_entity(&it) == e[3]);
+    CHECK(ecs_add(w, e[0], frozen, NULL));
+#if ECS_DEBUG
+    EXPECT_ASSERT(ecs_iter_next(&it), "ecs_add changed storage Moving under a live view");
+#endif
+    CHECK(ecs_remove(w, e[0], frozen, NULL));
+    it = ecs_view(w, &d);
+    while (ecs_iter_next(&it)) {
+        n++;
+        CHECK(ecs_has(w, ecs_iter_entity(&it), moving));
+        if (ecs_iter_entity(&it) == e[3]) CHECK(ecs_defer_add(w, e[0], frozen, NULL));
+    }
+    CHECK_EQ(n, 4);
+    CHECK(ecs_flush(w) && !ecs_has(w, e[0], moving));
+    ecs_world_free(w);
+}
+
+/* A group neither owns nor excludes a cached query's tag (the world adds
+   and removes the tag inside other changes): LOCKED, assert, no group;
+   excluding the query's own terms says the same. */
+static void test_a_group_over_a_query_s_tag_is_refused(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component pos = ecs_register(w, "Pos", 8, 4), frozen = ecs_register(w, "Frozen", 0, 1), q;
+    ecs_view_desc d;
+    ecs_group_desc g;
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = frozen;
+    CHECK((q = ecs_query_new(w, "IsFrozen", &d)) != 0);
+    memset(&g, 0, sizeof g);
+    g.owned[0] = pos, g.excluded[0] = q;
+    EXPECT_ASSERT(ecs_group_new(w, &g) == 0, "ecs_group_new(entity null, IsFrozen): a cached query's tag");
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_LOCKED);
+    g.owned[0] = q, g.excluded[0] = 0;
+    EXPECT_ASSERT(ecs_group_new(w, &g) == 0, "a cached query's tag");
+    g.owned[0] = pos, g.excluded[0] = frozen;
+    CHECK(ecs_group_new(w, &g) != 0);
+    ecs_world_free(w);
+}
+
 static void remove_hook_makes_a_query(ecs_world *w, ecs_entity e, ecs_component c, void *value, void *user) {
     ecs_view_desc d;
     (void)e, (void)c, (void)value;
@@ -733,6 +792,8 @@ int main(int argc, char **argv) {
     RUN(test_a_cached_query_is_filled_when_made);
     RUN(test_cached_queries_that_could_not_be_kept_are_refused);
     RUN(test_a_snapshot_tracking_a_query_s_tag_is_refused);
+    RUN(test_another_entity_leaving_a_query_whose_tag_is_walked_asserts);
+    RUN(test_a_group_over_a_query_s_tag_is_refused);
     RUN(test_a_view_of_a_query_that_cannot_be_rebuilt_yields_nothing);
     return test_summary();
 }

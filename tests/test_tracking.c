@@ -1200,6 +1200,67 @@ static void test_tracking_turned_on_by_a_hook_mid_destroy_records_what_goes_afte
     ecs_world_free(w);
 }
 
+/* A filter whose storage stops tracking in the loop body keeps no entity
+   from then on: the lead's (tested in the walk's tight loop, over more
+   than one run of rows) and another term's alike, in every loop form. */
+static void test_a_filter_whose_tracking_is_turned_off_in_the_loop_keeps_none(void) {
+    int lead, form, i;
+    for (lead = 0; lead < 2; lead++)
+        for (form = 0; form < 2; form++) {
+            ecs_view_desc d;
+            ecs_iter it;
+            uint32_t n = 0;
+            setup();
+            CHECK(ecs_track_set(w, hp, ECS_TRACK_INSERTION));
+            for (i = 0; i < 600; i++) {
+                ecs_entity e = ecs_create(w);
+                ECS_ADD(w, e, hp, Health, {i});
+                if (!lead) ECS_ADD(w, e, vel, Vel, {0, 0}); /* Vel leads when it is the first term */
+            }
+            memset(&d, 0, sizeof d);
+            d.terms[0].c = lead ? hp : vel;
+            d.terms[0].flags = lead ? ECS_INSERTED : 0;
+            d.terms[1].c = lead ? 0 : hp;
+            d.terms[1].flags = ECS_INSERTED;
+            d.lead = d.terms[0].c;
+            d.since = 1;
+            it = ecs_view(w, &d);
+            if (form) {
+                while (ecs_iter_next(&it))
+                    if (n++ == 0) CHECK(ecs_track_set(w, hp, 0));
+            } else {
+                ECS_EACH(&it) {
+                    if (n++ == 0) ecs_track_set(w, hp, 0);
+                }
+            }
+            CHECK_EQ(n, 1u);
+            ecs_world_free(w);
+        }
+}
+
+/* A window that starts at the last tick there is keeps no entity (no
+   change is newer), as ecs_track_inserted answers. */
+static void test_a_window_starting_at_the_last_tick_keeps_none(void) {
+    ecs_view_desc d;
+    ecs_iter it;
+    uint32_t n = 0, i;
+    setup();
+    for (i = 0; i < 300; i++) spawn((float)i);
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = pos;
+    d.terms[0].flags = ECS_INSERTED | ECS_MODIFIED;
+    d.since = ~(ecs_tick)0;
+    CHECK(!ecs_track_inserted(w, ecs_storage_entities(ecs_storage_of(w, pos))[0], pos, d.since));
+    it = ecs_view(w, &d);
+    while (ecs_iter_next(&it)) n++;
+    CHECK_EQ(n, 0u);
+    d.terms[0].flags = ECS_INSERTED; /* the lead's filter on one array: the tight loop */
+    it = ecs_view(w, &d);
+    ECS_EACH(&it) n++;
+    CHECK_EQ(n, 0u);
+    ecs_world_free(w);
+}
+
 /* The one record that may be lost, reported: tracking a hook turns on in
    the middle of a destroy had no room reserved. Out of memory there, the
    destroy completes and says so (OUT_OF_MEMORY, "a deletion was not
@@ -1286,5 +1347,7 @@ int main(int argc, char **argv) {
     RUN(test_deleting_a_tracked_tag_records_the_entity);
     RUN(test_tracking_turned_on_by_a_hook_mid_destroy_records_what_goes_after);
     RUN(test_a_record_a_hook_s_tracking_could_not_make_is_reported);
+    RUN(test_a_filter_whose_tracking_is_turned_off_in_the_loop_keeps_none);
+    RUN(test_a_window_starting_at_the_last_tick_keeps_none);
     return test_summary();
 }

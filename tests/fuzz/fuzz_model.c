@@ -333,8 +333,6 @@ static struct {
         ecs_tick clear_ins, clear_mod;
         m_list removed, deleted;
         int hooks; /* H_INS | H_REM */
-        ecs_entity unsettled; /* a bundle's entity whose on_insert here is to come (EF_MARK) */
-        int unsettled_fresh;  /* its value was inserted (else replaced: on_remove still runs) */
         int owner; /* group id or 0 */
     } st[NCMAX];
     struct {
@@ -827,6 +825,18 @@ static void batch_end(frame *f, int b) {
     y[1].kind = EF_RUN_END;
 }
 
+/* A removal of e's c takes the marks of the bundles in flight whose hook
+   for it is still to come (ecs__unmark): true when one inserted it. */
+static int unmark(ecs_entity e, int c) {
+    int k, j, fresh = 0;
+    for (k = 0; k < nframes; k++)
+        for (j = frames[k].at; j < frames[k].n; j++) {
+            effect *y = &frames[k].it[j];
+            if (y->kind == EF_HOOK_INS && y->n == 1 && y->e == e && y->c == c) y->n = 4, fresh |= !y->flag;
+        }
+    return fresh;
+}
+
 /* Applies f's effects up to the next callback the world must make; returns
    it (not consumed), or NULL when nothing is left. */
 static effect *fr_next(frame *f) {
@@ -843,28 +853,16 @@ static effect *fr_next(frame *f) {
             m_set(i, x->c, x->v);
             break;
         case EF_HOOK_INS: /* n: 1 marked by its EF_MARK, 2 its turn came, 4 a removal took the mark */
-            if (x->n == 1) {
-                x->n = m.st[x->c].unsettled == x->e ? 2 : 4;
-                if (x->n == 2) m.st[x->c].unsettled = ECS_NULL;
-            }
+            if (x->n == 1) x->n = 2;
             if (x->n != 4 && !x->flag && i >= 0 && m.slot[i].has[x->c] && (m.st[x->c].hooks & H_INS)) return x;
             break;
         case EF_HOOK_REM: /* n: 1 looked, 2 the value's on_insert was to come: no on_remove */
-            if (!x->n) {
-                x->n = 1;
-                if (i >= 0 && m.slot[i].has[x->c] && m.st[x->c].unsettled == x->e) {
-                    x->n = m.st[x->c].unsettled_fresh ? 2 : 1;
-                    m.st[x->c].unsettled = ECS_NULL;
-                }
-            }
+            if (!x->n) x->n = i >= 0 && m.slot[i].has[x->c] && unmark(x->e, x->c) ? 2 : 1;
             if (x->n == 1 && i >= 0 && m.slot[i].has[x->c] && (m.st[x->c].hooks & H_REM)) return x;
             break;
         case EF_MARK:
-            for (k = 1; k <= x->n; k++) {
-                effect *y = x + k;
-                if ((m.st[y->c].hooks & H_INS) && m.st[y->c].unsettled == ECS_NULL)
-                    m.st[y->c].unsettled = x->e, m.st[y->c].unsettled_fresh = !y->flag, y->n = 1;
-            }
+            for (k = 1; k <= x->n; k++)
+                if (m.st[x[k].c].hooks & H_INS) x[k].n = 1;
             break;
         case EF_TAKE:
             if (i >= 0 && m.slot[i].has[x->c]) {
