@@ -906,9 +906,10 @@
       View terms: ECS_INSERTED, ECS_MODIFIED, or both (inserted or
           modified) keep only entities whose component changed in the
           view's window (desc.since, or each storage's last clear; a
-          window starting at ~0 keeps none). A filter whose storage stops
-          tracking it during the walk (ecs_track_set in the body) keeps
-          none from then on.
+          window starting at ~0 keeps none). A filter whose storage no
+          longer tracks it at the walk's next step (ecs_track_set in the
+          body) keeps none from then on; turned off and on again before
+          that step, it keeps what the new tracking recorded since.
       const ecs_change *ecs_track_removed(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *n)
       const ecs_change *ecs_track_deleted(const ecs_world *w, ecs_component c, ecs_tick since, uint32_t *n)
           The n entries ({entity, tick}, oldest first) recorded after since
@@ -5694,7 +5695,8 @@ static void ecs__iter_changed(ecs_iter *it, uint32_t pos) {
         const char *by = s->changed_by ? ecs__call_part(s->changed_by, 0) : "a call";
         bool bad;
         if (t) it->tchanges[t - 1] = (uint32_t)s->changes;
-        if (!n || (t && (s == it->lead || it->fst[t - 1] != s || (looked >> (t - 1) & 1u)))) continue;
+        if (!n || (t && (s == it->lead || it->fst[t - 1] != s || (looked >> (t - 1) & 1u) || ecs__trusted(it, t - 1))))
+            continue; /* (a term trusted by a group moves with the lead; one by a query's tag is not read by row) */
         bad = n > ECS__CHANGE_RING;
         for (k = 0; !bad && k < n; k++) bad = s->changed_rows[(s->changes - 1 - k) % ECS__CHANGE_RING] < pos;
         if (!t && !bad && it->mode == ECS__IT_UNION && it->entities && ecs__row(s, cur) == ECS__NO_ROW)

@@ -662,6 +662,39 @@ static void test_another_entity_leaving_a_query_whose_tag_is_walked_asserts(void
     ecs_world_free(w);
 }
 
+/* A walk led by a query's tag trusts the query's required tags (it does
+   not test them, nor read them by row): taking such a tag from the current
+   entity, or destroying it, is a change the rules allow, and ECS_DEBUG's
+   step check says nothing, whatever order the tag's own rows are in. */
+static void test_a_walk_led_by_a_query_s_tag_lets_the_current_entity_lose_a_term(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component pos = ecs_register(w, "Pos", 8, 4), enemy = ecs_register(w, "Enemy", 0, 1), q;
+    ecs_view_desc d;
+    ecs_entity e[10];
+    int i, mode, before = test__asserts;
+    memset(&d, 0, sizeof d);
+    d.terms[0].c = pos, d.terms[1].c = enemy;
+    CHECK((q = ecs_query_new(w, "Q", &d)) != 0);
+    for (mode = 0; mode < 2; mode++) {
+        ecs_iter it;
+        int n = 0;
+        for (i = 0; i < 10; i++) CHECK(ecs_add(w, e[i] = ecs_create(w), enemy, NULL)); /* Enemy's rows in order */
+        for (i = 9; i >= 0; i--) CHECK(ecs_add(w, e[i], pos, NULL));                  /* Q's reversed */
+        memset(&d, 0, sizeof d);
+        d.terms[0].c = q, d.terms[1].c = pos, d.terms[2].c = enemy, d.lead = q;
+        it = ecs_view(w, &d);
+        while (ecs_iter_next(&it)) {
+            ecs_entity cur = ecs_iter_entity(&it);
+            n++;
+            CHECK(mode ? ecs_destroy(w, cur) : ecs_remove(w, cur, enemy, NULL));
+        }
+        CHECK_EQ(n, 10);
+        CHECK_EQ(ecs_storage_count(ecs_storage_of(w, q)), 0u);
+    }
+    CHECK_EQ(test__asserts, before);
+    ecs_world_free(w);
+}
+
 /* A group neither owns nor excludes a cached query's tag (the world adds
    and removes the tag inside other changes): LOCKED, assert, no group;
    excluding the query's own terms says the same. */
@@ -794,6 +827,7 @@ int main(int argc, char **argv) {
     RUN(test_a_snapshot_tracking_a_query_s_tag_is_refused);
     RUN(test_another_entity_leaving_a_query_whose_tag_is_walked_asserts);
     RUN(test_a_group_over_a_query_s_tag_is_refused);
+    RUN(test_a_walk_led_by_a_query_s_tag_lets_the_current_entity_lose_a_term);
     RUN(test_a_view_of_a_query_that_cannot_be_rebuilt_yields_nothing);
     return test_summary();
 }
