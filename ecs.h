@@ -731,7 +731,8 @@
         - The loop may change component values of any entity, add components
           to any entity (but see below for groups and cached queries),
           create entities, and remove components from or destroy the
-          *current* entity: no other entity is skipped or repeated. An entity that starts to match during the loop is
+          *current* entity: no other entity is skipped or repeated. An
+          entity that starts to match during the loop is
           visited if its lead row is below the current one; entities created
           during the loop are never visited.
         - Anything else structural (removing components of other entities,
@@ -1233,7 +1234,8 @@
           tracking: ecs_track_set refuses it, as the world changes it from
           inside other changes, where no record could be reserved; track
           the terms; a snapshot with the tag tracked, saved where it was a
-          plain tag, does not load: FORMAT, naming it). Only the world adds and removes it: ecs_add,
+          plain tag, does not load: FORMAT, naming it). Only the world
+          adds and removes it: ecs_add,
           ecs_remove and the others refuse (ECS_ERR_LOCKED, assert); a
           clone gets it if it matches. It follows every change of the
           terms at once, through their insert and remove paths, so a
@@ -2043,7 +2045,7 @@ typedef struct ecs_iter {
     const char *wstr[2];
     uint32_t where, wfreed; /* wfreed: the world's index_frees when it was made */
     uint64_t changes;      /* lead->changes when the walk last looked */
-    uint32_t tchanges[ECS_MAX_TERMS]; /* ECS_DEBUG: each term's changes (low bits) then */
+    uint32_t tchanges[ECS_MAX_TERMS]; /* ECS_DEBUG: each term's changes (low bits), likewise */
     ecs_entity cur;        /* ECS_DEBUG: the entity handed out last, for messages */
     ecs_storage *st[ECS_MAX_TERMS];
     uint32_t flags[ECS_MAX_TERMS];
