@@ -5694,11 +5694,12 @@ static void ecs__iter_changed(ecs_iter *it, uint32_t pos) {
     for (t = 0; t <= it->nterms; t++) { /* the lead (first), then the terms read by its rows (aligned) */
         ecs_storage *s = t ? it->st[t - 1] : it->lead;
         uint64_t n = t ? (uint32_t)((uint32_t)s->changes - it->tchanges[t - 1]) : s->changes - it->changes;
-        const char *by = s->changed_by ? ecs__call_part(s->changed_by, 0) : "a call";
+        const char *by;
         bool bad;
         if (t) it->tchanges[t - 1] = (uint32_t)s->changes;
         if (!n || (t && (s == it->lead || it->fst[t - 1] != s || (looked >> (t - 1) & 1u) || ecs__trusted(it, t - 1))))
             continue; /* (a term trusted by a group moves with the lead; one by a query's tag is not read by row) */
+        by = s->changed_by ? ecs__call_part(s->changed_by, 0) : "a call";
         bad = n > ECS__CHANGE_RING;
         for (k = 0; !bad && k < n; k++) bad = s->changed_rows[(s->changes - 1 - k) % ECS__CHANGE_RING] < pos;
         if (!t && !bad && it->mode == ECS__IT_UNION && it->entities && ecs__row(s, cur) == ECS__NO_ROW)
