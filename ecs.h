@@ -5886,7 +5886,8 @@ typedef struct ecs__cmd {
    4 GB). */
 #define ECS__REC_ALIGN ((uint64_t)(ECS_MAX_ALIGN > 8 ? ECS_MAX_ALIGN : 8))
 #define ECS__REC_VALUE ((sizeof(ecs__cmd) + ECS__REC_ALIGN - 1) / ECS__REC_ALIGN * ECS__REC_ALIGN)
-static uint64_t ecs__rec_size(uint32_t size) { return ECS__REC_VALUE + (((uint64_t)size + ECS__REC_ALIGN - 1) & ~(ECS__REC_ALIGN - 1)); }
+#define ECS__REC_PAD(bytes) (((uint64_t)(bytes) + ECS__REC_ALIGN - 1) & ~(ECS__REC_ALIGN - 1)) /* (a phase's pieces too) */
+static uint64_t ecs__rec_size(uint32_t size) { return ECS__REC_VALUE + ECS__REC_PAD(size); }
 
 /* Appends a record to a buffer of records (the command buffer, or a
    phase's proposals); touches nothing else of w (threads record at once). */
@@ -8075,7 +8076,7 @@ struct ecs_proposals {
     bool is_part;
     bool running; /* its system runs (a part: split in this run): it may be recorded into */
     uint32_t nprops, nspawns; /* records to bucket, spawns */
-    uint64_t vbytes;          /* the values the buckets may need (16-byte padded) */
+    uint64_t vbytes;          /* the values the buckets may need (each padded: ECS__REC_PAD) */
     int msg; /* the first failed recording (0: none): its message, ... */
     const char *why;
     ecs_entity err_e;
@@ -8330,7 +8331,7 @@ static bool ecs__propose(ecs_proposals *p, uint32_t op, ecs_entity e, ecs_compon
     if (!ecs__push_record(w, &p->rec, &p->len, &p->cap, op, e, c, value, vsize))
         return ecs__proposal_fail(p, ECS__M_PROPOSED_OOM, e, c, NULL);
     p->nprops++;
-    if (c) p->vbytes += ((uint64_t)w->storages[c]->size + 15u) & ~(uint64_t)15u;
+    if (c) p->vbytes += ECS__REC_PAD(w->storages[c]->size);
     return true;
 }
 ECS__FN bool ecs_propose_set(ecs_proposals *p, ecs_entity e, ecs_component c, const void *value) {
@@ -8537,7 +8538,7 @@ static void ecs__reduce_job(void *arg, uint32_t k) {
 /* Carves the phase's scratch from one block: a NULL block measures it. */
 static void *ecs__carve(unsigned char *block, uint64_t *at, uint64_t bytes) {
     void *p = block ? block + *at : NULL;
-    *at += (bytes + 15u) & ~(uint64_t)15u;
+    *at += ECS__REC_PAD(bytes);
     return p;
 }
 static uint64_t ecs__apply_carve(ecs__apply *a, unsigned char *block, uint64_t values) {
@@ -8625,7 +8626,7 @@ static int ecs__phase_reduce(ecs_world *w, ecs__phase *ph, ecs__apply *a) {
         b->first = i;
         b->n = j - i;
         b->at = (size_t)put;
-        put += ((uint64_t)w->storages[a->props[i].key >> 32]->size + 15u) & ~(uint64_t)15u;
+        put += ECS__REC_PAD(w->storages[a->props[i].key >> 32]->size);
     }
     if (!ph->desc.parallel_reduce || a->nb < 2 || !ecs__parallel(w, ecs__reduce_job, a, ECS__REDUCE_TASKS))
         ecs__reduce_range(a, 0, a->nb);
