@@ -1509,7 +1509,10 @@
           the slots, the free queue, the clock and the created/destroyed
           lists (kept only when w has desc.track_entities) are replaced
           too. Components w has and the snapshot lacks keep their unique
-          and tracking. Hooks do not run. w's groups are
+          and tracking flags; their removed and deleted lists are emptied
+          (they named entities of the world the load replaces) and their
+          stamps and windows after the loaded clock come back to it.
+          Hooks do not run. w's groups are
           packed over the loaded rows (rows of a group the saving world had
           keep their order), and every system's last_run goes back to 1.
           A failed load leaves w exactly as it was (no assert: a snapshot is
@@ -4004,7 +4007,10 @@ ECS__IMPL_HOT void ecs__release_slot(ecs_world *w, ecs_entity e) {
     }
     w->versions[i] = ECS__DEAD | ((v + 1u) & ~ECS__DEAD);
     if (v >= ECS_VERSION_MAX) return; /* retired (ECS__RETIRED): never reused, never wrapped */
-    if (w->fq_len == w->fq_cap && !ecs__freeq_room(w, 1)) return; /* the ring cannot grow: the slot is retired */
+    if (w->fq_len == w->fq_cap && !ecs__freeq_room(w, 1)) { /* the ring cannot grow: the slot is retired */
+        w->versions[i] = ECS__DEAD | ECS__RETIRED;
+        return;
+    }
     w->freeq[(w->fq_head + w->fq_len) & (w->fq_cap - 1)] = i;
     w->fq_len++;
 }
@@ -9063,7 +9069,9 @@ static void ecs__out_value(ecs__out *o, ecs_storage *s, const void *value, ecs__
         return;
     }
     g->n = 0;
-    if (!o->err && !s->serial.save(value, ecs__gather_write, g, s->serial.user)) {
+    g->oom = false;
+    /* (a callback that ignores write's false: the gathering's running out counts) */
+    if (!o->err && (!s->serial.save(value, ecs__gather_write, g, s->serial.user) || g->oom)) {
         o->c = s->id;
         ecs__out_fail(o, g->oom ? ECS__M_SAVE_OOM : ECS__M_SAVE_FAILED,
                       g->oom ? "out of memory" : "its save callback failed");
@@ -9626,6 +9634,16 @@ static void ecs__load_commit(ecs__loading *L) {
     w->freeq = L->freeq, w->fq_cap = L->fq_cap, w->fq_head = 0, w->fq_len = L->nfree;
     L->freeq = NULL;
     w->tick = L->tick;
+    for (i = 1; i <= w->ncomponents; i++) { /* the components the snapshot lacks: no list or stamp of the old world */
+        ecs_storage *s = w->storages[i];
+        for (k = 0; k < L->n && L->st[k].s != s; k++) {}
+        if (k < L->n) continue;
+        s->removed.count = s->deleted.count = 0;
+        s->clear_inserted = s->clear_inserted < w->tick ? s->clear_inserted : w->tick;
+        s->clear_modified = s->clear_modified < w->tick ? s->clear_modified : w->tick;
+        s->unique_inserted = s->unique_inserted < w->tick ? s->unique_inserted : w->tick;
+        s->unique_modified = s->unique_modified < w->tick ? s->unique_modified : w->tick;
+    }
     if (w->track_entities) { /* kept only by a world that tracks entities */
         ecs__changes_free(w, &w->created, 0);
         ecs__changes_free(w, &w->destroyed, 0);
