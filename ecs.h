@@ -322,9 +322,10 @@
       desc.parallel_for while   ecs_workload_run (INVALID), ecs_world_free;
       it runs a batch           systems sharing a batch follow section 15
       a phase system or its     insertions and removals, create, destroy,
-      run_if, a reducer         ecs_defer_*, ecs_flush, ecs_unique_add/_remove/
-                                _get_mut, another system's exclusive unique,
-                                workload and schedule runs (section 16);
+      run_if, a reducer         ecs_defer_*, ecs_flush, ecs_shrink (IN_PHASE),
+                                ecs_unique_add/_remove/_get_mut, another
+                                system's exclusive unique, workload and
+                                schedule runs (section 16);
                                 ecs_propose_* except by the running system
       a hook during a phase's   ecs_propose_* (the phase's buffers are being
       apply                     read)
@@ -4857,6 +4858,7 @@ static void ecs__shrink_list(ecs_world *w, ecs__changes *l, uint32_t vsize) {
 ECS__FN void ecs_shrink(ecs_world *w) {
     uint32_t c, p, k, *v = NULL;
     ECS__WORLD(w, );
+    if (ecs__in_phase(w, "ecs_shrink")) return; /* (its systems read the arrays, on any thread) */
     if (w->guard) { /* a hook holds a value pointer */
         ecs__report(w, ECS__M_REFUSED, "ecs_shrink", ECS_NULL, 0, ECS__IN_HOOK);
         return;
