@@ -389,7 +389,7 @@
       ecs_visit). ecs_iter_chunk gives threads disjoint slices of one view;
       each may write its own slice's ECS_WRITE terms (marks included). The
       systems of a workload batch run at once through parallel_for (section
-      14). tests/test_threads.c runs each of these on 4 threads under
+      15). tests/test_threads.c runs each of these on 4 threads under
       ThreadSanitizer. A call that fails records its error in the world, so
       two threads making failing calls at once race on the message.
 
@@ -1446,7 +1446,9 @@
       uniques get their bytes back) and an error naming the phase and,
       where one is to blame, the system, the component and the entity
       (out of memory and too many spawns name the phase only);
-      ecs_workload_failed_system names that system. (A hook that itself runs out of memory during the
+      ecs_workload_failed_system names that system. Only the clock is
+      not undone: the ticks a phase took (section 11) stay taken, failed
+      or not, so no stamp is ever given twice. (A hook that itself runs out of memory during the
       apply fails as its call would anywhere; a hook that adds or removes
       components may use room reserved for the phase's own changes, and
       a change of the phase that then fails is reported and makes
@@ -1691,7 +1693,7 @@
                          typed macros check T against the type
                          ECS_COMPONENT registered and name their caller.
                          One insert path and one remove path per storage
-                         (section 5), one table of errors (section 3).
+                         (section 5), one table of errors (section 2).
                          Field indexes, hashed and ordered, index terms of
                          views (ecs_view_desc.where) and cached queries
                          (section 14).

@@ -549,6 +549,7 @@ static void run_bad(int what, const char *expect, ecs_error err) {
     ecs_system_desc sd = {0};
     const char *s[] = {"p"};
     uint64_t before;
+    ecs_tick t0;
     ecs_desc d = {0};
     d.track_entities = true;
     fixture_new(&f, &d);
@@ -561,9 +562,11 @@ static void run_bad(int what, const char *expect, ecs_error err) {
     ecs_phase_system(f.w, "p", &sd);
     ecs_schedule_new(f.w, "s", 1, s);
     before = digest(&f);
+    t0 = ecs_tick_advance(f.w);
     sys_failed = 0;
     EXPECT_ASSERT(ecs_schedule_run(f.w, "s") == -1, expect);
     CHECK_EQ(sys_failed, 0);
+    CHECK(ecs_tick_advance(f.w) > t0 + 1); /* only the clock is not undone: the phase's ticks stay taken */
     CHECK_EQ(ecs_last_error(f.w), err);
     CHECK(strstr(ecs_last_error_msg(f.w), "phase 'p', system 'bad'") != NULL);
     CHECK_STR_EQ(ecs_workload_failed_system(f.w), "bad");
