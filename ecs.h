@@ -159,6 +159,14 @@
                                 out of memory (tracking)  false/0, OUT_OF_MEMORY
                                 free queue cannot grow    destroyed; the slot is
                                                           retired, not queued
+      ecs_create_id             bad version; slot alive,  ECS_NULL, INVALID, assert
+                                used or retired
+                                beyond max_entities       ECS_NULL, EXHAUSTED
+      ecs_clone                 null or stale source      ECS_NULL, DEAD_ENTITY, assert
+                                no slot left; out of      ECS_NULL, EXHAUSTED/
+                                memory                    OUT_OF_MEMORY
+      ecs_destroy_all           unknown component         0, UNKNOWN_COMP., assert
+      ecs_reserve               more than max_entities    false, EXHAUSTED
       ecs_world_clear           inside a hook, comparator 0, LOCKED, assert
                                 out of memory             0, OUT_OF_MEMORY, nothing
                                                           destroyed
@@ -175,7 +183,9 @@
                                 hook lock / being stripped NULL/false, LOCKED, assert
                                 out of memory             NULL/false, OUT_OF_MEMORY
       ecs_remove, ECS_REMOVE,   null or stale entity      false, no error
-      ecs_delete                unknown component         false, assert
+      ecs_delete, ecs_get_n,    unknown component         false, assert
+      _get_mut_n, _remove_n,    a component twice; n >    false, INVALID, assert
+      _delete_n                 ECS_MAX_TERMS
                                 wrong sizeof(T)           false, SIZE_MISMATCH, assert
                                 hook lock                 false, LOCKED, assert
                                 out of memory (tracking)  false, OUT_OF_MEMORY
@@ -206,6 +216,9 @@
       ecs_unique_get(_mut)      no unique value           NULL, NOT_FOUND, assert
       ecs_track_set             unknown; bad flags        false, assert
                                 out of memory             false
+      ecs_track_get, _clear,    unknown c (0: all, for    0/nothing, UNKNOWN_COMP.,
+      _clear_until,             the clears); bad flags    INVALID, assert
+      _mark_modified
       ecs_track_inserted,       storage not tracking it   false/NULL, INVALID, assert
       _modified, _removed,
       _deleted*, _created
@@ -217,6 +230,8 @@
       ecs_system_new            no name/fn; name taken    false, INVALID, assert
       ecs_workload_new          unknown item; name taken  false, NOT_FOUND/INVALID, assert
       ecs_workload_run          unknown workload; nested  -1, NOT_FOUND/INVALID, assert
+      ecs_workload_set_default, unknown workload          false/0, NOT_FOUND, assert
+      ecs_workload_plan
                                 a system returns n != 0   n, SYSTEM (no assert)
       ecs_view, ecs_visit,      NULL desc, comps (n > 0), null view (yields nothing)/
       ecs_system_view           fn or ctx                 0, INVALID, assert
@@ -229,7 +244,12 @@
                                 or items[i]               assert
       ecs_entity_str            NULL buf                  NULL, assert
       ecs_entity_print          NULL buf with cap > 0     0, INVALID, assert
-      ecs_component_print_set   unknown c; a tag          false, INVALID, assert
+      ecs_entity_components,    NULL out (with cap > 0    0/false, INVALID, assert
+      ecs_storage_stats_get,    for the lists)
+      ecs_world_stats_get,
+      ecs_track_removed_or_deleted
+      ecs_component_print_set   unknown c; a tag          false, UNKNOWN_COMP./INVALID,
+                                                          assert
       ecs_iter_chunk            NULL iterator             false, assert
       ecs_track_deleted_value   entry not in the list     NULL, INVALID, assert
       ecs_save, ecs_save_buffer pending commands; NULL    false/0, INVALID, assert
@@ -264,9 +284,10 @@
                                                           world as before the phase
                                 its spawns exceed         -1, EXHAUSTED; the world
                                 max_entities              as before the phase
-      ecs_index_new             NULL desc; unknown c, a   0, INVALID, assert
-                                tag; field outside the
-                                value; unsupported kind
+      ecs_index_new             NULL desc; a tag; field   0, INVALID, assert
+                                outside the value;
+                                unsupported kind
+                                unknown c                 0, UNKNOWN_COMPONENT, assert
                                 out of memory             0, OUT_OF_MEMORY
       ecs_index_find, _any,     no such index; NULL key,  0, INVALID, assert
       _range, ecs_index_free    keys, or out with cap;
@@ -283,8 +304,9 @@
                                 groups, tracking or
                                 queued commands
                                 out of memory             0, OUT_OF_MEMORY
-      ecs_add, ecs_remove...,   a cached query's tag      NULL/false, LOCKED, assert
-      ecs_defer_*
+      ecs_add, ecs_remove...,   a cached query's tag,     NULL/false, LOCKED, assert
+      ecs_defer_*               added where it is not or  (an add where it is
+                                removed where it is       already: a replace)
       ecs_storage_reserve       storage locked (a hook)   false, LOCKED, assert
       ecs_storage_*             NULL handle               NULL/0/false, assert
       a call from a callback    refused (table below)     failure value, LOCKED, assert
@@ -304,15 +326,19 @@
 
       inside                    refused
       ------------------------  ---------------------------------------------
-      a hook of storage S, for  add/remove/delete on S and on the storages of
-      entity e                  S's groups; destroy/strip of e; add to an
-                                entity being stripped; ecs_sort, ecs_sort_as,
+      a hook of storage S, for  insertions and removals on S and on the
+      entity e                  storages of S's groups (an add over a value
+                                the entity has is a replace: allowed);
+                                destroy/strip of e; add to an entity being
+                                stripped; ecs_sort, ecs_sort_as,
                                 ecs_group_sort, ecs_hooks_set, ecs_track_set,
                                 ecs_group_new, ecs_index_new (it sets
                                 tracking) and ecs_index_free, ecs_query_new
-                                with S as a term, of those storages; ecs_flush
-                                (the queue stays for the next flush);
-                                ecs_workload_run; ecs_world_free
+                                with S as a term, ecs_storage_reserve, of
+                                those storages; ecs_flush (the queue stays
+                                for the next flush); ecs_shrink;
+                                ecs_world_clear; workload, system and
+                                schedule runs; ecs_world_free
       a sort comparator         the same for the storages being sorted (one,
       (ecs_sort, ecs_group_sort) or all of the group's), including destroy
                                 of their entities and, for a group, changes
@@ -321,11 +347,22 @@
       a system or run_if, and   ecs_system_new, ecs_workload_new,
       desc.parallel_for while   ecs_workload_run (INVALID), ecs_world_free;
       it runs a batch           systems sharing a batch follow section 15
-      a phase system or its     insertions and removals, create, destroy,
-      run_if, a reducer         ecs_defer_*, ecs_flush, ecs_shrink (IN_PHASE),
+      a phase system or its     every call that changes the world other
+      run_if, a reducer         than in place (section 16): insertions and
+                                removals, create (ecs_create_id too),
+                                destroy, clone, ecs_world_clear,
+                                ecs_destroy_all, ecs_defer_*, ecs_flush,
+                                ecs_register, ecs_query_new, ecs_track_set,
+                                ecs_track_clear(_until), ecs_tick_advance,
+                                ecs_sort(_as), ecs_group_new, ecs_group_sort,
+                                ecs_index_new/_free, ecs_hooks_set,
+                                ecs_reserve, ecs_storage_reserve, ecs_shrink,
                                 ecs_unique_add/_remove/_get_mut, another
-                                system's exclusive unique, workload and
-                                schedule runs (section 16);
+                                system's exclusive unique, ecs_load,
+                                ecs_world_free (IN_PHASE or LOCKED);
+                                ecs_system_new, ecs_workload_new,
+                                ecs_phase_*, ecs_schedule_new, and workload,
+                                system and schedule runs (INVALID/LOCKED);
                                 ecs_propose_* except by the running system
       a hook during a phase's   ecs_propose_* (the phase's buffers are being
       apply                     read)
@@ -905,6 +942,7 @@
       bool ecs_track_inserted(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since)
       bool ecs_track_modified(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since)
       bool ecs_track_unique_inserted / ecs_track_unique_modified(w, c, since)
+          (uniques are always tracked: no ecs_track_set, no error)
       View terms: ECS_INSERTED, ECS_MODIFIED, or both (inserted or
           modified) keep only entities whose component changed in the
           view's window (desc.since, or each storage's last clear; a
@@ -1456,11 +1494,9 @@
       sees the phase's changes: they are stamped after the systems ran.)
 
       While a phase's systems and reducers run, the world is read-only:
-      insertions and removals, create (ecs_create_id too), destroy,
-      ecs_defer_*, ecs_flush, ecs_unique_add/_remove/_get_mut, runs of
-      workloads and schedules, registering a new component or a cached
-      query, ecs_index_free, ecs_track_clear(_until) and ecs_tick_advance
-      are refused (ECS_ERR_LOCKED, assert). Writes in place through pointers
+      every call that would change it other than in place is refused
+      (ECS_ERR_LOCKED, or INVALID for registering systems, workloads and
+      phases; assert): the list is section 2's re-entrancy table. Writes in place through pointers
       (ecs_get_mut, ECS_WRITE terms, ECS_ADD over an existing value) are
       not detected: they would be data races; propose instead.
       Exclusive uniques: desc.exclusive = a unique's component lets that
@@ -3526,7 +3562,7 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
     X(BLOCK_IN_EACH, INVALID, 1, "a block in a per-entity loop: in ECS_EACH or ecs_iter_next take ECS_FIELD") \
     X(OWNED, INVALID, 1, "owned by a group: sort the group (ecs_group_sort)")                            \
     X(NO_UNIQUE, NOT_FOUND, 1, "no unique value (see ecs_unique_add)")                                   \
-    X(TRACK_FLAGS, INVALID, 1, "flags must be ECS_TRACK_* bits")                                         \
+    X(TRACK_FLAGS, INVALID, 1, "flags %lu are not ECS_TRACK_* bits this call takes (ECS_TRACK_ENTITIES: clears only)")                                         \
     X(UNTRACKED, INVALID, 1, "the storage does not track this (ecs_track_set)")                          \
     X(UNTRACKED_LISTS, INVALID, 1, "the storage tracks neither removal nor deletion (ecs_track_set)")    \
     X(NOT_DELETED, INVALID, 1, "entry is not in the deleted list")                                       \
@@ -3535,7 +3571,7 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
     X(GROUP_OWNED, INVALID, 1, "already owned by another group")                                         \
     X(NO_GROUP, INVALID, 1, "no such group")                                                             \
     X(NOT_OWNED, INVALID, 1, "not a storage this group owns")                                            \
-    X(INDEX_KIND, INVALID, 1, "unsupported key: kind and size %lu (ECS_KEY_FLOAT: ordered only)")       \
+    X(INDEX_KIND, INVALID, 1, "unsupported key: kind %lu and size %lu (ECS_KEY_FLOAT: ordered only)")       \
     X(INDEX_FIELD, INVALID, 1, "the field (offset %lu, size %lu) is not inside the value (%lu bytes; a tag has none)") \
     X(NO_INDEX, INVALID, 1, "no such index")                                                             \
     X(INDEX_KEY, INVALID, 1, "a key of %lu bytes for a field of %lu: not the field's type")               \
@@ -3623,6 +3659,7 @@ static void ecs__report_v(const ecs_world *cw, int msg, const char *call, ecs_en
     const struct ecs__message *m = &ecs__messages[msg];
     const char *cname = cb;
     int n;
+    bool show_e, show_c;
     if (w && c - 1u < w->ncomponents)
         cname = w->storages[c]->name;
     else if (c)
@@ -3631,8 +3668,12 @@ static void ecs__report_v(const ecs_world *cw, int msg, const char *call, ecs_en
         cname = "no component";
     const char *at = ecs__call_part(call, 2);
     call = ecs__call_part(call, 0);
-    if (e != ECS_NULL || c)
-        n = snprintf(buf, ECS__MSG_MAX, "%s(entity %s, %.*s): ", call, ecs_entity_str(e, eb), ECS__NAME_IN_MSG, cname);
+    /* the entity and the component the call was given; a null one only
+       where it is what is wrong (no entity, no component: not named) */
+    show_e = e != ECS_NULL || msg == ECS__M_DEAD, show_c = c || msg == ECS__M_UNKNOWN;
+    if (show_e || show_c)
+        n = snprintf(buf, ECS__MSG_MAX, "%s(%s%s%s%.*s): ", call, show_e ? "entity " : "", show_e ? ecs_entity_str(e, eb) : "",
+                     show_e && show_c ? ", " : "", ECS__NAME_IN_MSG, show_c ? cname : "");
     else
         n = snprintf(buf, ECS__MSG_MAX, "%s: ", call);
     n += vsnprintf(buf + n, ECS__MSG_MAX - (size_t)n, text, ap);
@@ -3679,7 +3720,10 @@ static ecs_iter ecs__no_world_iter(void) {
     it.epoch = &ecs__dead_world.epoch;
     return it;
 }
-#define ECS__IN_HOOK "a hook or a sort comparator"
+/* What refuses a call that changes the world (ECS__M_REFUSED): the
+   innermost of a phase, a hook or sort, a workload or schedule. */
+#define ECS__WHAT_RUNS(w) ((w)->in_phase ? "a phase's systems or reducers" : (w)->guard ? "a hook or a sort comparator" \
+                                                                        : "a workload or a schedule")
 
 /* An unknown c, or a registered one whose size is not `size` (sizeof(T)
    of a typed macro; (size_t)-1: not checked). */
@@ -3803,7 +3847,7 @@ ECS__FN void ecs_world_free(ecs_world *w) {
     uint32_t c;
     if (!w) return;
     if (w->guard || w->running) { /* the caller's caller still uses it */
-        ecs__report(w, ECS__M_REFUSED, "ecs_world_free", ECS_NULL, 0, w->guard ? ECS__IN_HOOK : "a workload");
+        ecs__report(w, ECS__M_REFUSED, "ecs_world_free", ECS_NULL, 0, ECS__WHAT_RUNS(w));
         return;
     }
     for (c = 1; c <= w->ncomponents; c++) /* on_remove hooks see their values go, as in ecs_destroy */
@@ -3833,7 +3877,7 @@ ECS__FN uint32_t ecs_world_clear(ecs_world *w) {
     bool ok = true;
     ECS__WORLD(w, 0);
     if (w->guard) {
-        ecs__report(w, ECS__M_REFUSED, "ecs_world_clear", ECS_NULL, 0, ECS__IN_HOOK);
+        ecs__report(w, ECS__M_REFUSED, "ecs_world_clear", ECS_NULL, 0, ECS__WHAT_RUNS(w));
         return 0;
     }
     /* room for every record the live entities' destroys make, and for the
@@ -4862,7 +4906,7 @@ ECS__FN void ecs_shrink(ecs_world *w) {
     ECS__WORLD(w, );
     if (ecs__in_phase(w, "ecs_shrink")) return; /* (its systems read the arrays, on any thread) */
     if (w->guard) { /* a hook holds a value pointer */
-        ecs__report(w, ECS__M_REFUSED, "ecs_shrink", ECS_NULL, 0, ECS__IN_HOOK);
+        ecs__report(w, ECS__M_REFUSED, "ecs_shrink", ECS_NULL, 0, ECS__WHAT_RUNS(w));
         return;
     }
     for (c = 1; c <= w->ncomponents; c++) {
@@ -6015,7 +6059,7 @@ ECS__FN uint32_t ecs_flush(ecs_world *w) {
     uint32_t applied = 0;
     ecs_error before = w->err;
     if (w->guard) { /* a locked storage would refuse commands: they stay queued */
-        ecs__report(w, ECS__M_REFUSED, "ecs_flush", ECS_NULL, 0, ECS__IN_HOOK);
+        ecs__report(w, ECS__M_REFUSED, "ecs_flush", ECS_NULL, 0, ECS__WHAT_RUNS(w));
         return 0;
     }
     while (w->cmds_head < w->cmds_len) {
@@ -6317,7 +6361,7 @@ ECS__FN bool ecs_track_set(ecs_world *w, ecs_component c, uint32_t flags) {
         if (c - 1u >= w->ncomponents)
             ecs__bad_access(w, "ecs_track_set", ECS_NULL, c, (size_t)-1);
         else
-            ecs__report(w, ECS__M_TRACK_FLAGS, "ecs_track_set", ECS_NULL, c);
+            ecs__report(w, ECS__M_TRACK_FLAGS, "ecs_track_set", ECS_NULL, c, (unsigned long)flags);
         return false;
     }
     s = w->storages[c];
@@ -6545,6 +6589,10 @@ static void ecs__clear(ecs_world *w, const char *call, ecs_component c, uint32_t
         ecs__bad_access(w, call, ECS_NULL, c, (size_t)-1);
         return;
     }
+    if (flags & ~(uint32_t)(ECS_TRACK_ALL | ECS_TRACK_ENTITIES)) {
+        ecs__report(w, ECS__M_TRACK_FLAGS, call, ECS_NULL, c, (unsigned long)flags);
+        return;
+    }
     for (c = first; c <= last && c; c++) {
         ecs_storage *s = w->storages[c];
         if (t == ~(ecs_tick)0 && (flags & ECS_TRACK_INSERTION)) s->clear_inserted = w->tick;
@@ -6568,7 +6616,7 @@ ECS__FN void ecs_track_clear(ecs_world *w, ecs_component c, uint32_t flags) {
 ECS__FN void ecs_track_clear_until(ecs_world *w, ecs_component c, uint32_t flags, ecs_tick t) {
     ECS__WORLD(w, );
     ecs__clear(w, "ecs_track_clear_until", c,
-               flags & (ECS_TRACK_REMOVAL | ECS_TRACK_DELETION | ECS_TRACK_ENTITIES), t);
+               flags & ~(uint32_t)(ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION), t);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -7272,7 +7320,7 @@ ECS__FN ecs_index ecs_index_new(ecs_world *w, const ecs_index_desc *d) {
         ((d->kind == ECS_KEY_INT || d->kind == ECS_KEY_UINT) && sz != 1 && sz != 2 && sz != 4 && sz != 8) ||
         (d->kind == ECS_KEY_FLOAT && ((sz != 4 && sz != 8) || !d->ordered)) || (d->kind == ECS_KEY_CHARS && !sz) ||
         (d->kind == ECS_KEY_STRING && sz != sizeof(const char *)))
-        return ecs__report(w, ECS__M_INDEX_KIND, "ecs_index_new", ECS_NULL, d->c, (unsigned long)sz), 0;
+        return ecs__report(w, ECS__M_INDEX_KIND, "ecs_index_new", ECS_NULL, d->c, (unsigned long)d->kind, (unsigned long)sz), 0;
     if (!s->size || (uint64_t)d->offset + sz > s->size)
         return ecs__report(w, ECS__M_INDEX_FIELD, "ecs_index_new", ECS_NULL, d->c, (unsigned long)d->offset,
                            (unsigned long)sz, (unsigned long)s->size), 0;
@@ -7641,7 +7689,7 @@ ECS__FN ecs_component ecs_query_new(ecs_world *w, const char *name, const ecs_vi
     ecs__query q;
     ecs_component tag;
     uint32_t k, id, req = 0;
-    if (!d) return ecs__report(w, ECS__M_NULL_ARG, "ecs_query_new", ECS_NULL, 0, "desc"), 0;
+    if (!d || !name) return ecs__report(w, ECS__M_NULL_ARG, "ecs_query_new", ECS_NULL, 0, d ? "name" : "desc"), 0;
     if (ecs__in_phase(w, "ecs_query_new")) return 0;
     memset(&q, 0, sizeof q);
     for (k = 0; k < ECS_MAX_TERMS && d->terms[k].c; k++) {
@@ -7760,7 +7808,7 @@ ECS__FN bool ecs_system_new(ecs_world *w, const ecs_system_desc *d) {
         return false;
     }
     if (w->running) { /* the running workload reads the systems array */
-        ecs__report(w, ECS__M_REFUSED, "ecs_system_new", ECS_NULL, 0, "a workload");
+        ecs__report(w, ECS__M_REFUSED, "ecs_system_new", ECS_NULL, 0, ECS__WHAT_RUNS(w));
         return false;
     }
     if (ecs__system_find(w, d->name) != ECS__NOT_FOUND ||
@@ -7846,7 +7894,7 @@ ECS__FN bool ecs_workload_new(ecs_world *w, const char *name, uint32_t n, const 
     uint32_t i, k;
     memset(&wl, 0, sizeof wl);
     if (w->running) {
-        ecs__report(w, ECS__M_REFUSED, "ecs_workload_new", ECS_NULL, 0, "a workload");
+        ecs__report(w, ECS__M_REFUSED, "ecs_workload_new", ECS_NULL, 0, ECS__WHAT_RUNS(w));
         return false;
     }
     if (!name || !*name || (n && !items) || ecs__workload_index(w, name) != ECS__NOT_FOUND ||
@@ -7988,7 +8036,7 @@ ECS__FN int ecs_workload_run(ecs_world *w, const char *name) {
         return -1;
     }
     if (w->guard) {
-        ecs__report(w, ECS__M_REFUSED, "ecs_workload_run", ECS_NULL, 0, ECS__IN_HOOK);
+        ecs__report(w, ECS__M_REFUSED, "ecs_workload_run", ECS_NULL, 0, ECS__WHAT_RUNS(w));
         return -1;
     }
     if (!(wl = ecs__workload_find(w, "ecs_workload_run", name))) return -1;
@@ -8030,7 +8078,7 @@ ECS__FN int ecs_system_run(ecs_world *w, const char *name) {
         return -1;
     }
     if (w->guard) {
-        ecs__report(w, ECS__M_REFUSED, "ecs_system_run", ECS_NULL, 0, ECS__IN_HOOK);
+        ecs__report(w, ECS__M_REFUSED, "ecs_system_run", ECS_NULL, 0, ECS__WHAT_RUNS(w));
         return -1;
     }
     if ((k = ecs__system_find(w, name)) == ECS__NOT_FOUND) {
@@ -8403,7 +8451,8 @@ ECS__FN bool ecs_proposals_split(ecs_proposals *p, uint32_t parts) {
 }
 ECS__FN ecs_proposals *ecs_proposals_part(ecs_proposals *p, uint32_t k) {
     if (!p || k >= p->nparts) {
-        ECS_ASSERT(0, "ecs_proposals_part: no such part (ecs_proposals_split first, k < parts)");
+        ECS_ASSERT(0, p ? "ecs_proposals_part: no such part (ecs_proposals_split first, k < parts)"
+                        : "ecs_proposals_part: proposals is NULL");
         return NULL;
     }
     return &p->parts[k];
@@ -8826,7 +8875,7 @@ ECS__FN int ecs_schedule_run(ecs_world *w, const char *name) {
     uint32_t i, k;
     int rc = 0;
     if (w->running) return ecs__report(w, ECS__M_RUNNING, "ecs_schedule_run", ECS_NULL, 0), -1;
-    if (w->guard) return ecs__report(w, ECS__M_REFUSED, "ecs_schedule_run", ECS_NULL, 0, ECS__IN_HOOK), -1;
+    if (w->guard) return ecs__report(w, ECS__M_REFUSED, "ecs_schedule_run", ECS_NULL, 0, ECS__WHAT_RUNS(w)), -1;
     if ((i = ecs__phase_find(w, name, true)) == ECS__NOT_FOUND)
         return ecs__report(w, ECS__M_NO_SCHEDULE, "ecs_schedule_run", ECS_NULL, 0, name ? name : "(NULL)"), -1;
     w->running = true;
@@ -9687,7 +9736,7 @@ ECS__FN bool ecs_load(ecs_world *w, const void *bytes, size_t n) {
     ECS__WORLD(w, false);
     if (!bytes) { ecs__report(w, ECS__M_NULL_ARG, "ecs_load", ECS_NULL, 0, "bytes"); return false; }
     if (w->guard || w->running) {
-        ecs__report(w, ECS__M_REFUSED, "ecs_load", ECS_NULL, 0, w->guard ? ECS__IN_HOOK : "a workload");
+        ecs__report(w, ECS__M_REFUSED, "ecs_load", ECS_NULL, 0, ECS__WHAT_RUNS(w));
         return false;
     }
     if (w->alive || w->cmds_len) {

@@ -708,7 +708,7 @@ static void test_a_group_over_a_query_s_tag_is_refused(void) {
     CHECK((q = ecs_query_new(w, "IsFrozen", &d)) != 0);
     memset(&g, 0, sizeof g);
     g.owned[0] = pos, g.excluded[0] = q;
-    EXPECT_ASSERT(ecs_group_new(w, &g) == 0, "ecs_group_new(entity null, IsFrozen): a cached query's tag");
+    EXPECT_ASSERT(ecs_group_new(w, &g) == 0, "ecs_group_new(IsFrozen): a cached query's tag");
     CHECK_EQ(ecs_last_error(w), ECS_ERR_LOCKED);
     g.owned[0] = q, g.excluded[0] = 0;
     EXPECT_ASSERT(ecs_group_new(w, &g) == 0, "a cached query's tag");

@@ -1,4 +1,4 @@
-/* Error messages (section 3): every message the library can produce fits
+/* Error messages (section 2): every message the library can produce fits
    in the world's message buffer whole, so no advice is ever cut.
 
    A message is "call(entity I:V, Component): text" plus, for a typed
@@ -116,10 +116,35 @@ static void test_a_message_with_the_longest_names_is_whole(void) {
     ecs_world_free(w);
 }
 
+/* A message names the entity and the component the call was given, and
+   only those: a call that takes no entity names none (not "entity null"),
+   while a null entity that is what is wrong is named. */
+static void test_a_message_names_what_the_call_was_given(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component c = ECS_COMPONENT(w, Val);
+    ecs_entity e = ecs_create(w);
+    ecs_index_desc d = {0};
+    ecs_view_desc q = {0};
+    EXPECT_ASSERT(!ecs_track_set(w, c, 1u << 8), "ecs_track_set(Val): flags 256 are not ECS_TRACK_* bits");
+    EXPECT_ASSERT(ecs_add(w, ECS_NULL, c, NULL) == NULL, "ecs_add(entity null, Val): entity is not alive");
+    EXPECT_ASSERT(ecs_get(w, e, 0) == NULL, "ecs_get(entity 0:1, no component): unknown component");
+    EXPECT_ASSERT(ecs_reserve(NULL, 1) == false, "ecs_reserve: the world is NULL");
+    ecs_track_clear(w, c, 1u << 9); /* bits a clear does not take: refused, as ecs_track_set does */
+    CHECK_STR_EQ(ecs_last_error_msg(w),
+                 "ecs_track_clear(Val): flags 512 are not ECS_TRACK_* bits this call takes (ECS_TRACK_ENTITIES: clears only)");
+    test__expected++;
+    d.c = c, d.size = 4, d.kind = 99;
+    EXPECT_ASSERT(ecs_index_new(w, &d) == 0, "ecs_index_new(Val): unsupported key: kind 99 and size 4");
+    q.terms[0].c = c;
+    EXPECT_ASSERT(ecs_query_new(w, NULL, &q) == 0, "ecs_query_new: name is NULL");
+    ecs_world_free(w);
+}
+
 int main(int argc, char **argv) {
     test_only(argc, argv);
     RUN(test_every_message_fits_whole);
     RUN(test_the_library_words_a_message_quotes_are_short);
     RUN(test_a_message_with_the_longest_names_is_whole);
+    RUN(test_a_message_names_what_the_call_was_given);
     return test_summary();
 }

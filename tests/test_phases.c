@@ -635,6 +635,56 @@ static void test_under_reducer_required_a_component_with_no_reducer_fails_the_ph
 
 /* ---- the world is read-only while a phase's systems run ---------------- */
 
+static int try_to_write(const ecs_system_ctx *ctx);
+static int by_x(ecs_entity ea, const void *a, ecs_entity eb, const void *b, void *ctx) {
+    (void)ea, (void)eb, (void)ctx;
+    return (((const Pos *)a)->x > ((const Pos *)b)->x) - (((const Pos *)a)->x < ((const Pos *)b)->x);
+}
+/* The rest of section 2's row for a phase system: every call that changes
+   the world, or what is attached to its storages, is refused with a
+   message that says why (a phase's systems run, not a hook). */
+static bool refused_for_phase(ecs_world *w, bool failed, const char *call) {
+    const char *m = ecs_last_error_msg(w);
+    bool ok = failed && (ecs_last_error(w) == ECS_ERR_LOCKED || ecs_last_error(w) == ECS_ERR_INVALID) &&
+              strncmp(m, call, strlen(call)) == 0 &&
+              (strstr(m, "a phase's systems") || strstr(m, "a workload or schedule is already running"));
+    if (!ok) printf("  %s: %s\n", call, m);
+    ecs_clear_error(w);
+    return ok;
+}
+static bool try_to_change_the_setup(const ecs_system_ctx *ctx) {
+    const fixture *f = (const fixture *)ctx->user;
+    ecs_world *w = ctx->world;
+    ecs_group_desc g = {{0}, {0}};
+    ecs_index_desc ix = {0};
+    ecs_hooks h = {0};
+    ecs_system_desc sd = {0};
+    ecs_phase_desc pd = {0};
+    unsigned char snap[8] = {0};
+    int ok = 0, before = test__asserts;
+    g.owned[0] = f->pos, g.owned[1] = f->vel;
+    ix.c = f->pos, ix.size = sizeof(float), ix.kind = ECS_KEY_FLOAT, ix.ordered = true;
+    sd.name = "new", sd.fn = try_to_write;
+    pd.name = "new";
+    ok += refused_for_phase(w, ecs_clone(w, f->e[0]) == ECS_NULL, "ecs_clone(Pos)");
+    ok += refused_for_phase(w, ecs_world_clear(w) == 0, "ecs_world_clear");
+    ok += refused_for_phase(w, ecs_destroy_all(w, f->vel) == 0, "ecs_destroy_all");
+    ok += refused_for_phase(w, !ecs_track_set(w, f->pos, ECS_TRACK_ALL), "ecs_track_set(Pos)");
+    ecs_track_clear(w, 0, ECS_TRACK_ALL);
+    ok += refused_for_phase(w, true, "ecs_track_clear");
+    ok += refused_for_phase(w, !ecs_sort(w, f->pos, by_x, NULL), "ecs_sort(Pos)");
+    ok += refused_for_phase(w, ecs_group_new(w, &g) == 0, "ecs_group_new(Pos)");
+    ok += refused_for_phase(w, ecs_index_new(w, &ix) == 0, "ecs_index_new(Pos)");
+    ok += refused_for_phase(w, !ecs_hooks_set(w, f->pos, &h), "ecs_hooks_set(Pos)");
+    ok += refused_for_phase(w, !ecs_reserve(w, 100), "ecs_reserve");
+    ok += refused_for_phase(w, !ecs_storage_reserve(ecs_storage_of_mut(w, f->pos), 100), "ecs_storage_reserve(Pos)");
+    ok += refused_for_phase(w, ecs_flush(w) == 0, "ecs_flush");
+    ok += refused_for_phase(w, !ecs_load(w, snap, sizeof snap), "ecs_load");
+    ok += refused_for_phase(w, !ecs_system_new(w, &sd), "ecs_system_new");
+    ok += refused_for_phase(w, !ecs_phase_new(w, &pd), "ecs_phase_new");
+    test__expected += test__asserts - before; /* (each asserts: counted by the test) */
+    return ok == 15 && test__asserts - before == 15;
+}
 static int try_to_write(const ecs_system_ctx *ctx) {
     const fixture *f = (const fixture *)ctx->user;
     ecs_world *w = ctx->world;
@@ -654,7 +704,7 @@ static int try_to_write(const ecs_system_ctx *ctx) {
     refused += ecs_tick_advance(w) == 0;
     ecs_shrink(w); /* (moves arrays other systems may be reading) */
     refused += ecs_last_error(w) == ECS_ERR_LOCKED && strstr(ecs_last_error_msg(w), "ecs_shrink: a phase's systems") != NULL;
-    return refused == 14 ? 0 : 1;
+    return refused == 14 && try_to_change_the_setup(ctx) ? 0 : 1;
 }
 static void test_a_phase_system_that_writes_the_world_directly_is_refused(void) {
     fixture f;
@@ -670,7 +720,7 @@ static void test_a_phase_system_that_writes_the_world_directly_is_refused(void) 
     ecs_schedule_new(f.w, "s", 1, s);
     test__asserts = 0;
     CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
-    CHECK_EQ(test__asserts, 13); /* one assert each */
+    CHECK_EQ(test__asserts, 13 + 15); /* one assert each (the 15 of the setup counted there) */
     test__expected += 13;
     {
         ecs_component late = ecs_register(f.w, "Late", 4, 4); /* after the phase: a storage like any */
@@ -1096,8 +1146,12 @@ static void test_only_a_running_phase_system_proposes(void) {
 static ecs_proposals *kept_part;
 static int split_and_propose(const ecs_system_ctx *ctx) {
     const fixture *f = (const fixture *)ctx->user;
+    int asserts = test__asserts;
     SYS_CHECK(ecs_proposals_split(ctx->proposals, 4));
     kept_part = ecs_proposals_part(ctx->proposals, 3);
+    SYS_CHECK(ecs_proposals_part(ctx->proposals, 4) == NULL); /* k < parts */
+    SYS_CHECK(test__asserts == asserts + 1 && strstr(test__assert_msg, "ecs_proposals_part: no such part"));
+    test__expected++;
     return !ECS_PROPOSE_SET(ecs_proposals_part(ctx->proposals, 1), f->e[1], f->score, Score, {7});
 }
 static int propose_into_kept_part(const ecs_system_ctx *ctx) {
@@ -1125,7 +1179,7 @@ static void test_parts_take_proposals_only_in_the_run_that_split_them(void) {
     ecs_remove(f.w, f.e[1], f.score, NULL);
     asserts = test__asserts;
     CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
-    CHECK_EQ(test__asserts - asserts, 1); /* the late system's use of the splitter's part */
+    CHECK_EQ(test__asserts - asserts, 2); /* the splitter's part 4 (counted there), and the late system's use of its part */
     test__expected++;
     CHECK_EQ(sys_failed, 0);
     CHECK_EQ(ECS_GET(f.w, f.e[1], f.score, Score)->v, 7);
@@ -1190,7 +1244,7 @@ static void test_registration_and_recording_refuse_bad_arguments(void) {
     CHECK(ecs_phase_reducer(f.w, "p", f.pos, NULL, NULL)); /* none to take off: fine */
     EXPECT_ASSERT(ecs_schedule_run(f.w, "s") == -1, "no schedule named 's'");
     EXPECT_ASSERT(!ecs_propose_set(NULL, f.e[0], f.pos, NULL), "proposals is NULL");
-    EXPECT_ASSERT(ecs_proposals_part(NULL, 0) == NULL, "no such part");
+    EXPECT_ASSERT(ecs_proposals_part(NULL, 0) == NULL, "ecs_proposals_part: proposals is NULL");
     EXPECT_ASSERT(ecs_phase_new(NULL, &pd) == false, "world is NULL");
     CHECK(ecs_schedule_new(f.w, "empty", 0, NULL));
     CHECK_EQ(ecs_schedule_run(f.w, "empty"), 0);
