@@ -3500,8 +3500,9 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
    goes through ECS_ASSERT; 0: a runtime condition, such as running out of
    memory, that a program handles by the return value) and its text, a
    printf format whose arguments the reporting call passes. Messages read
-   "call(entity I:V, Component): text", or "call: text" when neither is
-   known, then " (at file:line)" for a typed macro's call under ECS_DEBUG;
+   "call(entity I:V, Component): text", naming the entity and the
+   component the call was given (a null one only where it is what is
+   wrong), or "call: text" when it was given neither, then " (at file:line)" for a typed macro's call under ECS_DEBUG;
    names and places in them are cut at ECS__NAME_IN_MSG characters, so
    that every message fits in world->err_msg whole. The
    catalogue of section 2 lists, per call, the errors of these rows. */
