@@ -445,7 +445,9 @@
 
       ecs_entity ecs_create(ecs_world *w)
           A new entity with no components. Returns ECS_NULL when out of
-          memory or when desc.max_entities slots are in use (error set).
+          memory or when no slot is left (error set): desc.max_entities
+          counts every slot ever used, alive, free or retired (a slot
+          whose last version was used, ECS_VERSION_MAX).
       bool ecs_destroy(ecs_world *w, ecs_entity e)
           Deletes every component of e, then e. Returns false (no assert) if
           e is not alive, so destroying twice is harmless.
@@ -468,14 +470,19 @@
           free queue. ECS_NULL and INVALID (assert) if the slot is alive,
           e's version is 0, above ECS_VERSION_MAX, or older than the
           slot's next one, or the slot is retired; EXHAUSTED beyond
-          desc.max_entities.
+          desc.max_entities, or when the free queue would hold more than
+          2^31 slots. Memory: every slot below e exists (8 bytes each, in
+          the slot table and the free queue), so ids from outside should
+          be dense: an index of 10,000,000 costs 80 MB.
       ecs_entity ecs_clone(ecs_world *w, ecs_entity e)
           A new entity with a copy of each of e's components (bytes; hooks
           and tracking run as for ecs_add), for spawning from a template.
           All or nothing: on a failure the new entity is destroyed again.
       uint32_t ecs_destroy_all(ecs_world *w, ecs_component c)
           Destroys every entity that has c (Shipyard's delete_any); returns
-          how many. Stops at the first refusal (error set).
+          how many. Stops at the first refusal (error set). Out of memory
+          for its records (tracking), as ecs_world_clear: 0, nothing
+          destroyed; only what hooks add meanwhile can still run out.
       uint32_t ecs_entity_components(const ecs_world *w, ecs_entity e,
                                      ecs_component *out, uint32_t cap)
           e's components in id order: writes up to cap of them, returns
@@ -2133,7 +2140,7 @@ enum {
     ECS_TRACK_REMOVAL = 1u << 2,
     ECS_TRACK_DELETION = 1u << 3,
     ECS_TRACK_ALL = 15u,
-    ECS_TRACK_ENTITIES = 1u << 4 /* ecs_track_clear only: the created/destroyed lists */
+    ECS_TRACK_ENTITIES = 1u << 8 /* ecs_track_clear only: the created/destroyed lists (not a view flag's value) */
 };
 typedef struct ecs_change {
     ecs_entity entity;
@@ -3520,8 +3527,8 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
     X(NO_SLOT, EXHAUSTED, 0, "no entity slot left")                                                      \
     X(REFUSED, LOCKED, 1, "not allowed while %s runs")                                                   \
     X(LOCKED, LOCKED, 1,                                                                                 \
-      "a hook of this storage is running (or a sort of it): insertions and removals here must be "       \
-      "deferred (ecs_defer_*)")                                                                          \
+      "a hook of this storage is running (or a sort of it): defer insertions and removals here "         \
+      "(ecs_defer_*); other changes to the storage wait until it returns")                               \
     X(LOCKED_GROUP, LOCKED, 1,                                                                           \
       "a hook or sort of a storage of this component's group is running: changes that join or leave "    \
       "the group must be deferred (ecs_defer_*)")                                                        \
@@ -3535,6 +3542,7 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
     X(ID_USED, INVALID, 1, "the slot's next version is newer: that id was used already")                 \
     X(ID_RETIRED, INVALID, 1, "the slot is retired: its last version was used")                          \
     X(ID_BEYOND, EXHAUSTED, 0, "beyond desc.max_entities")                                               \
+    X(ID_FAR, EXHAUSTED, 0, "more than 2^31 free slots below it (the slots below a created id are free)") \
     X(NO_NAME, INVALID, 1, "a component needs a name")                                                   \
     X(BAD_TYPE, INVALID, 1, "%.64s: size %lu / alignment %lu not supported (max alignment %lu)")         \
     X(REREGISTER, INVALID, 1, "already registered with size %lu, align %lu (now %lu, %lu)")              \
@@ -3872,26 +3880,35 @@ ECS__FN void ecs_world_free(ecs_world *w) {
 }
 
 ECS__IMPL_HOT bool ecs__destroy(ecs_world *w, ecs_entity e, const char *call, ecs_storage **room);
+/* Room for every record that destroying up to `most` entities makes (each
+   storage's deleted list, the destroyed list) and, with more than 32
+   components, for ecs__strip's list of an entity's storages (*room), taken
+   before the first destroy: out of memory there, nothing is destroyed. */
+static bool ecs__destroy_room(ecs_world *w, const char *call, uint32_t most, ecs_storage ***room) {
+    uint32_t i, nc = w->ncomponents;
+    bool ok = true;
+    *room = NULL;
+    for (i = 0; ok && i <= nc; i++) {
+        ecs_storage *s = w->storages[i];
+        ok = i ? !(s->track & ECS_TRACK_DELETION) || ecs__changes_reserve(w, &s->deleted, s->count < most ? s->count : most, s->size)
+               : !w->track_entities || ecs__changes_reserve(w, &w->destroyed, most, 0);
+    }
+    if (!ok || (nc > 32 && !(*room = (ecs_storage **)ecs__alloc_n(w, nc, sizeof **room))))
+        return ecs__report(w, ECS__M_OOM, call, ECS_NULL, 0), false;
+    return true;
+}
+
 ECS__FN uint32_t ecs_world_clear(ecs_world *w) {
     uint32_t i, n = 0, nc;
-    ecs_storage **room = NULL; /* ecs__strip's list of an entity's storages, when more than 32 */
+    ecs_storage **room; /* ecs__strip's list of an entity's storages, when more than 32 */
     bool ok = true;
     ECS__WORLD(w, 0);
     if (w->guard) {
         ecs__report(w, ECS__M_REFUSED, "ecs_world_clear", ECS_NULL, 0, ECS__WHAT_RUNS(w));
         return 0;
     }
-    /* room for every record the live entities' destroys make, and for the
-       list, first: out of memory there, nothing is destroyed */
     nc = w->ncomponents;
-    for (i = 0; ok && i <= nc; i++)
-        ok = i ? !(w->storages[i]->track & ECS_TRACK_DELETION) ||
-                     ecs__changes_reserve(w, &w->storages[i]->deleted, w->storages[i]->count, w->storages[i]->size)
-               : !w->track_entities || ecs__changes_reserve(w, &w->destroyed, w->alive, 0);
-    if (!ok || (nc > 32 && !(room = (ecs_storage **)ecs__alloc_n(w, nc, sizeof *room)))) {
-        ecs__report(w, ECS__M_OOM, "ecs_world_clear", ECS_NULL, 0);
-        return 0;
-    }
+    if (!ecs__destroy_room(w, "ecs_world_clear", w->alive, &room)) return 0;
     while (ok && w->alive) { /* hooks may create entities: those go too */
         uint32_t before = n;
         for (i = 0; ok && i < w->nslots; i++)
@@ -4087,8 +4104,8 @@ ECS__FN ecs_entity ecs_create_id(ecs_world *w, ecs_entity e) {
         ecs__report(w, bad, "ecs_create_id", e, 0);
         return ECS_NULL;
     }
-    if (i >= w->max_slots) {
-        ecs__report(w, ECS__M_ID_BEYOND, "ecs_create_id", e, 0);
+    if (i >= w->max_slots || (i >= w->nslots && (uint64_t)w->fq_len + (i - w->nslots) > 0x80000000u)) {
+        ecs__report(w, i >= w->max_slots ? ECS__M_ID_BEYOND : ECS__M_ID_FAR, "ecs_create_id", e, 0);
         return ECS_NULL;
     }
     /* everything that can fail first: the slots up to i (those below it
@@ -4537,13 +4554,13 @@ static bool ecs__locked(ecs_world *w, const char *call, ecs_entity e, const ecs_
 /* The insert path's checks for e getting s's component (the caller
    asks when s is locked or a hook runs): s is not locked, and e
    (ECS_NULL: a new entity) is not being stripped. */
-static bool ecs__may_insert(ecs_world *w, const char *call, ecs_entity e, const ecs_storage *s) {
-    if (ecs__locked(w, call, e, s)) return false;
-    if (e != ECS_NULL && w->busy && (ecs__busy_kind(w, e) & ECS__BUSY_STRIP)) {
-        ecs__report(w, ECS__M_STRIPPED, call, e, s->id);
-        return false;
-    }
+static bool ecs__stripping(ecs_world *w, const char *call, ecs_entity e, ecs_component c) {
+    if (e == ECS_NULL || !w->busy || !(ecs__busy_kind(w, e) & ECS__BUSY_STRIP)) return false;
+    ecs__report(w, ECS__M_STRIPPED, call, e, c); /* (a replace too: its value would be dropped) */
     return true;
+}
+static bool ecs__may_insert(ecs_world *w, const char *call, ecs_entity e, const ecs_storage *s) {
+    return !ecs__locked(w, call, e, s) && !ecs__stripping(w, call, e, s->id);
 }
 
 /* The insert path's steps once e's value is in s: what is attached
@@ -4720,8 +4737,9 @@ static bool ecs__insert(ecs_world *w, const char *call, ecs_entity *ids, uint32_
                 ecs__report(w, ECS__M_TWICE, call, e, comps[i]);
                 goto out;
             }
-        if ((st[i]->locked || w->guard || st[i]->query) && (create || (uint32_t)ECS__ENTRY(st[i], e_idx) == ECS__NO_ROW) &&
-            !ecs__may_insert(w, call, e, st[i]))
+        if ((st[i]->locked || w->guard || st[i]->query) && (create || (uint32_t)ECS__ENTRY(st[i], e_idx) == ECS__NO_ROW)
+                ? !ecs__may_insert(w, call, e, st[i])
+                : ecs__stripping(w, call, e, comps[i])) /* (a replace) */
             goto out;
         settle |= st[i]->paths & ECS__PATH_SETTLED;
     }
@@ -4962,6 +4980,7 @@ static void *ecs__add(ecs_world *w, const char *call, ecs_entity e, ecs_componen
     uint32_t row;
     if (!s) return NULL;
     if ((row = (uint32_t)ECS__ENTRY(s, (uint32_t)e)) == ECS__NO_ROW) return ecs__insert1(w, call, s, e, value);
+    if (ecs__stripping(w, call, e, c)) return NULL;
     value = ecs__replace(s, row, value);
     ecs__replaced(w, s, e); /* (s is locked while it runs: the row stays) */
     return (void *)value;
@@ -5140,14 +5159,18 @@ out:
 }
 
 ECS__FN uint32_t ecs_destroy_all(ecs_world *w, ecs_component c) {
-    uint32_t n = 0;
-    ecs_storage *s;
+    uint32_t n = 0, nc;
+    ecs_storage *s, **room;
     ECS__WORLD(w, 0);
     if (!(s = ecs__comp(w, "ecs_destroy_all", ECS_NULL, c, (size_t)-1))) return 0;
     if (ecs__in_phase(w, "ecs_destroy_all")) return 0;
     if (s->query && !ecs__query_fresh(w, s->query)) /* (a query's tag that lags: rebuilt first) */
         return ecs__report(w, ECS__M_OOM, "ecs_destroy_all", ECS_NULL, c), 0;
-    while (s->count && ecs__destroy(w, s->dense[s->count - 1], "ecs_destroy_all", NULL)) n++; /* stops at a refusal */
+    nc = w->ncomponents;
+    if (!ecs__destroy_room(w, "ecs_destroy_all", s->count, &room)) return 0;
+    while (s->count && ecs__destroy(w, s->dense[s->count - 1], "ecs_destroy_all", w->ncomponents <= nc ? room : NULL))
+        n++; /* stops at a refusal */
+    ecs__free(w, room, (size_t)nc * sizeof *room);
     return n;
 }
 
@@ -6406,7 +6429,7 @@ static ecs_tick ecs__advance(ecs_world *w) {
 
 ECS__FN ecs_tick ecs_tick_advance(ecs_world *w) {
     ECS__WORLD(w, 0);
-    return ecs__in_phase(w, "ecs_tick_advance") ? 0 : ecs__advance(w);
+    return ecs__clock_refused(w, "ecs_tick_advance") ? 0 : ecs__advance(w);
 }
 
 /* Row of e in c, checking that c tracks `flag` (0: nothing to check). */
@@ -6436,7 +6459,7 @@ static bool ecs__add_if_changed(ecs_world *w, const char *call, ecs_entity e, ec
     uint32_t row;
     if (!s) return false;
     if ((row = (uint32_t)ECS__ENTRY(s, (uint32_t)e)) == ECS__NO_ROW) return ecs__insert1(w, call, s, e, value) != NULL;
-    if (!s->size) return false;
+    if (!s->size || ecs__stripping(w, call, e, c)) return false;
     if (value) {
         if (memcmp(s->data + (size_t)row * s->size, value, s->size) == 0) return false;
     } else { /* NULL means zeroed, as everywhere */
@@ -6583,16 +6606,25 @@ static void ecs__changes_drop(ecs__changes *l, ecs_tick t, uint32_t vsize) {
     l->count = n;
 }
 
-static void ecs__clear(ecs_world *w, const char *call, ecs_component c, uint32_t flags, ecs_tick t) {
+/* The clock and the lists are shared by every system of a workload (a
+   batch may run on several threads, each stamping with the clock): they
+   are moved outside runs only. */
+static bool ecs__clock_refused(ecs_world *w, const char *call) {
+    if (ecs__in_phase(w, call)) return true;
+    if (w->running) ecs__report(w, ECS__M_REFUSED, call, ECS_NULL, 0, "a workload or a schedule");
+    return w->running;
+}
+
+static bool ecs__clear(ecs_world *w, const char *call, ecs_component c, uint32_t flags, ecs_tick t) {
     ecs_component first = c ? c : 1, last = c ? c : w->ncomponents;
-    if (ecs__in_phase(w, call)) return;
+    if (ecs__clock_refused(w, call)) return false;
     if (c - 1u >= w->ncomponents && c) {
         ecs__bad_access(w, call, ECS_NULL, c, (size_t)-1);
-        return;
+        return false;
     }
     if (flags & ~(uint32_t)(ECS_TRACK_ALL | ECS_TRACK_ENTITIES)) {
         ecs__report(w, ECS__M_TRACK_FLAGS, call, ECS_NULL, c, (unsigned long)flags);
-        return;
+        return false;
     }
     for (c = first; c <= last && c; c++) {
         ecs_storage *s = w->storages[c];
@@ -6605,13 +6637,12 @@ static void ecs__clear(ecs_world *w, const char *call, ecs_component c, uint32_t
         ecs__changes_drop(&w->created, t, 0);
         ecs__changes_drop(&w->destroyed, t, 0);
     }
+    return true;
 }
 
 ECS__FN void ecs_track_clear(ecs_world *w, ecs_component c, uint32_t flags) {
     ECS__WORLD(w, );
-    if (ecs__in_phase(w, "ecs_track_clear")) return;
-    ecs__clear(w, "ecs_track_clear", c, flags, ~(ecs_tick)0);
-    ecs__advance(w); /* what changes next is after the clear */
+    if (ecs__clear(w, "ecs_track_clear", c, flags, ~(ecs_tick)0)) ecs__advance(w); /* what changes next is after the clear */
 }
 
 ECS__FN void ecs_track_clear_until(ecs_world *w, ecs_component c, uint32_t flags, ecs_tick t) {

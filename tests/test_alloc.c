@@ -160,6 +160,48 @@ static void test_destroy_retires_the_slot_when_the_free_queue_cannot_grow(void) 
     CHECK_EQ(h.outstanding, 0);
 }
 
+/* ecs_destroy_all reserves its records first, as ecs_world_clear does: out
+   of memory at any of its allocations, it destroys nothing (not the
+   entities before the one whose record could not be made). */
+static void test_destroy_all_out_of_memory_destroys_nothing(void) {
+    hooks h;
+    ecs_desc d = hooked_desc(&h);
+    ecs_world *w;
+    ecs_component pos, hp;
+    ecs_entity e[40];
+    unsigned long k, at;
+    uint32_t i, n = 0, deleted;
+    d.track_entities = true;
+    w = ecs_world_new(&d);
+    pos = ECS_COMPONENT(w, Pos), hp = ECS_COMPONENT(w, Health);
+    ecs_track_set(w, pos, ECS_TRACK_ALL);
+    ecs_track_set(w, hp, ECS_TRACK_DELETION);
+    for (i = 0; i < 40; i++) {
+        e[i] = ecs_create(w);
+        ECS_ADD(w, e[i], pos, Pos, {(float)i, 0});
+        if (i % 2) ECS_ADD(w, e[i], hp, Health, {(int)i});
+    }
+    for (k = 1;; k++) {
+        at = h.calls;
+        h.fail_at = at + k;
+        n = ecs_destroy_all(w, pos);
+        h.fail_at = 0;
+        if (h.calls < at + k) break; /* no allocation k: it went through */
+        CHECK_EQ(n, 0u);
+        CHECK_EQ(ecs_last_error(w), ECS_ERR_OUT_OF_MEMORY);
+        CHECK_EQ(ecs_count(w), 40u);
+        for (i = 0; i < 40; i++) CHECK(ecs_alive(w, e[i]) && ecs_has(w, e[i], pos));
+        CHECK(ecs_track_deleted(w, pos, 0, &deleted) == NULL || deleted == 0);
+    }
+    CHECK(k > 1); /* some allocation was failed */
+    CHECK_EQ(n, 40u);
+    CHECK_EQ(ecs_count(w), 0u);
+    ecs_track_deleted(w, hp, 0, &deleted);
+    CHECK_EQ(deleted, 20u);
+    ecs_world_free(w);
+    CHECK_EQ(h.outstanding, 0);
+}
+
 /* ---- every allocation fails once --------------------------------------- */
 /* A scripted workload runs against a model once per allocation: run k fails
    the k-th alloc call. The call that hits the failure must return its
@@ -452,6 +494,7 @@ int main(int argc, char **argv) {
     RUN(test_world_new_returns_null_when_it_cannot_allocate);
     RUN(test_a_failed_add_leaves_no_trace_and_a_retry_works);
     RUN(test_destroy_retires_the_slot_when_the_free_queue_cannot_grow);
+    RUN(test_destroy_all_out_of_memory_destroys_nothing);
     RUN(test_every_allocation_failure_leaves_the_world_consistent);
     return test_summary();
 }

@@ -616,6 +616,34 @@ static void test_adding_to_an_entity_being_destroyed_or_stripped_asserts(void) {
     ecs_world_free(w);
 }
 
+/* on_remove of A: replaces its entity's B (which B's on_remove has not
+   taken yet: hooks run in component id order) three ways; each is refused,
+   as an insertion is: the value would be dropped with the entity. */
+static void replace_b(ecs_world *hw, ecs_entity e, ecs_component hc, void *value, void *user) {
+    B v = {9};
+    (void)hc, (void)value, (void)user;
+    EXPECT_ASSERT(ECS_ADD(hw, e, b, B, {9}) == NULL, "being stripped or destroyed");
+    EXPECT_ASSERT(!ecs_add_if_changed(hw, e, b, &v), "ecs_add_if_changed(entity 0:1, B): the entity is being stripped");
+    EXPECT_ASSERT(!ecs_add_n(hw, e, 1, &b, (const void *[]){&v}), "being stripped or destroyed");
+    CHECK_EQ(ecs_last_error(hw), ECS_ERR_LOCKED);
+    CHECK_EQ(ECS_GET(hw, e, b, B)->v, 2);
+}
+
+static void test_replacing_a_value_of_an_entity_being_destroyed_asserts(void) {
+    ecs_entity e;
+    setup();
+    set_replace_hook(b, log_replace);
+    set_hooks(a, NULL, replace_b, NULL);
+    e = ecs_create(w);
+    ECS_ADD(w, e, a, A, {1});
+    ECS_ADD(w, e, b, B, {2});
+    nev = 0;
+    CHECK(ecs_destroy(w, e));
+    CHECK_EQ(nev, 0); /* no on_replace for the dying entity */
+    CHECK(!ecs_alive(w, e) && ecs_storage_count(ecs_storage_of(w, b)) == 0);
+    ecs_world_free(w);
+}
+
 /* on_insert of A on target: defers what it may not do now. */
 static void defer_it(ecs_world *hw, ecs_entity e, ecs_component hc, void *value, void *user) {
     A v = {50};
@@ -693,6 +721,7 @@ int main(int argc, char **argv) {
     RUN(test_a_hook_inserting_into_or_removing_from_its_own_storage_asserts_locked);
     RUN(test_a_hook_destroying_or_stripping_its_own_entity_asserts);
     RUN(test_adding_to_an_entity_being_destroyed_or_stripped_asserts);
+    RUN(test_replacing_a_value_of_an_entity_being_destroyed_asserts);
     RUN(test_a_hook_may_defer_what_it_may_not_do_now);
     /* last: overflows the destroyed list (ecs.h bug, see the test); under
        ASan this ends the process */
