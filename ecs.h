@@ -345,8 +345,11 @@
                                 that would join or leave it; ecs_flush,
                                 ecs_workload_run, ecs_world_free
       a system or run_if, and   ecs_system_new, ecs_workload_new,
-      desc.parallel_for while   ecs_workload_run (INVALID), ecs_world_free;
-      it runs a batch           systems sharing a batch follow section 15
+      desc.parallel_for while   ecs_workload_run, ecs_system_run and
+      it runs a batch           ecs_schedule_run (INVALID), ecs_world_free,
+                                ecs_track_clear(_until) and ecs_tick_advance
+                                (the clock the batch stamps with); systems
+                                sharing a batch follow section 15
       a phase system or its     every call that changes the world other
       run_if, a reducer         than in place (section 16): insertions and
                                 removals, create (ecs_create_id too),
@@ -426,7 +429,15 @@
       ecs_visit). ecs_iter_chunk gives threads disjoint slices of one view;
       each may write its own slice's ECS_WRITE terms (marks included). The
       systems of a workload batch run at once through parallel_for (section
-      15). tests/test_threads.c runs each of these on 4 threads under
+      15). Two reads bring something up to date, and so write it: a view
+      with an index term or an ecs_index_* query after writes to the
+      indexed component, and a view with a cached query's tag as a term
+      while that query lags after running out of memory (section 14).
+      They are safe on several threads once one of them ran alone.
+      The allocator is called from the thread that makes the call: in a
+      parallel workload batch or phase, from several at once (a system
+      that writes an indexed component grows that index's list of
+      changes), so give such a world a thread-safe allocator. tests/test_threads.c runs each of these on 4 threads under
       ThreadSanitizer. A call that fails records its error in the world, so
       two threads making failing calls at once race on the message.
 
@@ -965,11 +976,15 @@
       const ecs_change *ecs_track_created(const ecs_world *w, ecs_tick since, uint32_t *n)
       const ecs_change *ecs_track_destroyed(const ecs_world *w, ecs_tick since, uint32_t *n)
           With ecs_desc.track_entities: entities created and destroyed.
+          Valid until the next create or destroy, or a clear of them.
       uint32_t ecs_track_removed_or_deleted(const ecs_world *w, ecs_component c,
                                             ecs_tick since, ecs_change *out, uint32_t cap)
           One list of both (Shipyard's removed_or_deleted), merged by tick
           (removals first within a tick): writes up to cap entries, returns
-          how many there are. c must track removal or deletion.
+          how many there are. c must track removal or deletion. The
+          entries are copies, and do not say which list each came from:
+          for a deleted value, ask ecs_track_deleted_value with an entry of
+          ecs_track_deleted's list.
       void ecs_track_clear(ecs_world *w, ecs_component c, uint32_t flags)
           c = 0: every storage. INSERTION/MODIFICATION start a new default
           window; REMOVAL/DELETION empty the lists; ECS_TRACK_ENTITIES
@@ -1243,8 +1258,11 @@
       they start, and the views they make leave the indexes alone
       (tests/test_threads.c). Writes to an indexed component put its
       entities on the index's list: not from several threads at once (no
-      ECS_WRITE of it in ecs_iter_chunk slices on several threads; a
-      system that writes it runs alone in its batch anyway).
+      ECS_WRITE of it in ecs_iter_chunk slices on several threads). In a
+      workload batch a system that writes it shares the batch with no
+      system that declares the component: a system with an index term
+      or that calls ecs_index_* reads the indexed component, and must
+      declare it (desc.reads) to be kept apart from its writers.
       Out of memory while an index
       updates, the index drops its state and rebuilds at the next query;
       a query that cannot rebuild returns 0 (ECS_ERR_OUT_OF_MEMORY). It
@@ -1357,7 +1375,12 @@
       a new tick; the systems of a batch of two or more run through
       desc.parallel_for (so ecs.h needs no thread library; default: one
       after another), and the command buffer is flushed after each batch. Systems in a batch may
-      touch only what they declared, and nothing structural.
+      touch only what they declared, and nothing structural (not checked:
+      a data race). Structural includes registering a component,
+      ecs_defer_*, and replacing a value whose component has an
+      on_replace hook (hooks share the world's hook state); a system
+      with an index term or that calls ecs_index_* reads the indexed
+      component (declare it).
       uint32_t ecs_workload_plan(const ecs_world *w, const char *name, ecs_plan_step *out, uint32_t cap)
           The plan: per step the system, its batch, and why it could not
           join the previous batch (naming one system it conflicts with).
@@ -1683,7 +1706,10 @@
       Replacing a value in place (add on an entity that already has it)
       and changes to other storages never move it. ecs_storage_entities
       follows the same rule. Component ids and names stay valid for the
-      life of the world.
+      life of the world. Tracking's lists (section 11): ecs_track_removed
+      and _deleted entries and ecs_track_deleted_value's value until the
+      next change of that storage or a clear of its lists; _created and
+      _destroyed entries until the next create or destroy, or a clear.
 
    ---------------------------------------------------------------------------
    19. REVISION HISTORY
@@ -6427,6 +6453,15 @@ static ecs_tick ecs__advance(ecs_world *w) {
     return w->tick++;
 }
 
+/* The clock and the lists are shared by every system of a workload (a
+   batch may run on several threads, each stamping with the clock): they
+   are moved outside runs only. */
+static bool ecs__clock_refused(ecs_world *w, const char *call) {
+    if (ecs__in_phase(w, call)) return true;
+    if (w->running) ecs__report(w, ECS__M_REFUSED, call, ECS_NULL, 0, "a workload or a schedule");
+    return w->running;
+}
+
 ECS__FN ecs_tick ecs_tick_advance(ecs_world *w) {
     ECS__WORLD(w, 0);
     return ecs__clock_refused(w, "ecs_tick_advance") ? 0 : ecs__advance(w);
@@ -6604,15 +6639,6 @@ static void ecs__changes_drop(ecs__changes *l, ecs_tick t, uint32_t vsize) {
     memmove(l->items, l->items + (l->count - n), (size_t)n * sizeof *l->items);
     if (vsize) memmove(l->values, l->values + (size_t)(l->count - n) * vsize, (size_t)n * vsize);
     l->count = n;
-}
-
-/* The clock and the lists are shared by every system of a workload (a
-   batch may run on several threads, each stamping with the clock): they
-   are moved outside runs only. */
-static bool ecs__clock_refused(ecs_world *w, const char *call) {
-    if (ecs__in_phase(w, call)) return true;
-    if (w->running) ecs__report(w, ECS__M_REFUSED, call, ECS_NULL, 0, "a workload or a schedule");
-    return w->running;
 }
 
 static bool ecs__clear(ecs_world *w, const char *call, ecs_component c, uint32_t flags, ecs_tick t) {

@@ -601,7 +601,7 @@ static int random_op(void) {
     } else if (op < 95) {
         ecs_unique_remove(r.w, c, NULL);
     } else if (op < 96) { /* a new default window (c = 0: every storage, untracked ones too) */
-        ecs_track_clear(r.w, test_rand(3) ? c : 0, test_rand(32));
+        ecs_track_clear(r.w, test_rand(3) ? c : 0, test_rand(16) | (test_rand(2) ? ECS_TRACK_ENTITIES : 0));
     } else if (op < 97) {
         if (r.nticks) ecs_track_clear_until(r.w, c, ECS_TRACK_ALL | ECS_TRACK_ENTITIES,
                                                     r.ticks[test_rand((unsigned)r.nticks)]);

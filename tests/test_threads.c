@@ -16,7 +16,7 @@
         ECS_TRACK_MODIFICATION, over aligned, probed and group storages:
         every entity is handed out exactly once per round;
      5. a workload batch of four systems (disjoint writes declared) run
-        through examples/pool.h as desc.parallel_for (section 14);
+        through examples/pool.h as desc.parallel_for (section 15);
      6. other reads of a world: uniques, tracking queries and lists,
         groups, the last error.
    A failure inside a thread is recorded by that thread (test.h's CHECK is

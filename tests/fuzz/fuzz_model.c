@@ -2658,7 +2658,7 @@ static void m_clear(int c, uint32_t flags, ecs_tick t, int windows) {
 
 static void op_clear(void) {
     int c = (int)(u8() % (unsigned)(m.ncomp + 1));
-    uint32_t flags = u8() & 31;
+    uint32_t f = u8(), flags = (f & 15) | (f & 16 ? ECS_TRACK_ENTITIES : 0);
     ecs_track_clear(m.w, c ? m.comp[c - 1] : 0, flags);
     m_clear(c, flags, ~(ecs_tick)0, 1);
     m.tick++;
@@ -2666,7 +2666,7 @@ static void op_clear(void) {
 
 static void op_clear_older(void) {
     int c = (int)(u8() % (unsigned)(m.ncomp + 1));
-    uint32_t flags = u8() & 31;
+    uint32_t f = u8(), flags = (f & 15) | (f & 16 ? ECS_TRACK_ENTITIES : 0);
     ecs_tick t = m.nts && u8() % 2 ? m.ts[u8() % (unsigned)(m.nts < NTS ? m.nts : NTS)] : m.tick - u8() % 4;
     ecs_track_clear_until(m.w, c ? m.comp[c - 1] : 0, flags, t);
     m_clear(c, flags, t, 0);
