@@ -955,7 +955,9 @@
       bool ecs_add_if_changed(ecs_world *w, ecs_entity e, ecs_component c, const void *value)
           Writes value (NULL: zeroed) and marks modified only if its bytes
           differ; adds it (inserted) if e lacks c. Returns whether anything
-          changed.
+          changed: false also when it fails (error set; a call that
+          succeeds leaves the error alone, so ecs_clear_error first to
+          tell the two apart).
           ECS_ADD_IF_CHANGED(w, e, c, T, value)
       bool ecs_track_inserted(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since)
       bool ecs_track_modified(const ecs_world *w, ecs_entity e, ecs_component c, ecs_tick since)
@@ -3615,8 +3617,8 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
     X(QUERY_TERMS, INVALID, 1, "a cached query needs a required term, terms required or ECS_NOT and no query's tag; a tag it takes over has no hooks, groups, tracking or queued commands") \
     X(QUERY_TAG, LOCKED, 1, "a cached query's tag: the world keeps it on the matching entities, nobody else adds or removes it") \
     X(SYSTEM_DESC, INVALID, 1, "a system needs a name and fn (desc->name, desc->fn)")                    \
-    X(NAME_TAKEN, INVALID, 1, "the name is already taken")                                               \
-    X(WORKLOAD_NAME, INVALID, 1, "a workload needs a name not taken by another workload or system")      \
+    X(NAME_TAKEN, INVALID, 1, "the name '%.64s' is already taken")                                               \
+    X(WORKLOAD_NAME, INVALID, 1, "a workload needs a name not taken by another workload or system (not '%.64s')")      \
     X(NO_ITEM, NOT_FOUND, 1, "no system or workload named '%.64s'")                                      \
     X(TOO_MANY_STEPS, INVALID, 1, "more than 2^24 steps once nested workloads are expanded")             \
     X(NO_WORKLOAD, NOT_FOUND, 1, "no workload named '%.64s'")                                            \
@@ -7767,7 +7769,7 @@ ECS__FN ecs_component ecs_query_new(ecs_world *w, const char *name, const ecs_vi
     /* the tag first: out of memory after it, it stays a plain tag, which a
        second ecs_query_new of the name takes over */
     if (!(tag = ecs_register(w, name, 0, 1))) return 0;
-    if (w->storages[tag]->query) return ecs__report(w, ECS__M_NAME_TAKEN, "ecs_query_new", ECS_NULL, tag), 0;
+    if (w->storages[tag]->query) return ecs__report(w, ECS__M_NAME_TAKEN, "ecs_query_new", ECS_NULL, tag, name), 0;
     for (k = 0; k < q.nterms && q.terms[k] != tag; k++) {}
     if (k < q.nterms || w->storages[tag]->nlisten || w->storages[tag]->track || /* (its own term; hooks, groups) */
         ecs__cmds_name(w, tag)) /* (commands queued for it would fail at the flush) */
@@ -7871,7 +7873,7 @@ ECS__FN bool ecs_system_new(ecs_world *w, const ecs_system_desc *d) {
     }
     if (ecs__system_find(w, d->name) != ECS__NOT_FOUND ||
         ecs__workload_index(w, d->name) != ECS__NOT_FOUND) {
-        ecs__report(w, ECS__M_NAME_TAKEN, "ecs_system_new", ECS_NULL, 0);
+        ecs__report(w, ECS__M_NAME_TAKEN, "ecs_system_new", ECS_NULL, 0, d->name);
         return false;
     }
     for (k = 0; k < 2 * ECS_MAX_TERMS; k++) { /* each list ends at its first 0 */
@@ -7958,7 +7960,7 @@ ECS__FN bool ecs_workload_new(ecs_world *w, const char *name, uint32_t n, const 
     if (!name || !*name || (n && !items) || ecs__workload_index(w, name) != ECS__NOT_FOUND ||
         ecs__system_find(w, name) != ECS__NOT_FOUND) {
         ecs__report(w, n && !items && name && *name ? ECS__M_NULL_ARG : ECS__M_WORKLOAD_NAME, "ecs_workload_new",
-                    ECS_NULL, 0, "items");
+                    ECS_NULL, 0, n && !items && name && *name ? "items" : name ? name : "(NULL)");
         return false;
     }
     for (i = 0; i < n; i++) {
@@ -8350,7 +8352,7 @@ ECS__FN bool ecs_phase_system(ecs_world *w, const char *phase, const ecs_system_
     if (d->exclusive && !ecs__comp(w, "ecs_phase_system", ECS_NULL, d->exclusive, (size_t)-1)) return false;
     for (k = 0; k < ph->nsys; k++) {
         if (!strcmp(ph->sys[k].name, d->name))
-            return ecs__report(w, ECS__M_NAME_TAKEN, "ecs_phase_system", ECS_NULL, 0), false;
+            return ecs__report(w, ECS__M_NAME_TAKEN, "ecs_phase_system", ECS_NULL, 0, d->name), false;
         if (d->exclusive && ph->sys[k].desc.exclusive == d->exclusive)
             return ecs__report(w, ECS__M_CLAIMED, "ecs_phase_system", ECS_NULL, d->exclusive, ph->name, ph->sys[k].name),
                    false;

@@ -151,13 +151,13 @@ static void test_names_are_unique_across_systems_and_workloads(void) {
     setup();
     CHECK(add_letters("a"));
     d = sys("a", append, (void *)"a");
-    EXPECT_ASSERT(!ecs_system_new(w, &d), "already taken");
+    EXPECT_ASSERT(!ecs_system_new(w, &d), "ecs_system_new: the name 'a' is already taken");
     items[0] = "a";
-    EXPECT_ASSERT(!ecs_workload_new(w, "a", 1, items), "not taken");
+    EXPECT_ASSERT(!ecs_workload_new(w, "a", 1, items), "not taken by another workload or system (not 'a')");
     CHECK(ecs_workload_new(w, "frame", 1, items));
-    EXPECT_ASSERT(!ecs_workload_new(w, "frame", 1, items), "not taken");
+    EXPECT_ASSERT(!ecs_workload_new(w, "frame", 1, items), "(not 'frame')");
     d = sys("frame", append, (void *)"f");
-    EXPECT_ASSERT(!ecs_system_new(w, &d), "already taken");
+    EXPECT_ASSERT(!ecs_system_new(w, &d), "the name 'frame' is already taken");
     d = sys("nofn", NULL, NULL);
     EXPECT_ASSERT(!ecs_system_new(w, &d), "needs a name and fn");
     ecs_world_free(w);

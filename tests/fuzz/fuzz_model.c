@@ -1717,7 +1717,7 @@ static int do_add(ecs_entity e, int c, int how, const void *src, const unsigned 
         return 0;
     }
     has = m.slot[i].has[c];
-    if (!has && (m_locked(c) || m_busy(e, 1))) {
+    if ((!has && m_locked(c)) || m_busy(e, 1)) { /* (a replace of an entity being stripped too) */
         EXPECT_ASSERT(typed_add(how, e, c, src, v) == NULL, ECS_ERR_LOCKED);
         return 0;
     }
@@ -1852,7 +1852,7 @@ static void do_add_n(ecs_entity e, const bundle *b) {
     }
     for (j = 0; j < (int)b->n; j++) {
         int c = b->which[j];
-        if (!m.slot[i].has[c] && (m_locked(c) || m_busy(e, 1))) {
+        if ((!m.slot[i].has[c] && m_locked(c)) || m_busy(e, 1)) {
             EXPECT_ASSERT(!ecs_add_n(m.w, e, b->n, b->comps, bundle_values(b)), ECS_ERR_LOCKED);
             return;
         }
@@ -1975,7 +1975,7 @@ static void op_set_if_changed(void) {
     }
     typed = (int)(u8() % 2);
     has = m.slot[i].has[c];
-    if (!has && (m_locked(c) || m_busy(e, 1))) {
+    if ((!has && m_locked(c)) || (m_busy(e, 1) && (!has || comp_size[c]))) { /* (a tag it has: no change, no check) */
         EXPECT_ASSERT(!call_set_if_changed(e, c, src, typed), ECS_ERR_LOCKED);
         return;
     }
@@ -2636,7 +2636,12 @@ static void op_track(void) {
 }
 
 static void op_timestamp(void) {
-    ecs_tick t = ecs_tick_advance(m.w);
+    ecs_tick t;
+    if (m.running) { /* the clock a batch stamps with: refused in a run */
+        EXPECT_ASSERT(ecs_tick_advance(m.w) == 0, ECS_ERR_LOCKED);
+        return;
+    }
+    t = ecs_tick_advance(m.w);
     if (t != m.tick) fz_fail(__LINE__, "ecs_tick_advance %llu, model %llu", (unsigned long long)t, (unsigned long long)m.tick);
     m.tick++;
     m.ts[m.nts++ % NTS] = t;
@@ -2659,6 +2664,10 @@ static void m_clear(int c, uint32_t flags, ecs_tick t, int windows) {
 static void op_clear(void) {
     int c = (int)(u8() % (unsigned)(m.ncomp + 1));
     uint32_t f = u8(), flags = (f & 15) | (f & 16 ? ECS_TRACK_ENTITIES : 0);
+    if (m.running) { /* the lists and the clock a batch uses: refused in a run */
+        EXPECT_ASSERT((ecs_track_clear(m.w, c ? m.comp[c - 1] : 0, flags), 1), ECS_ERR_LOCKED);
+        return;
+    }
     ecs_track_clear(m.w, c ? m.comp[c - 1] : 0, flags);
     m_clear(c, flags, ~(ecs_tick)0, 1);
     m.tick++;
@@ -2668,6 +2677,10 @@ static void op_clear_older(void) {
     int c = (int)(u8() % (unsigned)(m.ncomp + 1));
     uint32_t f = u8(), flags = (f & 15) | (f & 16 ? ECS_TRACK_ENTITIES : 0);
     ecs_tick t = m.nts && u8() % 2 ? m.ts[u8() % (unsigned)(m.nts < NTS ? m.nts : NTS)] : m.tick - u8() % 4;
+    if (m.running) {
+        EXPECT_ASSERT((ecs_track_clear_until(m.w, c ? m.comp[c - 1] : 0, flags, t), 1), ECS_ERR_LOCKED);
+        return;
+    }
     ecs_track_clear_until(m.w, c ? m.comp[c - 1] : 0, flags, t);
     m_clear(c, flags, t, 0);
 }
