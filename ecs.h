@@ -348,8 +348,11 @@
       desc.parallel_for while   ecs_workload_run, ecs_system_run and
       it runs a batch           ecs_schedule_run (INVALID), ecs_world_free,
                                 ecs_track_clear(_until) and ecs_tick_advance
-                                (the clock the batch stamps with); systems
-                                sharing a batch follow section 15
+                                (the clock the batch stamps with: refused
+                                in every system, hook or flush of a
+                                workload, ecs_system_run or schedule run;
+                                clear between runs); systems sharing a
+                                batch follow section 15
       a phase system or its     every call that changes the world other
       run_if, a reducer         than in place (section 16): insertions and
                                 removals, create (ecs_create_id too),
@@ -482,9 +485,10 @@
           e's version is 0, above ECS_VERSION_MAX, or older than the
           slot's next one, or the slot is retired; EXHAUSTED beyond
           desc.max_entities, or when the free queue would hold more than
-          2^31 slots. Memory: every slot below e exists (8 bytes each, in
-          the slot table and the free queue), so ids from outside should
-          be dense: an index of 10,000,000 costs 80 MB.
+          2^31 slots. Memory: every slot below e exists (8 to 16 bytes
+          each in the slot table and the free queue, whose capacities
+          double), so ids from outside should be dense: an index of
+          10,000,000 costs about 134 MB.
       ecs_entity ecs_clone(ecs_world *w, ecs_entity e)
           A new entity with a copy of each of e's components (bytes; hooks
           and tracking run as for ecs_add), for spawning from a template.
@@ -978,7 +982,7 @@
       const ecs_change *ecs_track_created(const ecs_world *w, ecs_tick since, uint32_t *n)
       const ecs_change *ecs_track_destroyed(const ecs_world *w, ecs_tick since, uint32_t *n)
           With ecs_desc.track_entities: entities created and destroyed.
-          Valid until the next create or destroy, or a clear of them.
+          Valid as section 18 says (the next create or destroy, ecs_reserve...).
       uint32_t ecs_track_removed_or_deleted(const ecs_world *w, ecs_component c,
                                             ecs_tick since, ecs_change *out, uint32_t cap)
           One list of both (Shipyard's removed_or_deleted), merged by tick
@@ -1710,8 +1714,9 @@
       follows the same rule. Component ids and names stay valid for the
       life of the world. Tracking's lists (section 11): ecs_track_removed
       and _deleted entries and ecs_track_deleted_value's value until the
-      next change of that storage or a clear of its lists; _created and
-      _destroyed entries until the next create or destroy, or a clear.
+      next change of that storage, ecs_track_set of it, a clear of its
+      lists or ecs_shrink; _created and _destroyed entries until the next
+      create or destroy, ecs_reserve, a clear of them or ecs_shrink.
 
    ---------------------------------------------------------------------------
    19. REVISION HISTORY
@@ -3707,7 +3712,8 @@ static void ecs__report_v(const ecs_world *cw, int msg, const char *call, ecs_en
     call = ecs__call_part(call, 0);
     /* the entity and the component the call was given; a null one only
        where it is what is wrong (no entity, no component: not named) */
-    show_e = e != ECS_NULL || msg == ECS__M_DEAD, show_c = c || msg == ECS__M_UNKNOWN;
+    show_e = e != ECS_NULL || msg == ECS__M_DEAD || msg == ECS__M_PROPOSED_DEAD,
+    show_c = c || msg == ECS__M_UNKNOWN || msg == ECS__M_PROPOSED_UNKNOWN;
     if (show_e || show_c)
         n = snprintf(buf, ECS__MSG_MAX, "%s(%s%s%s%.*s): ", call, show_e ? "entity " : "", show_e ? ecs_entity_str(e, eb) : "",
                      show_e && show_c ? ", " : "", ECS__NAME_IN_MSG, show_c ? cname : "");
@@ -3759,7 +3765,7 @@ static ecs_iter ecs__no_world_iter(void) {
 }
 /* What refuses a call that changes the world (ECS__M_REFUSED): the
    innermost of a phase, a hook or sort, a workload or schedule. */
-#define ECS__WHAT_RUNS(w) ((w)->in_phase ? "a phase's systems or reducers" : (w)->guard ? "a hook or a sort comparator" \
+#define ECS__WHAT_RUNS(w) ((w)->in_phase ? "a phase's system or reducer" : (w)->guard ? "a hook or a sort comparator" \
                                                                         : "a workload or a schedule")
 
 /* An unknown c, or a registered one whose size is not `size` (sizeof(T)
@@ -3912,13 +3918,16 @@ ECS__IMPL_HOT bool ecs__destroy(ecs_world *w, ecs_entity e, const char *call, ec
    storage's deleted list, the destroyed list) and, with more than 32
    components, for ecs__strip's list of an entity's storages (*room), taken
    before the first destroy: out of memory there, nothing is destroyed. */
-static bool ecs__destroy_room(ecs_world *w, const char *call, uint32_t most, ecs_storage ***room) {
-    uint32_t i, nc = w->ncomponents;
+static bool ecs__destroy_room(ecs_world *w, const char *call, const ecs_storage *of, ecs_storage ***room) {
+    uint32_t i, k, n, nc = w->ncomponents, most = of ? of->count : w->alive;
     bool ok = true;
     *room = NULL;
     for (i = 0; ok && i <= nc; i++) {
         ecs_storage *s = w->storages[i];
-        ok = i ? !(s->track & ECS_TRACK_DELETION) || ecs__changes_reserve(w, &s->deleted, s->count < most ? s->count : most, s->size)
+        if (i && !(s->track & ECS_TRACK_DELETION)) continue;
+        for (k = 0, n = of && i ? 0 : i ? s->count : most; of && i && k < of->count; k++) /* (only of's entities go) */
+            n += ecs__row(s, of->dense[k]) != ECS__NO_ROW;
+        ok = i ? !n || ecs__changes_reserve(w, &s->deleted, n, s->size) /* (a storage nobody leaves keeps its list) */
                : !w->track_entities || ecs__changes_reserve(w, &w->destroyed, most, 0);
     }
     if (!ok || (nc > 32 && !(*room = (ecs_storage **)ecs__alloc_n(w, nc, sizeof **room))))
@@ -3936,7 +3945,7 @@ ECS__FN uint32_t ecs_world_clear(ecs_world *w) {
         return 0;
     }
     nc = w->ncomponents;
-    if (!ecs__destroy_room(w, "ecs_world_clear", w->alive, &room)) return 0;
+    if (!ecs__destroy_room(w, "ecs_world_clear", NULL, &room)) return 0;
     while (ok && w->alive) { /* hooks may create entities: those go too */
         uint32_t before = n;
         for (i = 0; ok && i < w->nslots; i++)
@@ -5195,7 +5204,7 @@ ECS__FN uint32_t ecs_destroy_all(ecs_world *w, ecs_component c) {
     if (s->query && !ecs__query_fresh(w, s->query)) /* (a query's tag that lags: rebuilt first) */
         return ecs__report(w, ECS__M_OOM, "ecs_destroy_all", ECS_NULL, c), 0;
     nc = w->ncomponents;
-    if (!ecs__destroy_room(w, "ecs_destroy_all", s->count, &room)) return 0;
+    if (!ecs__destroy_room(w, "ecs_destroy_all", s, &room)) return 0;
     while (s->count && ecs__destroy(w, s->dense[s->count - 1], "ecs_destroy_all", w->ncomponents <= nc ? room : NULL))
         n++; /* stops at a refusal */
     ecs__free(w, room, (size_t)nc * sizeof *room);

@@ -647,7 +647,7 @@ static bool refused_for_phase(ecs_world *w, bool failed, const char *call) {
     const char *m = ecs_last_error_msg(w);
     bool ok = failed && (ecs_last_error(w) == ECS_ERR_LOCKED || ecs_last_error(w) == ECS_ERR_INVALID) &&
               strncmp(m, call, strlen(call)) == 0 &&
-              (strstr(m, "a phase's systems") || strstr(m, "a workload or schedule is already running"));
+              (strstr(m, "a phase's system") || strstr(m, "a workload or schedule is already running"));
     if (!ok) printf("  %s: %s\n", call, m);
     ecs_clear_error(w);
     return ok;

@@ -1303,8 +1303,36 @@ static void test_a_record_a_hook_s_tracking_could_not_make_is_reported(void) {
     ecs_world_free(w);
 }
 
+/* ecs_destroy_all reserves records only in the storages its entities
+   leave: another storage's deleted list stays where it is (section 18). */
+static void test_destroy_all_leaves_other_storages_lists_alone(void) {
+    const ecs_change *before, *after;
+    uint32_t n = 0, i;
+    ecs_storage_stats st;
+    ecs_entity ents[200];
+    uint32_t full = 0;
+    setup();
+    ecs_track_set(w, hp, ECS_TRACK_DELETION);
+    for (i = 0; i < 200; i++) ents[i] = ecs_create(w), ECS_ADD(w, ents[i], hp, Health, {1});
+    for (i = 0; i < 199 && !full; i++) { /* hp's deleted list filled to its capacity */
+        ecs_destroy(w, ents[i]);
+        ecs_track_deleted(w, hp, 0, &n);
+        ecs_storage_stats_get(ecs_storage_of(w, hp), &st);
+        if (n == st.tracking_bytes / (sizeof(ecs_change) + sizeof(Health))) full = n;
+    }
+    CHECK(full > 0);
+    before = ecs_track_deleted(w, hp, 0, &n);
+    for (i = 0; i < 40; i++) ECS_ADD(w, ecs_create(w), pos, Pos, {1, 2}); /* none has hp */
+    CHECK_EQ(ecs_destroy_all(w, pos), 40u);
+    after = ecs_track_deleted(w, hp, 0, &n);
+    CHECK_EQ(n, full);
+    CHECK_PTR_EQ(after, before); /* (not moved: no room reserved where nothing leaves) */
+    ecs_world_free(w);
+}
+
 int main(int argc, char **argv) {
     test_only(argc, argv);
+    RUN(test_destroy_all_leaves_other_storages_lists_alone);
     RUN(test_insertion_counts_as_inserted_not_modified);
     RUN(test_add_over_an_existing_value_counts_as_modified_not_inserted);
     RUN(test_get_mut_marks_modified_get_never_does);
