@@ -1313,7 +1313,10 @@ static void test_destroy_all_leaves_other_storages_lists_alone(void) {
     uint32_t full = 0;
     setup();
     ecs_track_set(w, hp, ECS_TRACK_DELETION);
-    for (i = 0; i < 200; i++) ents[i] = ecs_create(w), ECS_ADD(w, ents[i], hp, Health, {1});
+    for (i = 0; i < 200; i++) {
+        ents[i] = ecs_create(w);
+        ECS_ADD(w, ents[i], hp, Health, {1});
+    }
     for (i = 0; i < 199 && !full; i++) { /* hp's deleted list filled to its capacity */
         ecs_destroy(w, ents[i]);
         ecs_track_deleted(w, hp, 0, &n);
