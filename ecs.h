@@ -3922,14 +3922,14 @@ static bool ecs__destroy_room(ecs_world *w, const char *call, const ecs_storage 
     uint32_t i, k, n, nc = w->ncomponents, most = of ? of->count : w->alive;
     bool ok = true;
     *room = NULL;
-    for (i = 0; ok && i <= nc; i++) {
+    for (i = 1; ok && i <= nc; i++) {
         ecs_storage *s = w->storages[i];
-        if (i && !(s->track & ECS_TRACK_DELETION)) continue;
-        for (k = 0, n = of && i ? 0 : i ? s->count : most; of && i && k < of->count; k++) /* (only of's entities go) */
-            n += ecs__row(s, of->dense[k]) != ECS__NO_ROW;
-        ok = i ? !n || ecs__changes_reserve(w, &s->deleted, n, s->size) /* (a storage nobody leaves keeps its list) */
-               : !w->track_entities || ecs__changes_reserve(w, &w->destroyed, most, 0);
+        if (!(s->track & ECS_TRACK_DELETION)) continue;
+        n = of ? 0 : s->count;
+        for (k = 0; of && k < of->count; k++) n += ecs__row(s, of->dense[k]) != ECS__NO_ROW; /* (only of's entities go) */
+        ok = !n || ecs__changes_reserve(w, &s->deleted, n, s->size); /* (a storage nobody leaves keeps its list) */
     }
+    ok = ok && (!w->track_entities || ecs__changes_reserve(w, &w->destroyed, most, 0));
     if (!ok || (nc > 32 && !(*room = (ecs_storage **)ecs__alloc_n(w, nc, sizeof **room))))
         return ecs__report(w, ECS__M_OOM, call, ECS_NULL, 0), false;
     return true;
