@@ -363,6 +363,8 @@
                                 ecs_sort(_as), ecs_group_new, ecs_group_sort,
                                 ecs_index_new/_free, ecs_hooks_set,
                                 ecs_reserve, ecs_storage_reserve, ecs_shrink,
+                                ecs_serial_set, ecs_component_print_set,
+                                ecs_workload_set_default,
                                 ecs_unique_add/_remove/_get_mut, another
                                 system's exclusive unique, ecs_load,
                                 ecs_world_free (IN_PHASE or LOCKED);
@@ -1049,7 +1051,9 @@
       What it may not (asserts with ECS_ERR_LOCKED, and the call fails):
       insert into or remove from its own storage (defer it), destroy or
       strip its own entity (defer it), add components to an entity that is
-      being stripped or destroyed, or - when its storage belongs to a group
+      being stripped or destroyed (a replace of one of its values
+      included: ecs_add over a value, ecs_add_if_changed, a bundle; the
+      value would be dropped with the rest), or - when its storage belongs to a group
       (section 13) - add or remove any component of that group, owned or
       excluded, since joining and leaving move the group's rows, the
       hook's own value among them (defer those too).
@@ -3694,9 +3698,10 @@ static const char *ecs__call_part(const char *call, int i) {
     return call;
 }
 
+static ecs_world ecs__dead_world; /* (the world of a view of no world: ecs__no_world_iter) */
 static void ecs__report_v(const ecs_world *cw, int msg, const char *call, ecs_entity e, ecs_component c,
                           const char *text, va_list ap) {
-    ecs_world *w = (ecs_world *)cw; /* worlds are never const objects */
+    ecs_world *w = cw == &ecs__dead_world ? NULL : (ecs_world *)cw; /* worlds are never const objects */
     char local[ECS__MSG_MAX], eb[ECS_ENTITY_STR], cb[32], *buf = w ? w->err_msg : local;
     const struct ecs__message *m = &ecs__messages[msg];
     const char *cname = cb;
@@ -3754,8 +3759,8 @@ static void ecs__report_text(const ecs_world *w, int msg, const char *call, ecs_
 #define ECS__WORLD(w, fail) ECS__WORLD_IN(w, __func__, fail)
 
 /* ...and a view of it that yields nothing: its loops read the epoch of
-   this empty world, which nothing writes. */
-static ecs_world ecs__dead_world;
+   this empty world, which nothing writes (a call failing on such a
+   view reports as with no world: ecs__report_v). */
 static ecs_iter ecs__no_world_iter(void) {
     ecs_iter it;
     memset(&it, 0, sizeof it);
@@ -4283,6 +4288,7 @@ ECS__FN bool ecs_component_print_set(ecs_world *w, ecs_component c, ecs_print_fn
     ECS__WORLD(w, false);
     ecs_storage *s = ecs__comp(w, "ecs_component_print_set", ECS_NULL, c, (size_t)-1);
     if (!s) return false;
+    if (w->in_phase) return ecs__report(w, ECS__M_IN_PHASE, "ecs_component_print_set", ECS_NULL, c), false;
     if (!s->size && fn) return ecs__report(w, ECS__M_PRINT_TAG, "ecs_component_print_set", ECS_NULL, c), false;
     s->print = fn;
     return true;
@@ -5116,6 +5122,7 @@ static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call, ecs_stor
     ecs_storage *small[32], **st = small;
     uint32_t c, n = 0, k = 0, i = (uint32_t)e;
     int64_t done;
+    if (w->in_phase) return ecs__report(w, ECS__M_IN_PHASE, call, e, 0), -1; /* (not a storage's refusal) */
     if (w->busy && ecs__busy_kind(w, e)) {
         ecs__report(w, ECS__M_BUSY, call, e, 0);
         return -1;
@@ -5150,7 +5157,6 @@ ECS__IMPL_HOT bool ecs__destroy(ecs_world *w, ecs_entity e, const char *call, ec
         ecs__strip_plain(w, e, call);
     } else {
         int64_t n;
-        if (w->in_phase) return ecs__report(w, ECS__M_IN_PHASE, call, e, 0), false;
         if (!ecs__track_destroying(w, e, 1)) return false; /* its record's room, promised */
         n = ecs__strip(w, e, call, room);
         ecs__track_destroying(w, e, -1);
@@ -6652,7 +6658,8 @@ static void ecs__changes_drop(ecs__changes *l, ecs_tick t, uint32_t vsize) {
     l->count = n;
 }
 
-static bool ecs__clear(ecs_world *w, const char *call, ecs_component c, uint32_t flags, ecs_tick t) {
+/* all: ecs_track_clear (t is the last tick; the windows start again) */
+static bool ecs__clear(ecs_world *w, const char *call, ecs_component c, uint32_t flags, ecs_tick t, bool all) {
     ecs_component first = c ? c : 1, last = c ? c : w->ncomponents;
     if (ecs__clock_refused(w, call)) return false;
     if (c - 1u >= w->ncomponents && c) {
@@ -6665,8 +6672,8 @@ static bool ecs__clear(ecs_world *w, const char *call, ecs_component c, uint32_t
     }
     for (c = first; c <= last && c; c++) {
         ecs_storage *s = w->storages[c];
-        if (t == ~(ecs_tick)0 && (flags & ECS_TRACK_INSERTION)) s->clear_inserted = w->tick;
-        if (t == ~(ecs_tick)0 && (flags & ECS_TRACK_MODIFICATION)) s->clear_modified = w->tick;
+        if (all && (flags & ECS_TRACK_INSERTION)) s->clear_inserted = w->tick;
+        if (all && (flags & ECS_TRACK_MODIFICATION)) s->clear_modified = w->tick;
         if (flags & ECS_TRACK_REMOVAL) ecs__changes_drop(&s->removed, t, 0);
         if (flags & ECS_TRACK_DELETION) ecs__changes_drop(&s->deleted, t, s->size);
     }
@@ -6679,13 +6686,12 @@ static bool ecs__clear(ecs_world *w, const char *call, ecs_component c, uint32_t
 
 ECS__FN void ecs_track_clear(ecs_world *w, ecs_component c, uint32_t flags) {
     ECS__WORLD(w, );
-    if (ecs__clear(w, "ecs_track_clear", c, flags, ~(ecs_tick)0)) ecs__advance(w); /* what changes next is after the clear */
+    if (ecs__clear(w, "ecs_track_clear", c, flags, ~(ecs_tick)0, true)) ecs__advance(w); /* what changes next is after the clear */
 }
 
 ECS__FN void ecs_track_clear_until(ecs_world *w, ecs_component c, uint32_t flags, ecs_tick t) {
     ECS__WORLD(w, );
-    ecs__clear(w, "ecs_track_clear_until", c,
-               flags & ~(uint32_t)(ECS_TRACK_INSERTION | ECS_TRACK_MODIFICATION), t);
+    ecs__clear(w, "ecs_track_clear_until", c, flags, t, false);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -8041,7 +8047,8 @@ static ecs__workload *ecs__workload_find(const ecs_world *w, const char *call, c
 
 ECS__FN bool ecs_workload_set_default(ecs_world *w, const char *name) {
     ECS__WORLD(w, false);
-    ecs__workload *wl = ecs__workload_find(w, "ecs_workload_set_default", name);
+    ecs__workload *wl = ecs__in_phase(w, "ecs_workload_set_default") ? NULL
+                        : ecs__workload_find(w, "ecs_workload_set_default", name);
     if (wl) w->default_wl = (uint32_t)(wl - w->wl);
     return wl != NULL;
 }
@@ -9312,6 +9319,7 @@ ECS__FN size_t ecs_save_buffer(ecs_world *w, void *buf, size_t cap) {
 ECS__FN bool ecs_serial_set(ecs_world *w, ecs_component c, const ecs_serial *serial) {
     ECS__WORLD(w, false);
     if (!ecs__comp(w, "ecs_serial_set", ECS_NULL, c, (size_t)-1)) return false;
+    if (w->in_phase) return ecs__report(w, ECS__M_IN_PHASE, "ecs_serial_set", ECS_NULL, c), false; /* (a save may be reading it) */
     if (serial && !serial->save != !serial->load) {
         ecs__report(w, ECS__M_SERIAL_PAIR, "ecs_serial_set", ECS_NULL, c);
         return false;

@@ -133,6 +133,10 @@ static void test_a_message_names_what_the_call_was_given(void) {
     CHECK_STR_EQ(ecs_last_error_msg(w),
                  "ecs_track_clear(Val): flags 512 are not ECS_TRACK_* bits this call takes (ECS_TRACK_ENTITIES: clears only)");
     test__expected++;
+    ecs_track_clear_until(w, c, ECS_TRACK_INSERTION | 1u << 9, 0); /* the flags as given */
+    CHECK_STR_EQ(ecs_last_error_msg(w),
+                 "ecs_track_clear_until(Val): flags 513 are not ECS_TRACK_* bits this call takes (ECS_TRACK_ENTITIES: clears only)");
+    test__expected++;
     d.c = c, d.size = 4, d.kind = 99;
     EXPECT_ASSERT(ecs_index_new(w, &d) == 0, "ecs_index_new(Val): unsupported key: kind 99 and size 4");
     q.terms[0].c = c;

@@ -324,6 +324,10 @@ static void test_null_world_to_the_view_calls_asserts_and_yields_nothing(void) {
     CHECK(yields_nothing(it));
     EXPECT_NO_WORLD((it = ecs_view_of(NULL, 1, &pos), 1), "ecs_view_of");
     CHECK(yields_nothing(it));
+    /* a call that fails on such a view records its error nowhere: that
+       view's world is shared by every thread that made one */
+    EXPECT_ASSERT(!ecs_iter_chunk(&it, 3, 2), "ecs_iter_chunk");
+    CHECK(ecs_last_error(it.world) == ECS_OK && ecs_last_error_msg(it.world)[0] == 0);
     EXPECT_NO_WORLD(ecs_visit(NULL, &d, count_call, NULL) == 0, "ecs_visit");
     CHECK(calls == 0 && ecs_last_error(w) == ECS_OK && untouched());
     teardown();

@@ -668,6 +668,11 @@ static bool try_to_change_the_setup(const ecs_system_ctx *ctx) {
     pd.name = "new";
     ok += refused_for_phase(w, ecs_clone(w, f->e[0]) == ECS_NULL, "ecs_clone(Pos)");
     ok += refused_for_phase(w, ecs_world_clear(w) == 0, "ecs_world_clear");
+    ok += refused_for_phase(w, !ecs_serial_set(w, f->pos, NULL), "ecs_serial_set(Pos)");
+    ok += refused_for_phase(w, !ecs_component_print_set(w, f->pos, NULL), "ecs_component_print_set(Pos)");
+    ok += refused_for_phase(w, !ecs_workload_set_default(w, NULL), "ecs_workload_set_default");
+    /* (names the entity it was given, and no component: the phase refuses, not a storage) */
+    ok += refused_for_phase(w, ecs_strip(w, f->e[0]) == 0 && !strstr(ecs_last_error_msg(w), "Pos"), "ecs_strip(entity 0:1):");
     ok += refused_for_phase(w, ecs_destroy_all(w, f->vel) == 0, "ecs_destroy_all");
     ok += refused_for_phase(w, !ecs_track_set(w, f->pos, ECS_TRACK_ALL), "ecs_track_set(Pos)");
     ecs_track_clear(w, 0, ECS_TRACK_ALL);
@@ -683,7 +688,7 @@ static bool try_to_change_the_setup(const ecs_system_ctx *ctx) {
     ok += refused_for_phase(w, !ecs_system_new(w, &sd), "ecs_system_new");
     ok += refused_for_phase(w, !ecs_phase_new(w, &pd), "ecs_phase_new");
     test__expected += test__asserts - before; /* (each asserts: counted by the test) */
-    return ok == 15 && test__asserts - before == 15;
+    return ok == 19 && test__asserts - before == 19;
 }
 static int try_to_write(const ecs_system_ctx *ctx) {
     const fixture *f = (const fixture *)ctx->user;
@@ -720,7 +725,7 @@ static void test_a_phase_system_that_writes_the_world_directly_is_refused(void) 
     ecs_schedule_new(f.w, "s", 1, s);
     test__asserts = 0;
     CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
-    CHECK_EQ(test__asserts, 13 + 15); /* one assert each (the 15 of the setup counted there) */
+    CHECK_EQ(test__asserts, 13 + 19); /* one assert each (the 19 of the setup counted there) */
     test__expected += 13;
     {
         ecs_component late = ecs_register(f.w, "Late", 4, 4); /* after the phase: a storage like any */

@@ -885,6 +885,8 @@ static void test_clear_tracking_older_than_leaves_the_windows_alone(void) {
     ecs_get_mut(w, spawn(2), pos);
     ecs_track_clear_until(w, 0, ECS_TRACK_ALL, ecs_tick_advance(w));
     CHECK(window_n(pos, ECS_INSERTED) == 2 && window_n(pos, ECS_MODIFIED) == 1);
+    ecs_track_clear_until(w, 0, ECS_TRACK_ALL, ~(ecs_tick)0); /* (not ecs_track_clear's last tick) */
+    CHECK(window_n(pos, ECS_INSERTED) == 2 && window_n(pos, ECS_MODIFIED) == 1);
     ecs_world_free(w);
 }
 
