@@ -311,7 +311,8 @@
       ecs_storage_*             NULL handle               NULL/0/false, assert
       a call from a callback    refused (table below)     failure value, LOCKED, assert
       any out-of-line call      NULL world                failure value, assert
-      an [inline] call          NULL world or iterator    undefined (not checked)
+      an [inline] call, a       NULL world or iterator    undefined (not checked)
+      typed macro (ECS_ADD...)
       Pointers that may be NULL: value (zeroed), values, out, count, ctx
       and user (passed through), ecs_hooks_set's hooks (clears them),
       ecs_world_new's desc (defaults), ecs_workload_plan's out (just the
@@ -611,7 +612,7 @@
    ---------------------------------------------------------------------------
    6. COMPONENT OPERATIONS  (Shipyard's vocabulary)
 
-      void *ecs_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value)
+      void *ecs_add(ecs_world *w, ecs_entity e, ecs_component c, const void *value)   [inline]
           Inserts c on e, or replaces the value e already has. value NULL
           means zeroed. Returns a pointer to the stored value (for a tag, a
           non-NULL pointer that must not be dereferenced), or NULL on
@@ -621,10 +622,10 @@
           The value, or NULL when e is not alive or lacks c. get returns
           non-NULL exactly when has is true (tags included).
       bool ecs_has(const ecs_world *w, ecs_entity e, ecs_component c)        [inline]
-      bool ecs_remove(ecs_world *w, ecs_entity e, ecs_component c, void *out)
+      bool ecs_remove(ecs_world *w, ecs_entity e, ecs_component c, void *out)        [inline]
           Takes c out of e and copies the value to out (out may be NULL).
           Returns false if e is not alive or lacks c.
-      bool ecs_delete(ecs_world *w, ecs_entity e, ecs_component c)
+      bool ecs_delete(ecs_world *w, ecs_entity e, ecs_component c)                   [inline]
           Like remove, but discards the value.
       uint32_t ecs_strip(ecs_world *w, ecs_entity e)
           Deletes every component of e and keeps e alive. Returns how many.
@@ -647,9 +648,9 @@
       Several at once. comps[i] gets *values[i]; values or values[i] may be
       NULL (zeroed). These are all-or-nothing: when one step fails nothing
       is changed.
-      bool ecs_add_n(ecs_world *w, ecs_entity e, uint32_t n,
+      bool ecs_add_n(ecs_world *w, ecs_entity e, uint32_t n,                         [inline]
                      const ecs_component *comps, const void *const *values)
-      ecs_entity ecs_create_n(ecs_world *w, uint32_t n,
+      ecs_entity ecs_create_n(ecs_world *w, uint32_t n,                              [inline]
                      const ecs_component *comps, const void *const *values)
           A new entity with a bundle of components.
       bool ecs_create_bulk(ecs_world *w, uint32_t count, uint32_t n,
@@ -699,7 +700,7 @@
       its ECS_NOT ones, has at least one of its ECS_ANY ones (if any), and
       hands out a pointer per term.
 
-      ecs_view_desc d = {0};                 // C++: = {}; or designated initializers
+      ecs_view_desc d = {0};                 // C++: = {}; (C99 and C++20: designated initializers)
       d.terms[0] = (ecs_term){pos, ECS_WRITE}; // C++: ecs_term{pos, ECS_WRITE}
       d.terms[1] = (ecs_term){vel, 0};       // 0: required, read
       d.terms[2] = (ecs_term){frozen, ECS_NOT};
@@ -1427,8 +1428,11 @@
           return 0;
       }
       int sum_deltas(const ecs_reduce *r, void *next) {   // next: the value now
-          for (uint32_t k = 0; k < r->n; k++)
-              if (r->changes[k].value) ((Pos *)next)->x += ((const Pos *)r->changes[k].value)->x;
+          Pos *p = (Pos *)next;
+          for (uint32_t k = 0; k < r->n; k++) {
+              const Pos *d = (const Pos *)r->changes[k].value;   // NULL: a removal
+              if (d) p->x += d->x, p->y += d->y;
+          }
           return ECS_REDUCE_SET;
       }
 

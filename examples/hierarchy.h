@@ -33,9 +33,25 @@
      How: on_remove hooks on Parent and Child (see "Hooks" below) do the
      unlinking, whatever takes the component away.
    - Don't change the hierarchy while a hierarchy_iter walks it. In a view
-     loop over Parent or Child, defer destroying even the current entity
-     (ecs_defer_destroy): its hooks take the Child off its children, which
-     are other entities of the storage being walked (ecs.h section 7).
+     loop over Parent or Child, change the hierarchy only through the
+     command buffer (ecs_defer_destroy, ecs_defer_delete), even for the
+     current entity: destroying it, hierarchy_detach/_remove/_remove_all,
+     ecs_delete of its Parent or ecs_strip run hooks that take or give
+     rows of *other* entities in the storage being walked (ecs.h
+     section 7).
+   - Never ecs_clone an entity that has a Parent or a Child: the copy
+     would claim links the tree does not have (a child the parent does not
+     count, children that are not its own), and its hooks would unlink the
+     original's. Clone a template that is in no tree, then attach it.
+   - Out of memory. The hooks' deletes need memory only when deletions of
+     Parent or Child are tracked (ecs.h section 11). If one fails inside
+     a hook, the tree stays consistent with the smallest change: a parent
+     keeps an empty Parent (count 0: no children), an orphan keeps a Child
+     whose parent is ECS_NULL (a root). Every function here reads them
+     so; hierarchy_attach reuses them. hierarchy_remove_all and
+     hierarchy_destroy_all stop and return false where a step fails (what
+     they took is gone, the rest is still a tree); hierarchy_attach
+     returns HIERARCHY_NO_MEMORY with nothing changed.
    - hierarchy_init stores a pointer to your `hierarchy` in the hooks: keep
      it at the same address for as long as the world lives.
    - Transforms (the last sections): give an entity both Transform and
@@ -127,7 +143,9 @@ typedef enum hierarchy_result {
     HIERARCHY_DEAD,         /* the child or the parent is not alive */
     HIERARCHY_SELF,         /* attaching an entity to itself */
     HIERARCHY_CYCLE,        /* the parent is a descendant of the child */
-    HIERARCHY_NO_MEMORY     /* the child is left detached (a root) */
+    HIERARCHY_NO_MEMORY     /* out of memory: nothing changed (but with a cached query
+                               over Parent or Child, whose tag may need memory
+                               after the detach: the child is left a root) */
 } hierarchy_result;
 
 static inline const char *hierarchy_result_str(hierarchy_result r) {
@@ -181,11 +199,13 @@ static inline void hierarchy__on_remove_child(ecs_world *w, ecs_entity e, ecs_co
     (void)c;
     hierarchy__plan_unparent(h, e);
     if (me->parent == h->orphaning) return; /* the whole ring is going: leave it be */
+    if (me->parent == ECS_NULL) return;     /* a root already (see "Out of memory") */
     p = ECS_GET_MUT(w, me->parent, h->parent, Parent);
     if (--p->count == 0) {
         /* the last child: the parent is no longer one. A row of the other
-           storage, so this hook may delete it. */
-        ecs_delete(w, me->parent, h->parent);
+           storage, so this hook may delete it; if that fails, the Parent
+           stays, empty. */
+        if (!ecs_delete(w, me->parent, h->parent)) hierarchy__plan_kids(h, me->parent, false);
         return;
     }
     if (p->first_child == e) p->first_child = me->next;
@@ -210,8 +230,13 @@ static inline void hierarchy__on_remove_parent(ecs_world *w, ecs_entity e, ecs_c
     for (i = 0; i < n; i++) {
         /* read the link before the delete: it swap-removes a Child row,
            which may move the one we would read afterwards */
-        ecs_entity next = ECS_GET(w, child, h->child, Child)->next;
-        ecs_delete(w, child, h->child);
+        Child *c = ECS_GET_MUT(w, child, h->child, Child);
+        ecs_entity next = c->next;
+        if (!ecs_delete(w, child, h->child)) { /* out of memory: it stays, a root */
+            hierarchy__plan_unparent(h, child); /* (its hook did not run) */
+            c = ECS_GET_MUT(w, child, h->child, Child);
+            c->parent = ECS_NULL, c->prev = c->next = child;
+        }
         child = next;
     }
     h->orphaning = saved;
@@ -240,6 +265,12 @@ static inline bool hierarchy_detach(hierarchy *h, ecs_entity id) {
     return ecs_delete(h->w, id, h->child);
 }
 
+/* Deletes parent's Parent if it has no children (an attach that failed). */
+static inline void hierarchy__drop_empty(hierarchy *h, ecs_entity parent) {
+    const Parent *p = ECS_GET(h->w, parent, h->parent, Parent);
+    if (p && p->count == 0) ecs_delete(h->w, parent, h->parent);
+}
+
 /* Makes id the last child of parent. id may already be in a tree: it is
    detached first and moves with its whole subtree. Refused, with nothing
    changed: a dead id or parent, id == parent, parent below id. */
@@ -252,13 +283,20 @@ static inline hierarchy_result hierarchy_attach(hierarchy *h, ecs_entity id, ecs
     /* (only an entity with children can be above parent: skip the walk up) */
     if (ecs_has(w, id, h->parent) && hierarchy_is_ancestor(h, id, parent)) return HIERARCHY_CYCLE;
 
-    hierarchy_detach(h, id);
     /* A parent without children has no Parent yet: start with an empty one
        (zeroed by ecs_add, its padding too, so a snapshot's bytes of it
-       are all defined). */
+       are all defined). It comes first: every step that may run out of
+       memory comes before the first that changes the tree. */
+    if (!ecs_has(w, parent, h->parent) && !ecs_add(w, parent, h->parent, NULL)) return HIERARCHY_NO_MEMORY;
+    if (ecs_has(w, id, h->child) && !hierarchy_detach(h, id)) {
+        hierarchy__drop_empty(h, parent); /* (the detach changed nothing) */
+        return HIERARCHY_NO_MEMORY;
+    }
+    /* id was parent's only child: the detach took the Parent, and its row is
+       free again (no allocation) */
     if (!ecs_has(w, parent, h->parent) && !ecs_add(w, parent, h->parent, NULL)) return HIERARCHY_NO_MEMORY;
     if (!ECS_ADD(w, id, h->child, Child, {parent, id, id})) {
-        if (ECS_GET(w, parent, h->parent, Parent)->count == 0) ecs_delete(w, parent, h->parent);
+        hierarchy__drop_empty(h, parent);
         return HIERARCHY_NO_MEMORY;
     }
     /* Fetch the pointers only now: each add above may have grown (moved)
@@ -336,7 +374,7 @@ static inline hierarchy_iter hierarchy__iter(const hierarchy *h, int kind, ecs_e
 
 static inline hierarchy_iter hierarchy_children(const hierarchy *h, ecs_entity id) {
     const Parent *p = ECS_GET(h->w, id, h->parent, Parent);
-    return hierarchy__iter(h, HIERARCHY__CHILDREN, id, p ? p->first_child : ECS_NULL,
+    return hierarchy__iter(h, HIERARCHY__CHILDREN, id, p && p->count ? p->first_child : ECS_NULL,
                            p ? p->count : 0);
 }
 
@@ -346,7 +384,7 @@ static inline hierarchy_iter hierarchy_ancestors(const hierarchy *h, ecs_entity 
 
 static inline hierarchy_iter hierarchy_descendants(const hierarchy *h, ecs_entity id) {
     const Parent *p = ECS_GET(h->w, id, h->parent, Parent);
-    return hierarchy__iter(h, HIERARCHY__DESCENDANTS, id, p ? p->first_child : ECS_NULL, 0);
+    return hierarchy__iter(h, HIERARCHY__DESCENDANTS, id, p && p->count ? p->first_child : ECS_NULL, 0);
 }
 
 /* The entity after e in a pre-order walk of root's subtree: e's first
@@ -356,7 +394,7 @@ static inline hierarchy_iter hierarchy_descendants(const hierarchy *h, ecs_entit
 static inline ecs_entity hierarchy__preorder_next(const hierarchy *h, ecs_entity root, ecs_entity e,
                                                   bool descend) {
     const Parent *p = descend ? ECS_GET(h->w, e, h->parent, Parent) : NULL;
-    if (p) return p->first_child;
+    if (p && p->count) return p->first_child;
     while (e != root) {
         const Child *c = ECS_GET(h->w, e, h->child, Child);
         /* e is the last child when its next wraps around to the first */
@@ -399,33 +437,38 @@ static inline void hierarchy_remove(hierarchy *h, ecs_entity id) {
    A leaf has no children, so taking it only detaches it - and once its
    last child is gone, the parent is a leaf too. No allocation and no
    recursion; each entity is reached once. */
-static inline void hierarchy__take_subtree(hierarchy *h, ecs_entity id, bool destroy) {
+static inline bool hierarchy__take_subtree(hierarchy *h, ecs_entity id, bool destroy) {
     ecs_entity e = id, up;
     const Parent *p;
-    if (!ecs_alive(h->w, id)) return;
+    if (!ecs_alive(h->w, id)) return true;
     for (;;) {
-        while ((p = ECS_GET(h->w, e, h->parent, Parent)) != NULL) e = p->first_child;
+        while ((p = ECS_GET(h->w, e, h->parent, Parent)) != NULL && p->count) e = p->first_child;
         up = hierarchy_parent_of(h, e); /* read it before e goes */
-        if (destroy)
-            ecs_destroy(h->w, e);
-        else
-            ecs_delete(h->w, e, h->child);
-        if (e == id) return;
+        /* out of memory: the step changed nothing (an empty Parent, left
+           by an earlier failure, goes first: e stays in the tree until
+           it has nothing else) */
+        if (destroy ? !ecs_destroy(h->w, e)
+                    : (!ecs_delete(h->w, e, h->parent) && ecs_has(h->w, e, h->parent)) ||
+                          (!ecs_delete(h->w, e, h->child) && ecs_has(h->w, e, h->child)))
+            return false;
+        if (e == id) return true;
         e = up;
     }
 }
 
 /* Takes id and its whole subtree out of the hierarchy (the recipe's
    remove_all): every entity of it stays alive, with no Parent or Child;
-   id is detached from its parent. */
-static inline void hierarchy_remove_all(hierarchy *h, ecs_entity id) {
-    hierarchy__take_subtree(h, id, false);
+   id is detached from its parent. False if memory ran out (see "Out of
+   memory"): the entities not yet taken are still a tree. */
+static inline bool hierarchy_remove_all(hierarchy *h, ecs_entity id) {
+    return hierarchy__take_subtree(h, id, false);
 }
 
 /* Destroys id and its whole subtree (what a game usually wants when a
-   parent dies; plain ecs_destroy would orphan the children instead). */
-static inline void hierarchy_destroy_all(hierarchy *h, ecs_entity id) {
-    hierarchy__take_subtree(h, id, true);
+   parent dies; plain ecs_destroy would orphan the children instead).
+   False if memory ran out, as hierarchy_remove_all. */
+static inline bool hierarchy_destroy_all(hierarchy *h, ecs_entity id) {
+    return hierarchy__take_subtree(h, id, true);
 }
 
 /* --- Sorting --------------------------------------------------------------- */

@@ -1,4 +1,5 @@
-/* quickstart.c - the README's quick start, verbatim, as a program. */
+/* quickstart.c - the README's quick start as a program, with printf lines
+   that show what each step did. */
 #include <stdio.h>
 #define ECS_IMPLEMENTATION
 #define ECS_STB_DS_IMPLEMENTATION

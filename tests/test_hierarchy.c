@@ -730,6 +730,128 @@ static void test_transforms_init_refuses_what_it_cannot_order(void) {
     ecs_world_free(w);
 }
 
+/* --- out of memory ---------------------------------------------------------- */
+/* With deletions of Parent and Child tracked, the hooks' own deletes need
+   memory for their records. When one fails, the tree keeps the smallest
+   consistent change (hierarchy.h, "Out of memory"): an empty Parent (count
+   0, no children), an orphan whose Child names no parent. This checks
+   what must hold then: every counted ring closes and names its parent,
+   every Child names a live parent that counts it (or none), and the walks
+   agree with the rings. */
+static int tree_consistent(void) {
+    const ecs_storage *ps = ecs_storage_of(w, h.parent), *cs = ecs_storage_of(w, h.child);
+    uint32_t i, j, counted = 0, linked = 0;
+    for (i = 0; i < ecs_storage_count(ps); i++) {
+        ecs_entity p = ecs_storage_entities(ps)[i], e = ((const Parent *)ecs_storage_data(ps))[i].first_child;
+        uint32_t n = ((const Parent *)ecs_storage_data(ps))[i].count;
+        hierarchy_iter it = hierarchy_children(&h, p);
+        for (j = 0; j < n; j++, e = child_of(e)->next) {
+            if (!child_of(e) || child_of(e)->parent != p || child_of(child_of(e)->next)->prev != e) return 0;
+            if (!hierarchy_next(&it) || it.entity != e) return 0;
+        }
+        if (hierarchy_next(&it) || (n && e != parent_of(p)->first_child)) return 0;
+        counted += n;
+    }
+    for (i = 0; i < ecs_storage_count(cs); i++) {
+        ecs_entity up = ((const Child *)ecs_storage_data(cs))[i].parent;
+        if (up != ECS_NULL && (!ecs_alive(w, up) || !parent_of(up) || !parent_of(up)->count)) return 0;
+        linked += up != ECS_NULL;
+    }
+    return counted == linked;
+}
+
+/* A tree r { a { a1, a2 { x } }, b } in a world whose allocator fails after
+   `left` more allocations (once the tree is built), Parent and Child
+   deletions tracked. */
+static budget oom;
+static ecs_entity r, a, b, a1, a2, x;
+static void oom_tree(long left) {
+    ecs_desc d;
+    memset(&d, 0, sizeof d);
+    d.allocator.alloc = budget_alloc, d.allocator.free = budget_free, d.allocator.ctx = &oom;
+    oom.left = -1;
+    w = ecs_world_new(&d);
+    hierarchy_init(&h, w);
+    ecs_track_set(w, h.parent, ECS_TRACK_DELETION);
+    ecs_track_set(w, h.child, ECS_TRACK_DELETION);
+    r = ecs_create(w), a = hierarchy_attach_new(&h, r), b = hierarchy_attach_new(&h, r);
+    a1 = hierarchy_attach_new(&h, a), a2 = hierarchy_attach_new(&h, a), x = hierarchy_attach_new(&h, a2);
+    oom.left = left;
+}
+
+static void test_running_out_of_memory_in_any_step_leaves_a_consistent_tree(void) {
+    long left;
+    int op, failed[5] = {0};
+    for (op = 0; op < 5; op++)
+        for (left = 0; left < 200; left++) {
+            bool ok = true;
+            oom_tree(left);
+            switch (op) {
+            case 0: /* stops where a step fails (it looped for ever), and finishes when called again */
+                ok = hierarchy_destroy_all(&h, a);
+                oom.left = -1;
+                CHECK(tree_consistent());
+                CHECK(hierarchy_destroy_all(&h, a) && !ecs_alive(w, a) && !ecs_alive(w, x) && ecs_alive(w, b));
+                break;
+            case 1:
+                ok = hierarchy_remove_all(&h, a);
+                oom.left = -1;
+                CHECK(tree_consistent());
+                CHECK(hierarchy_remove_all(&h, a) && !child_of(a) && !child_of(x) && !parent_of(a2));
+                CHECK(YIELDS(hierarchy_children(&h, r), b));
+                break;
+            case 2: /* the orphans whose Child could not go are roots */
+                if (!ecs_destroy(w, r)) { /* its own records: nothing changed */
+                    oom.left = -1;
+                    CHECK(tree_consistent() && YIELDS(hierarchy_children(&h, r), a, b));
+                    CHECK(ecs_destroy(w, r));
+                    ok = false;
+                }
+                ok = ok && ecs_last_error(w) == ECS_OK;
+                oom.left = -1;
+                CHECK(tree_consistent() && !ecs_alive(w, r));
+                CHECK(hierarchy_parent_of(&h, a) == ECS_NULL && hierarchy_parent_of(&h, b) == ECS_NULL);
+                CHECK(YIELDS(hierarchy_descendants(&h, a), a1, a2, x));
+                CHECK(hierarchy_attach(&h, a, b) == HIERARCHY_OK && YIELDS(hierarchy_descendants(&h, b), a, a1, a2, x));
+                break;
+            case 3: /* a's last child leaves: an empty Parent if it cannot go, reused by the next attach */
+                oom.left = -1;
+                CHECK(hierarchy_detach(&h, a1));
+                oom.left = left; /* (counted from the step that matters) */
+                if (ok && !hierarchy_detach(&h, a2)) { /* its own record: nothing changed */
+                    oom.left = -1;
+                    CHECK(tree_consistent() && YIELDS(hierarchy_children(&h, a), a2));
+                    CHECK(hierarchy_detach(&h, a2));
+                    ok = false;
+                }
+                ok = ok && ecs_last_error(w) == ECS_OK;
+                oom.left = -1;
+                CHECK(tree_consistent() && YIELDS_NOTHING(hierarchy_descendants(&h, a)));
+                CHECK(hierarchy_attach(&h, x, a) == HIERARCHY_OK && YIELDS(hierarchy_children(&h, a), x));
+                break;
+            case 4: { /* a failed re-parent changes nothing */
+                ecs_entity lone;
+                oom.left = -1;
+                lone = ecs_create(w);
+                oom.left = left;
+                hierarchy_result res = hierarchy_attach(&h, a2, lone);
+                ok = res == HIERARCHY_OK;
+                oom.left = -1;
+                CHECK(tree_consistent());
+                if (!ok) CHECK(res == HIERARCHY_NO_MEMORY && hierarchy_parent_of(&h, a2) == a &&
+                                 (!parent_of(lone) || !parent_of(lone)->count)); /* (an empty one that could not go) */
+                if (ok) CHECK(hierarchy_parent_of(&h, a2) == lone && YIELDS(hierarchy_children(&h, a), a1));
+                break;
+            }
+            }
+            ecs_world_free(w);
+            failed[op] += !ok;
+            if (ok) break; /* it went through: no later failure to try */
+        }
+    /* every operation failed at least once on the way (the test reached the failures) */
+    for (op = 0; op < 5; op++) CHECK(failed[op] > 0);
+}
+
 /* --- randomized, against a model ------------------------------------------ */
 /* The model: per entity slot the id, whether it lives, its parent slot (-1:
    none) and its children's slots in ring order. Every operation is applied
@@ -1126,6 +1248,7 @@ int main(int argc, char **argv) {
     RUN(test_holes_are_squeezed_out);
     RUN(test_a_world_loaded_with_the_order_kept_is_planned_at_its_first_pass);
     RUN(test_transforms_init_refuses_what_it_cannot_order);
+    RUN(test_running_out_of_memory_in_any_step_leaves_a_consistent_tree);
     RUN(test_randomized_operations_keep_every_invariant);
     RUN(test_randomized_edits_keep_the_plan_and_the_passes_right);
     return test_summary();
