@@ -76,7 +76,14 @@
                              type ECS_COMPONENT registered) and makes the
                              typed macros' messages name the caller's file
                              and line. Default: on unless NDEBUG. Never
-                             changes any struct layout.
+                             changes any struct layout. Like every option
+                             it must be the same in every file, the
+                             implementation's included: not detected. A
+                             debug program linked with a release build
+                             of the implementation (libecs.so of make
+                             shared, -DNDEBUG) keeps only the checks its
+                             own compiler inlined, with the library's
+                             ECS_ASSERT (none): build them alike.
       ECS_CALLER_PLACE       Defined (in C, with ECS_DEBUG): the inline
                              calls that can assert name the caller's file
                              and line too, through macros that mask them
@@ -92,9 +99,11 @@
                              in place. Without it, growing allocates,
                              copies and frees.
       ECS_MAX_ALIGN          Largest component alignment the allocator
-                             guarantees (default 2 * sizeof(void *), what
-                             malloc guarantees). Larger alignments are
-                             refused at registration.
+                             guarantees (default 2 * sizeof(void *): 16 on
+                             64-bit, 8 on 32-bit, where glibc's malloc
+                             gives 16 on i386: define it 16 there for
+                             16-aligned SIMD types). Larger alignments
+                             are refused at registration.
       ECS_VERSION_MAX        Largest entity version (default 0x7fffffff).
                              A slot reaching it is retired, never wrapped.
       ECS_API                Linkage of the public functions (default extern).
@@ -384,7 +393,9 @@
       a save or load callback   every call that changes that world (not
       (ecs_serial)              checked; ECS_DEBUG asserts after it)
       (any of the above)        ecs_load (LOCKED in hooks, comparators and
-                                systems); ecs_save is allowed
+                                systems); ecs_save is allowed (but from
+                                a hook of ecs_flush, while commands are
+                                queued: INVALID, as anywhere)
       Changes a hook makes to other storages run their own hooks, to any
       depth. ecs_defer_* is allowed everywhere; from a hook during ecs_flush
       the command is applied by that same flush.
@@ -869,10 +880,23 @@
           or of a retired slot) is recorded and skipped. Recording fails
           (false, nothing recorded) when out of memory, and for a destroy,
           remove or delete of an id no entity ever had: a later entity
-          could get that id. If applying an add runs out of memory, flush
-          stops there: that command and the ones after it stay queued for
-          the next flush. Inside a hook or a sort comparator flush is
-          refused (0, ECS_ERR_LOCKED): the queue waits for the next flush.
+          could get that id. If applying a command runs out of memory (an
+          add, or a remove, delete or destroy that cannot reserve its
+          tracking records), flush stops there: that command and the ones
+          after it stay queued for the next flush. Inside a hook or a sort
+          comparator flush is refused (0, ECS_ERR_LOCKED): the queue waits
+          for the next flush. Errors: a command's failure, and a failure
+          inside it (a hook's call, a cached query's lag) is reported as
+          the call would be (named ecs_flush) and stays the last error;
+          the flush goes on with the next command. Commands that hooks
+          record during the flush are applied by the same flush: a hook
+          that records a change that fires it again (an on_replace
+          deferring a replace of its own component) loops until recording
+          runs out of memory, so make such chains end. While a flush
+          applies its commands the queue is not empty: ecs_save from one
+          of its hooks is refused (INVALID: commands pending). The buffer holds at
+          most 4 GB (its offsets are 32-bit): a record of a bigger value
+          fails as out of memory, before allocating.
 
    ---------------------------------------------------------------------------
    9. SORTING
@@ -1368,7 +1392,9 @@
           and the error is ECS_ERR_SYSTEM); -1 if the workload does not
           exist, a workload is already running, or the flush after a batch
           ran out of memory (ECS_ERR_OUT_OF_MEMORY; the commands not yet
-          applied stay queued, and no later batch ran).
+          applied stay queued, and no later batch ran). A system that
+          failed and a flush after it that ran out of memory: the
+          system's value, the error OUT_OF_MEMORY (the later failure).
       bool ecs_workload_set_default(ecs_world *w, const char *name)
       int ecs_system_run(ecs_world *w, const char *name)
           Runs one system on its own (Shipyard's World::run), as a batch of
@@ -1536,6 +1562,12 @@
       a change of the phase that then fails is reported and makes
       ecs_schedule_run return -1, the rest applied. Each system's next run
       sees the phase's changes: they are stamped after the systems ran.)
+      After a phase applied, ecs_flush runs (as after a workload's
+      batch): commands its hooks recorded (and any queued before the
+      schedule) are applied before the next phase. If that flush runs
+      out of memory, ecs_schedule_run returns -1 (OUT_OF_MEMORY), the
+      phase applied, the commands not yet applied queued, and no later
+      phase runs. A failed phase flushes nothing.
 
       While a phase's systems and reducers run, the world is read-only:
       every call that would change it other than in place is refused
@@ -1886,7 +1918,10 @@
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 #define ECS_ALIGNOF(T) _Alignof(T)
 #elif defined(__GNUC__) || defined(__clang__) || defined(__TINYC__)
-#define ECS_ALIGNOF(T) __alignof__(T)
+/* (C11's _Alignof, which they take in C99 too: __alignof__ is the preferred
+   alignment, 8 for a double on i386 where C11 and C++ say 4, and a type
+   registered from C99 and from C11 or C++ files must agree) */
+#define ECS_ALIGNOF(T) (__extension__ _Alignof(T))
 #elif defined(_MSC_VER)
 #define ECS_ALIGNOF(T) __alignof(T)
 #else
@@ -4581,7 +4616,7 @@ static int ecs__busy_kind(const ecs_world *w, ecs_entity e);
 static ecs_group ecs__owner(const ecs_storage *s);
 static bool ecs__excludes_group(const ecs_storage *s, ecs_group g);
 /* Promises (1) or gives back (-1) the room of ecs_destroy's record (11). */
-static bool ecs__track_destroying(ecs_world *w, ecs_entity e, int promise);
+static bool ecs__track_destroying(ecs_world *w, ecs_entity e, int promise, const char *call);
 
 /* A storage is locked while one of its hooks or a sort of it runs; while
    any hook or sort runs, a storage is locked too if what is attached to
@@ -5161,9 +5196,9 @@ ECS__IMPL_HOT bool ecs__destroy(ecs_world *w, ecs_entity e, const char *call, ec
         ecs__strip_plain(w, e, call);
     } else {
         int64_t n;
-        if (!ecs__track_destroying(w, e, 1)) return false; /* its record's room, promised */
+        if (!ecs__track_destroying(w, e, 1, call)) return false; /* its record's room, promised */
         n = ecs__strip(w, e, call, room);
-        ecs__track_destroying(w, e, -1);
+        ecs__track_destroying(w, e, -1, call);
         if (n < 0) return false;
     }
     ecs__release_slot(w, e);
@@ -6128,7 +6163,6 @@ ECS__FN uint32_t ecs_defer_pending(const ecs_world *w) {
 ECS__FN uint32_t ecs_flush(ecs_world *w) {
     ECS__WORLD(w, 0);
     uint32_t applied = 0;
-    ecs_error before = w->err;
     if (w->guard) { /* a locked storage would refuse commands: they stay queued */
         ecs__report(w, ECS__M_REFUSED, "ecs_flush", ECS_NULL, 0, ECS__WHAT_RUNS(w));
         return 0;
@@ -6136,11 +6170,12 @@ ECS__FN uint32_t ecs_flush(ecs_world *w) {
     while (w->cmds_head < w->cmds_len) {
         ecs__cmd cmd;
         bool ok = false;
+        ecs_error kept = w->err; /* (the last error so far: this command's own, if any, replaces it) */
         memcpy(&cmd, w->cmds + w->cmds_head, sizeof cmd);
         w->err = ECS_OK;
         if (!ecs_alive(w, cmd.e)) { /* destroyed since it was recorded: nothing to do */
         } else if (cmd.op == ECS__CMD_DESTROY) {
-            ok = ecs_destroy(w, cmd.e);
+            ok = ecs__destroy(w, cmd.e, "ecs_flush", NULL);
         } else if (cmd.op == ECS__CMD_ADD) {
             ok = ecs__add(w, "ecs_flush", cmd.e, cmd.c, w->cmds + w->cmds_head + ECS__REC_VALUE, (size_t)-1) != NULL;
         } else {
@@ -6149,7 +6184,7 @@ ECS__FN uint32_t ecs_flush(ecs_world *w) {
         if (!ok && w->err == ECS_ERR_OUT_OF_MEMORY && ecs_alive(w, cmd.e)) {
             return applied; /* out of memory: this and later records stay queued */
         }
-        if (w->err == ECS_OK) w->err = before;
+        if (w->err == ECS_OK) w->err = kept;
         applied += ok;
         w->cmds_head += (uint32_t)ecs__rec_size(cmd.size);
     }
@@ -6410,14 +6445,14 @@ static void ecs__records_attach(ecs_world *w, ecs_storage *s) {
 
 /* The room of ecs_destroy's record in the destroyed list, promised (1)
    before its components go, given back (-1) after. */
-static bool ecs__track_destroying(ecs_world *w, ecs_entity e, int promise) {
+static bool ecs__track_destroying(ecs_world *w, ecs_entity e, int promise, const char *call) {
     ecs__changes *l = &w->destroyed;
     if (!w->track_entities) return true;
     if (promise < 0) {
         if (l->reserved) l->reserved--;
         return true;
     }
-    if (!ecs__changes_reserve(w, l, 1, 0)) return ecs__report(w, ECS__M_OOM, "ecs_destroy", e, 0), false;
+    if (!ecs__changes_reserve(w, l, 1, 0)) return ecs__report(w, ECS__M_OOM, call, e, 0), false;
     l->reserved++;
     return true;
 }
@@ -8173,7 +8208,10 @@ ECS__FN int ecs_system_run(ecs_world *w, const char *name) {
         ecs__report(w, ECS__M_SYSTEM_FAILED, "ecs_system_run", ECS_NULL, 0, w->failed_system, rc);
     }
     ecs_flush(w);
-    if (!rc && w->cmds_head < w->cmds_len) rc = -1; /* out of memory: commands stay queued */
+    if (!rc && w->cmds_head < w->cmds_len) { /* out of memory: commands stay queued */
+        w->failed_system = w->sys[k].name; /* (as ecs_workload_run names its batch's last) */
+        rc = -1;
+    }
     ecs__advance(w);
     w->running = false;
     return rc;
@@ -8961,7 +8999,12 @@ ECS__FN int ecs_schedule_run(ecs_world *w, const char *name) {
     w->running = true;
     w->failed_system = NULL;
     w->step_since = w->tick;
-    for (k = 0; k < w->scheds[i].n && !rc; k++) rc = ecs__phase_run(w, &w->phases[w->scheds[i].phases[k]]);
+    for (k = 0; k < w->scheds[i].n && !rc; k++) {
+        rc = ecs__phase_run(w, &w->phases[w->scheds[i].phases[k]]);
+        if (rc) break;
+        ecs_flush(w); /* what hooks of its apply recorded: the next phase sees it */
+        if (w->cmds_head < w->cmds_len) rc = -1; /* out of memory: they stay queued */
+    }
     ecs__advance(w); /* changes after the step are newer than it */
     w->running = false;
     return rc;

@@ -120,9 +120,25 @@ static void test_a_phase_hands_reducers_aligned_values(void) {
     ecs_world_free(w);
 }
 
+/* ECS_COMPONENT's alignment is the ABI's (C11 _Alignof, C++ alignof) in
+   every language mode, so that files built as C99, C11 and C++ register a
+   type alike: on i386, GNU __alignof__ said 8 for a double in C99 where
+   C11 and C++ say 4 (the second registration was refused). */
+struct probe_double { char c; double v; };
+struct probe_u64 { char c; uint64_t v; };
+static void test_alignment_is_the_abi_s_in_every_language_mode(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    CHECK_EQ(ECS_ALIGNOF(double), offsetof(struct probe_double, v));
+    CHECK_EQ(ECS_ALIGNOF(uint64_t), offsetof(struct probe_u64, v));
+    CHECK(ecs_register(w, "Health", sizeof(double), ECS_ALIGNOF(double)) ==
+          ecs_register(w, "Health", sizeof(double), offsetof(struct probe_double, v)));
+    ecs_world_free(w);
+}
+
 int main(int argc, char **argv) {
     test_only(argc, argv);
     RUN(test_values_rows_and_uniques_are_aligned);
     RUN(test_a_phase_hands_reducers_aligned_values);
+    RUN(test_alignment_is_the_abi_s_in_every_language_mode);
     return test_summary();
 }

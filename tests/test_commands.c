@@ -112,6 +112,44 @@ static void test_flush_out_of_memory_keeps_the_rest_queued(void) {
     CHECK_EQ(ecs_flush(w), 3);
     for (i = 0; i < 3; i++) CHECK(ECS_GET(w, e[i], pos, Pos)->x == (float)i);
     ecs_world_free(w);
+    /* a destroy that cannot reserve its record stops the flush too, named ecs_flush */
+    d.track_entities = true;
+    w = ecs_world_new(&d);
+    CHECK(ecs_defer_destroy(w, e[0] = ecs_create(w)));
+    fail_now = 1;
+    CHECK_EQ(ecs_flush(w), 0);
+    fail_now = 0;
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_OUT_OF_MEMORY);
+    CHECK(strncmp(ecs_last_error_msg(w), "ecs_flush(entity 0:1)", 21) == 0);
+    CHECK(ecs_defer_pending(w) == 1 && ecs_alive(w, e[0]));
+    CHECK(ecs_flush(w) == 1 && !ecs_alive(w, e[0]));
+    ecs_world_free(w);
+}
+
+/* A failure inside a command (here a hook's call) is the last error after
+   the flush, code and message together, though later commands went
+   through; a destroy the flush applies is named ecs_flush. */
+static ecs_component health_c;
+static void add_to_nobody(ecs_world *w, ecs_entity e, ecs_component c, void *v, void *u) {
+    (void)e, (void)c, (void)v, (void)u;
+    ecs_add(w, ECS_NULL, health_c, NULL); /* fails: DEAD, asserts */
+}
+static void test_a_failure_inside_a_flush_stays_the_last_error(void) {
+    ecs_world *w = ecs_world_new(NULL);
+    ecs_component pos = ECS_COMPONENT(w, Pos);
+    ecs_hooks h = {0};
+    ecs_entity a = ecs_create(w), b = ecs_create(w);
+    health_c = ECS_COMPONENT(w, Health);
+    h.on_insert = add_to_nobody;
+    ecs_hooks_set(w, pos, &h);
+    CHECK(ECS_DEFER_ADD(w, a, pos, Pos, {1, 1}));
+    CHECK(ECS_DEFER_ADD(w, b, health_c, Health, {5}));
+    CHECK(ecs_defer_destroy(w, b));
+    CHECK_EQ(ecs_flush(w), 3);
+    test__expected++; /* the hook's assert */
+    CHECK_EQ(ecs_last_error(w), ECS_ERR_DEAD_ENTITY);
+    CHECK_STR_EQ(ecs_last_error_msg(w), "ecs_add(entity null, Health): entity is not alive");
+    ecs_world_free(w);
 }
 
 int main(int argc, char **argv) {
@@ -123,5 +161,6 @@ int main(int argc, char **argv) {
     RUN(test_destroying_others_during_a_loop_through_the_buffer);
     RUN(test_deferred_add_to_dead_entity_asserts_at_record_time);
     RUN(test_flush_out_of_memory_keeps_the_rest_queued);
+    RUN(test_a_failure_inside_a_flush_stays_the_last_error);
     return test_summary();
 }

@@ -893,6 +893,45 @@ static void test_hooks_and_groups_follow_a_phase_s_changes(void) {
     ecs_world_free(f.w);
 }
 
+/* Commands that hooks of a phase's apply record are flushed after it, as
+   after a workload's batch: the next phase sees them. */
+static ecs_component tag_of_new_velocity;
+static uint32_t tagged_seen;
+static void tag_on_insert(ecs_world *w, ecs_entity e, ecs_component c, void *v, void *u) {
+    (void)c, (void)v, (void)u;
+    ecs_defer_add(w, e, tag_of_new_velocity, NULL);
+}
+static int count_tagged(const ecs_system_ctx *ctx) {
+    tagged_seen = ecs_storage_count(ecs_storage_of(ctx->world, tag_of_new_velocity));
+    return 0;
+}
+static void test_commands_hooks_record_in_an_apply_are_flushed_before_the_next_phase(void) {
+    fixture f;
+    ecs_phase_desc pd = {0};
+    ecs_system_desc sd = {0};
+    ecs_hooks h = {0};
+    const char *s[] = {"give", "count"};
+    uint32_t k;
+    fixture_new(&f, NULL);
+    tag_of_new_velocity = f.tag;
+    h.on_insert = tag_on_insert;
+    ecs_hooks_set(f.w, f.vel, &h);
+    pd.name = "give";
+    ecs_phase_new(f.w, &pd);
+    pd.name = "count";
+    ecs_phase_new(f.w, &pd);
+    sd.name = "all", sd.fn = give_everyone_velocity, sd.user = &f;
+    ecs_phase_system(f.w, "give", &sd);
+    sd.name = "count", sd.fn = count_tagged;
+    ecs_phase_system(f.w, "count", &sd);
+    ecs_schedule_new(f.w, "s", 2, s);
+    CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
+    CHECK_EQ(tagged_seen, 4u); /* the 4 that got Vel in "give", tagged before "count" ran */
+    CHECK_EQ(ecs_defer_pending(f.w), 0u);
+    for (k = 0; k < 8; k++) CHECK_EQ(ecs_has(f.w, f.e[k], f.tag), k % 2 == 1);
+    ecs_world_free(f.w);
+}
+
 /* ---- out of memory at every allocation of a phase ------------------------ */
 
 typedef struct counting {
@@ -1277,6 +1316,7 @@ int main(int argc, char **argv) {
     RUN(test_under_reducer_required_a_component_with_no_reducer_fails_the_phase);
     RUN(test_a_phase_system_that_writes_the_world_directly_is_refused);
     RUN(test_hooks_and_groups_follow_a_phase_s_changes);
+    RUN(test_commands_hooks_record_in_an_apply_are_flushed_before_the_next_phase);
     RUN(test_out_of_memory_anywhere_in_a_phase_changes_nothing);
     RUN(test_a_hook_that_uses_the_phase_s_room_makes_a_later_change_fail_reported);
     RUN(test_a_system_result_of_minus_2_fails_the_phase_as_any_other);
