@@ -358,10 +358,15 @@
       desc.parallel_for while   ecs_workload_run, ecs_system_run and
       it runs a batch           ecs_schedule_run (INVALID), ecs_world_free,
                                 ecs_track_clear(_until) and ecs_tick_advance
-                                (the clock the batch stamps with: refused
-                                in every system, hook or flush of a
-                                workload, ecs_system_run or schedule run;
-                                clear between runs); systems sharing a
+                                in a batch of several systems or a
+                                schedule (the clock they stamp with, maybe
+                                on other threads: refused in their
+                                systems and hooks; a system alone in its
+                                batch - structural ones are - or run by
+                                ecs_system_run, and the flush after a
+                                batch, may: the system's own later changes
+                                are then newer than its ctx->now, and its
+                                next run sees them); systems sharing a
                                 batch follow section 15
       a phase system or its     every call that changes the world other
       run_if, a reducer         than in place (section 16): insertions and
@@ -2598,6 +2603,7 @@ struct ecs_world {
     uint32_t nwl, wl_cap, default_wl;
     const char *failed_system;
     bool running;             /* a workload or schedule is running */
+    bool clock_locked;        /* systems run together, or a schedule runs: the clock stays */
     bool parallel;            /* systems (or reducers) are running at once: views leave indexes alone */
     struct ecs__phase *phases; /* phases and schedules (section 16) */
     uint32_t nphases, phases_cap;
@@ -6512,10 +6518,13 @@ static ecs_tick ecs__advance(ecs_world *w) {
 /* The clock and the lists are shared by every system of a workload (a
    batch may run on several threads, each stamping with the clock): they
    are moved outside runs only. */
+/* The clock (and the windows it ends) stays while systems that stamp with
+   it run together, maybe on other threads, and while a schedule runs. */
 static bool ecs__clock_refused(ecs_world *w, const char *call) {
     if (ecs__in_phase(w, call)) return true;
-    if (w->running) ecs__report(w, ECS__M_REFUSED, call, ECS_NULL, 0, "a workload or a schedule");
-    return w->running;
+    if (w->clock_locked)
+        ecs__report(w, ECS__M_REFUSED, call, ECS_NULL, 0, "a schedule or a batch of several systems");
+    return w->clock_locked;
 }
 
 ECS__FN ecs_tick ecs_tick_advance(ecs_world *w) {
@@ -8165,8 +8174,10 @@ ECS__FN int ecs_workload_run(ecs_world *w, const char *name) {
         b.first = i;
         ecs__advance(w);
         b.now = w->tick;
+        w->clock_locked = j - i >= 2;
         if (j - i < 2 || !ecs__parallel(w, ecs__run_step, &b, j - i))
             for (k = i; k < j; k++) ecs__run_step(&b, k - i);
+        w->clock_locked = false;
         for (k = i; k < j && !rc; k++)
             if ((rc = wl->results[k]) != 0) {
                 w->failed_system = w->sys[wl->sys[k]].name;
@@ -8996,7 +9007,7 @@ ECS__FN int ecs_schedule_run(ecs_world *w, const char *name) {
     if (w->guard) return ecs__report(w, ECS__M_REFUSED, "ecs_schedule_run", ECS_NULL, 0, ECS__WHAT_RUNS(w)), -1;
     if ((i = ecs__phase_find(w, name, true)) == ECS__NOT_FOUND)
         return ecs__report(w, ECS__M_NO_SCHEDULE, "ecs_schedule_run", ECS_NULL, 0, name ? name : "(NULL)"), -1;
-    w->running = true;
+    w->running = w->clock_locked = true;
     w->failed_system = NULL;
     w->step_since = w->tick;
     for (k = 0; k < w->scheds[i].n && !rc; k++) {
@@ -9006,7 +9017,7 @@ ECS__FN int ecs_schedule_run(ecs_world *w, const char *name) {
         if (w->cmds_head < w->cmds_len) rc = -1; /* out of memory: they stay queued */
     }
     ecs__advance(w); /* changes after the step are newer than it */
-    w->running = false;
+    w->running = w->clock_locked = false;
     return rc;
 }
 

@@ -471,7 +471,13 @@ static void test_running_a_workload_from_a_system_returns_minus_one_and_asserts(
 
 /* A system may not move the clock or clear the lists the other systems
    of its batch read and stamp with, maybe on other threads at that very
-   moment: ecs_track_clear(_until) and ecs_tick_advance are refused. */
+   moment: in a batch of several systems ecs_track_clear(_until) and
+   ecs_tick_advance are refused. A system alone in its batch (structural
+   ones are) may: nothing else stamps meanwhile. */
+static int noop_counting(const ecs_system_ctx *ctx) {
+    ++*(int *)ctx->user;
+    return 0;
+}
 static int clear_from_a_system(const ecs_system_ctx *ctx) {
     ecs_world *cw = ctx->world;
     int refused = 0;
@@ -479,35 +485,60 @@ static int clear_from_a_system(const ecs_system_ctx *ctx) {
     refused += ecs_last_error(cw) == ECS_ERR_LOCKED;
     ecs_track_clear_until(cw, 0, ECS_TRACK_REMOVAL, ctx->now);
     refused += ecs_last_error(cw) == ECS_ERR_LOCKED &&
-               strstr(ecs_last_error_msg(cw), "ecs_track_clear_until: not allowed while a workload or a schedule runs");
+               strstr(ecs_last_error_msg(cw), "ecs_track_clear_until: not allowed while a schedule or a batch of several systems runs");
     ecs_clear_error(cw);
     refused += ecs_tick_advance(cw) == 0 && ecs_last_error(cw) == ECS_ERR_LOCKED;
     *(int *)ctx->user = refused;
     return 0;
 }
-static void test_a_system_may_not_clear_tracking_or_advance_the_clock(void) {
-    int refused = 0;
-    ecs_system_desc d = sys("clear", clear_from_a_system, &refused);
+static void test_a_system_sharing_its_batch_may_not_clear_tracking_or_advance_the_clock(void) {
+    int refused = 0, other = 0;
+    ecs_system_desc d = sys("clear", clear_from_a_system, &refused), d2 = sys("other", noop_counting, &other);
     ecs_entity e;
     ecs_tick before;
     uint32_t n = 0;
-    const char *items[1] = {"clear"};
+    const char *items[2] = {"clear", "other"};
     setup();
     ecs_track_set(w, pos, ECS_TRACK_ALL);
     e = ecs_create(w);
     ECS_ADD(w, e, pos, Pos, {1, 2});
     ecs_remove(w, e, pos, NULL);
-    CHECK(ecs_system_new(w, &d));
-    CHECK(ecs_workload_new(w, "frame", 1, items));
+    CHECK(ecs_system_new(w, &d) && ecs_system_new(w, &d2));
+    CHECK(ecs_workload_new(w, "frame", 2, items));
     before = ecs_tick_advance(w);
     test__asserts = 0;
     CHECK_EQ(ecs_workload_run(w, "frame"), 0);
-    CHECK_EQ(refused, 3);
+    CHECK(refused == 3 && other == 1); /* (one batch: both ran) */
     CHECK_EQ(test__asserts, 3);
     test__expected += 3;
     ecs_track_removed(w, pos, 0, &n);
     CHECK_EQ(n, 1u); /* the removal is still listed */
     CHECK_EQ(ecs_tick_advance(w), before + 3);         /* the run's own ticks only (its batch, after it) */
+    ecs_world_free(w);
+}
+static void test_a_system_alone_in_its_batch_may_clear_tracking(void) {
+    int refused = -1, other = 0;
+    ecs_system_desc d = sys("clear", clear_from_a_system, &refused), d2 = sys("other", noop_counting, &other);
+    ecs_entity e;
+    ecs_tick before;
+    uint32_t n = 0;
+    const char *items[2] = {"clear", "other"};
+    setup();
+    ecs_track_set(w, pos, ECS_TRACK_ALL);
+    e = ecs_create(w);
+    ECS_ADD(w, e, pos, Pos, {1, 2});
+    ecs_remove(w, e, pos, NULL);
+    d.structural = true; /* runs alone */
+    CHECK(ecs_system_new(w, &d) && ecs_system_new(w, &d2));
+    CHECK(ecs_workload_new(w, "frame", 2, items));
+    before = ecs_tick_advance(w);
+    CHECK_EQ(ecs_workload_run(w, "frame"), 0);
+    CHECK(refused == 0 && other == 1);
+    ecs_track_removed(w, pos, 0, &n);
+    CHECK_EQ(n, 0u); /* cleared */
+    CHECK(ecs_tick_advance(w) > before + 3); /* its own advances too */
+    refused = -1;
+    CHECK(ecs_system_run(w, "clear") == 0 && refused == 0); /* a batch of one */
     ecs_world_free(w);
 }
 
@@ -916,7 +947,8 @@ int main(int argc, char **argv) {
     RUN(test_the_default_workload_is_the_first_one_added);
     RUN(test_an_unknown_workload_returns_minus_one_and_asserts);
     RUN(test_running_a_workload_from_a_system_returns_minus_one_and_asserts);
-    RUN(test_a_system_may_not_clear_tracking_or_advance_the_clock);
+    RUN(test_a_system_sharing_its_batch_may_not_clear_tracking_or_advance_the_clock);
+    RUN(test_a_system_alone_in_its_batch_may_clear_tracking);
     RUN(test_batch_plan_of_a_known_set_of_systems);
     RUN(test_the_command_buffer_is_flushed_after_each_batch);
     RUN(test_each_batch_runs_at_a_new_tick_and_its_changes_carry_it);

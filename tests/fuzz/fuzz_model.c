@@ -354,6 +354,7 @@ static struct {
     int nbusy, nstrip;
     int guard;   /* hooks, strips and sorts running (the world's guard) */
     int running; /* a workload runs */
+    int clock_locked; /* the systems of a batch of several run: the clock stays */
     int depth;   /* callbacks in flight */
     int budget;  /* nested calls left for this op */
     int no_reentry;
@@ -802,6 +803,7 @@ static void expand_batch(frame *f, int b) {
     for (s = 0; s < w->n; s++)
         if (w->batch[s] == b) n += 1 + m.sys[w->step[s]].run_if;
     y = fr_splice(f, f->at, 1, n + 3);
+    for (s = 0; s < w->n; s++) y[0].flag += w->batch[s] == b; /* (2 or more: the clock is locked) */
     y[k++].kind = EF_ADVANCE;
     for (s = 0; s < w->n; s++) {
         int sy = w->step[s];
@@ -878,6 +880,7 @@ static effect *fr_next(frame *f) {
             m_release(i, f->retire);
             break;
         case EF_FLUSH_NEXT:
+            m.clock_locked = 0; /* (the flush after a batch runs alone) */
             if ((uint32_t)m.npending > f->stop_pending) {
                 expand_cmd(f);
                 continue;
@@ -898,7 +901,7 @@ static effect *fr_next(frame *f) {
             m.guard--;
             break;
         case EF_BATCH: expand_batch(f, x->n); continue;
-        case EF_ADVANCE: f->now = ++m.tick; break;
+        case EF_ADVANCE: f->now = ++m.tick, m.clock_locked = x->flag >= 2; break;
         case EF_RUNIF: return x;
         case EF_SYS:
             if (!x->flag || f->runif_ok) return x;
@@ -1431,7 +1434,7 @@ static void model_reset(void) {
     memset(m.st, 0, sizeof m.st);
     memset(m.uq, 0, sizeof m.uq);
     memset(m.lockcnt, 0, sizeof m.lockcnt);
-    m.nbusy = m.nstrip = m.guard = m.running = m.depth = m.no_reentry = m.nsorts = 0;
+    m.nbusy = m.nstrip = m.guard = m.running = m.clock_locked = m.depth = m.no_reentry = m.nsorts = 0;
     m.nsys = m.nwl = 0;
     m.default_wl = -1;
     m.ncomp = NC;
@@ -2637,7 +2640,7 @@ static void op_track(void) {
 
 static void op_timestamp(void) {
     ecs_tick t;
-    if (m.running) { /* the clock a batch stamps with: refused in a run */
+    if (m.clock_locked) { /* the clock a batch of several stamps with: refused there */
         EXPECT_ASSERT(ecs_tick_advance(m.w) == 0, ECS_ERR_LOCKED);
         return;
     }
@@ -2664,7 +2667,7 @@ static void m_clear(int c, uint32_t flags, ecs_tick t, int windows) {
 static void op_clear(void) {
     int c = (int)(u8() % (unsigned)(m.ncomp + 1));
     uint32_t f = u8(), flags = (f & 15) | (f & 16 ? ECS_TRACK_ENTITIES : 0);
-    if (m.running) { /* the lists and the clock a batch uses: refused in a run */
+    if (m.clock_locked) { /* the lists and the clock a batch of several uses: refused there */
         EXPECT_ASSERT((ecs_track_clear(m.w, c ? m.comp[c - 1] : 0, flags), 1), ECS_ERR_LOCKED);
         return;
     }
@@ -2677,7 +2680,7 @@ static void op_clear_older(void) {
     int c = (int)(u8() % (unsigned)(m.ncomp + 1));
     uint32_t f = u8(), flags = (f & 15) | (f & 16 ? ECS_TRACK_ENTITIES : 0);
     ecs_tick t = m.nts && u8() % 2 ? m.ts[u8() % (unsigned)(m.nts < NTS ? m.nts : NTS)] : m.tick - u8() % 4;
-    if (m.running) {
+    if (m.clock_locked) {
         EXPECT_ASSERT((ecs_track_clear_until(m.w, c ? m.comp[c - 1] : 0, flags, t), 1), ECS_ERR_LOCKED);
         return;
     }
