@@ -892,7 +892,8 @@
           comparator flush is refused (0, ECS_ERR_LOCKED): the queue waits
           for the next flush. Errors: a command's failure, and a failure
           inside it (a hook's call, a cached query's lag) is reported as
-          the call would be (named ecs_flush) and stays the last error;
+          the call would be (the command's own failure named ecs_flush, a
+          hook's call by its own name) and stays the last error;
           the flush goes on with the next command. Commands that hooks
           record during the flush are applied by the same flush: a hook
           that records a change that fires it again (an on_replace
@@ -1567,9 +1568,10 @@
       a change of the phase that then fails is reported and makes
       ecs_schedule_run return -1, the rest applied. Each system's next run
       sees the phase's changes: they are stamped after the systems ran.)
-      After a phase applied, ecs_flush runs (as after a workload's
-      batch): commands its hooks recorded (and any queued before the
-      schedule) are applied before the next phase. If that flush runs
+      After each phase that applied (or that its run_if skipped),
+      ecs_flush runs, as after a workload's batch: commands its hooks
+      recorded (and any queued before the schedule) are applied before
+      the next phase. If that flush runs
       out of memory, ecs_schedule_run returns -1 (OUT_OF_MEMORY), the
       phase applied, the commands not yet applied queued, and no later
       phase runs. A failed phase flushes nothing.
@@ -1922,6 +1924,8 @@
 #define ECS_ALIGNOF(T) alignof(T)
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 #define ECS_ALIGNOF(T) _Alignof(T)
+#elif defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) /* (before C++11) */
+#define ECS_ALIGNOF(T) __alignof__(T)
 #elif defined(__GNUC__) || defined(__clang__) || defined(__TINYC__)
 /* (C11's _Alignof, which they take in C99 too: __alignof__ is the preferred
    alignment, 8 for a double on i386 where C11 and C++ say 4, and a type
@@ -5202,6 +5206,7 @@ ECS__IMPL_HOT bool ecs__destroy(ecs_world *w, ecs_entity e, const char *call, ec
         ecs__strip_plain(w, e, call);
     } else {
         int64_t n;
+        if (w->in_phase) return ecs__report(w, ECS__M_IN_PHASE, call, e, 0), false; /* (before any room is taken) */
         if (!ecs__track_destroying(w, e, 1, call)) return false; /* its record's room, promised */
         n = ecs__strip(w, e, call, room);
         ecs__track_destroying(w, e, -1, call);

@@ -48,10 +48,12 @@
      a hook, the tree stays consistent with the smallest change: a parent
      keeps an empty Parent (count 0: no children), an orphan keeps a Child
      whose parent is ECS_NULL (a root). Every function here reads them
-     so; hierarchy_attach reuses them. hierarchy_remove_all and
-     hierarchy_destroy_all stop and return false where a step fails (what
-     they took is gone, the rest is still a tree); hierarchy_attach
-     returns HIERARCHY_NO_MEMORY with nothing changed.
+     so; hierarchy_attach fills an empty Parent and replaces a stale
+     Child. hierarchy_remove_all and hierarchy_destroy_all stop and
+     return false where a step fails (what they took is gone, the rest is
+     still a tree); hierarchy_attach returns HIERARCHY_NO_MEMORY with the
+     tree as it was (the new parent may keep the empty Parent it was
+     given, if deleting it fails too).
    - hierarchy_init stores a pointer to your `hierarchy` in the hooks: keep
      it at the same address for as long as the world lives.
    - Transforms (the last sections): give an entity both Transform and
@@ -143,9 +145,8 @@ typedef enum hierarchy_result {
     HIERARCHY_DEAD,         /* the child or the parent is not alive */
     HIERARCHY_SELF,         /* attaching an entity to itself */
     HIERARCHY_CYCLE,        /* the parent is a descendant of the child */
-    HIERARCHY_NO_MEMORY     /* out of memory: nothing changed (but with a cached query
-                               over Parent or Child, whose tag may need memory
-                               after the detach: the child is left a root) */
+    HIERARCHY_NO_MEMORY     /* out of memory: the tree as before (the new parent may
+                               keep an empty Parent: see "Out of memory") */
 } hierarchy_result;
 
 static inline const char *hierarchy_result_str(hierarchy_result r) {
@@ -230,12 +231,12 @@ static inline void hierarchy__on_remove_parent(ecs_world *w, ecs_entity e, ecs_c
     for (i = 0; i < n; i++) {
         /* read the link before the delete: it swap-removes a Child row,
            which may move the one we would read afterwards */
-        Child *c = ECS_GET_MUT(w, child, h->child, Child);
-        ecs_entity next = c->next;
+        Child *kid = ECS_GET_MUT(w, child, h->child, Child);
+        ecs_entity next = kid->next;
         if (!ecs_delete(w, child, h->child)) { /* out of memory: it stays, a root */
             hierarchy__plan_unparent(h, child); /* (its hook did not run) */
-            c = ECS_GET_MUT(w, child, h->child, Child);
-            c->parent = ECS_NULL, c->prev = c->next = child;
+            kid = ECS_GET_MUT(w, child, h->child, Child);
+            kid->parent = ECS_NULL, kid->prev = kid->next = child;
         }
         child = next;
     }

@@ -122,10 +122,10 @@ static void tree(text *t, scene *s) {
 /* --- Comparing two worlds ------------------------------------------------- */
 
 /* Whether two values of component c of scene s are the same. A Name: the
-   same text. A Parent: the same fields, not bytes, because on 64-bit
-   machines it has 4 bytes of padding after count, whose contents C leaves
-   unspecified: a snapshot carries them over as they were, but two worlds
-   that each add the same Parent may hold different padding. The other
+   same text. A Parent: the same fields, not bytes: its pad_ field is
+   spelled out and zeroed by the recipe, but a Parent written by hand
+   need not zero it, and comparing fields keeps the check about the
+   tree. The other
    components have no padding: their bytes are their values. */
 static bool same_value(const scene *s, ecs_component c, const void *va, const void *vb) {
     if (c == s->name) return !strcmp(((const Name *)va)->s, ((const Name *)vb)->s);

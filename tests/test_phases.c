@@ -945,6 +945,33 @@ static void counting_free(void *p, size_t size, void *ctx) {
     (void)size, (void)ctx;
     free(p);
 }
+/* A phase system's refused destroy takes no memory first (with created and
+   destroyed entities tracked, a destroy reserves its record): it is
+   refused before anything, and the refusal is IN_PHASE, not an out of
+   memory that would hide the mistake. */
+static counting destroy_count;
+static int destroy_in_phase(const ecs_system_ctx *ctx) {
+    const fixture *f = (const fixture *)ctx->user;
+    unsigned long before = destroy_count.calls;
+    bool refused = !ecs_destroy(ctx->world, f->e[1]);
+    return refused && destroy_count.calls == before && ecs_last_error(ctx->world) == ECS_ERR_LOCKED ? 0 : 1;
+}
+static void test_a_refused_destroy_in_a_phase_allocates_nothing(void) {
+    fixture f;
+    ecs_desc d;
+    memset(&d, 0, sizeof d);
+    d.track_entities = true;
+    d.allocator.alloc = counting_alloc, d.allocator.free = counting_free, d.allocator.ctx = &destroy_count;
+    fixture_new(&f, &d);
+    CHECK(one_phase(&f, "destroyer", destroy_in_phase, 0, NULL));
+    test__asserts = 0;
+    CHECK_EQ(ecs_schedule_run(f.w, "s"), 0);
+    CHECK_EQ(test__asserts, 1);
+    test__expected++;
+    CHECK(ecs_alive(f.w, f.e[1]));
+    ecs_world_free(f.w);
+}
+
 static void test_out_of_memory_anywhere_in_a_phase_changes_nothing(void) {
     unsigned long at;
     uint64_t expected = 0;
@@ -1317,6 +1344,7 @@ int main(int argc, char **argv) {
     RUN(test_a_phase_system_that_writes_the_world_directly_is_refused);
     RUN(test_hooks_and_groups_follow_a_phase_s_changes);
     RUN(test_commands_hooks_record_in_an_apply_are_flushed_before_the_next_phase);
+    RUN(test_a_refused_destroy_in_a_phase_allocates_nothing);
     RUN(test_out_of_memory_anywhere_in_a_phase_changes_nothing);
     RUN(test_a_hook_that_uses_the_phase_s_room_makes_a_later_change_fail_reported);
     RUN(test_a_system_result_of_minus_2_fails_the_phase_as_any_other);
