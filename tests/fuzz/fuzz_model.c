@@ -811,6 +811,7 @@ static void expand_batch(frame *f, int b) {
         if (m.sys[sy].run_if) y[k].kind = EF_RUNIF, y[k].n = s, y[k++].c = sy;
         y[k].kind = EF_SYS, y[k].n = s, y[k].flag = m.sys[sy].run_if, y[k++].c = sy;
     }
+    y[k].flag = 1; /* the batch's own flush: the clock is free again */
     y[k++].kind = EF_FLUSH_NEXT;
     y[k].kind = EF_BATCH_END, y[k].n = b;
 }
@@ -880,7 +881,7 @@ static effect *fr_next(frame *f) {
             m_release(i, f->retire);
             break;
         case EF_FLUSH_NEXT:
-            m.clock_locked = 0; /* (the flush after a batch runs alone) */
+            if (x->flag) m.clock_locked = 0; /* (the flush after a batch runs alone; not one a system makes) */
             if ((uint32_t)m.npending > f->stop_pending) {
                 expand_cmd(f);
                 continue;
