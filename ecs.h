@@ -357,6 +357,10 @@
       a system or run_if, and   ecs_system_new, ecs_workload_new,
       desc.parallel_for while   ecs_workload_run, ecs_system_run and
       it runs a batch           ecs_schedule_run (INVALID), ecs_world_free,
+                                in a batch of several systems everything
+                                structural (section 15: create, destroy,
+                                strip, insertions, removals, ecs_defer_*,
+                                a new component, sorts; LOCKED),
                                 ecs_track_clear(_until) and ecs_tick_advance
                                 in a batch of several systems or a
                                 schedule (the clock they stamp with, maybe
@@ -1418,12 +1422,18 @@
       a new tick; the systems of a batch of two or more run through
       desc.parallel_for (so ecs.h needs no thread library; default: one
       after another), and the command buffer is flushed after each batch. Systems in a batch may
-      touch only what they declared, and nothing structural (not checked:
-      a data race). Structural includes registering a component,
-      ecs_defer_*, and replacing a value whose component has an
-      on_replace hook (hooks share the world's hook state); a system
-      with an index term or that calls ecs_index_* reads the indexed
-      component (declare it).
+      touch only what they declared, and nothing structural. While the
+      systems of a batch of several run (whether or not they run at
+      once), the world refuses what is structural, as in a phase: create
+      (every form), destroy, strip, insertions and removals, ecs_defer_*,
+      registering a new component, sorting, and the calls hooks may not
+      make (LOCKED, assert: "systems sharing a batch are running"; a
+      system that needs them says desc.structural and runs alone). Not
+      checked (data races): touching what a system did not declare, a
+      replace whose component has an on_replace hook (hooks share the
+      world's hook state), ecs_unique_add/_remove. A system with an index
+      term or that calls ecs_index_* reads the indexed component
+      (declare it).
       uint32_t ecs_workload_plan(const ecs_world *w, const char *name, ecs_plan_step *out, uint32_t cap)
           The plan: per step the system, its batch, and why it could not
           join the previous batch (naming one system it conflicts with).
@@ -2608,6 +2618,7 @@ struct ecs_world {
     const char *failed_system;
     bool running;             /* a workload or schedule is running */
     bool clock_locked;        /* systems run together, or a schedule runs: the clock stays */
+    bool batch_locked;        /* the systems of a batch of several run: nothing structural */
     bool parallel;            /* systems (or reducers) are running at once: views leave indexes alone */
     struct ecs__phase *phases; /* phases and schedules (section 16) */
     uint32_t nphases, phases_cap;
@@ -3689,6 +3700,7 @@ ECS__FN const char *ecs_entity_str(ecs_entity e, char buf[ECS_ENTITY_STR]) {
     X(CLAIMED, INVALID, 1, "phase '%.64s': this unique is claimed already by system '%.64s'")              \
     X(CLAIMED_USE, LOCKED, 1, "system '%.64s' of the running phase claims this unique (ctx->exclusive)")  \
     X(IN_PHASE, LOCKED, 1, "a phase's systems are running: they change the world through proposals only") \
+    X(IN_BATCH, LOCKED, 1, "systems sharing a batch are running: a system that makes structural changes says so (desc.structural) and runs alone") \
     X(NOT_PROPOSING, LOCKED, 1, "only a phase's system, while it runs, proposes (through its ctx->proposals)") \
     X(PROPOSED_DEAD, DEAD_ENTITY, 1, "phase '%.64s', system '%.64s': proposal for an entity that is not alive") \
     X(PROPOSED_UNKNOWN, UNKNOWN_COMPONENT, 1, "phase '%.64s', system '%.64s': proposal of an unknown component") \
@@ -3819,7 +3831,8 @@ static ecs_iter ecs__no_world_iter(void) {
 }
 /* What refuses a call that changes the world (ECS__M_REFUSED): the
    innermost of a phase, a hook or sort, a workload or schedule. */
-#define ECS__WHAT_RUNS(w) ((w)->in_phase ? "a phase's system or reducer" : (w)->guard ? "a hook or a sort comparator" \
+#define ECS__WHAT_RUNS(w) ((w)->in_phase ? "a phase's system or reducer" : (w)->batch_locked ? "a batch of several systems" \
+                          : (w)->guard ? "a hook or a sort comparator" \
                                                                         : "a workload or a schedule")
 
 /* An unknown c, or a registered one whose size is not `size` (sizeof(T)
@@ -4091,8 +4104,10 @@ static bool ecs__cover(ecs_world *w, uint64_t slots) {
 
 /* While a phase's systems run, the world changes only through proposals:
    the calls that would change it otherwise are refused (section 16). */
+#define ECS__WORLD_LOCK(w) ((w)->in_phase ? ECS__M_IN_PHASE : (w)->batch_locked ? ECS__M_IN_BATCH : 0)
 static bool ecs__in_phase(const ecs_world *w, const char *call) {
-    return w->in_phase ? ecs__report(w, ECS__M_IN_PHASE, call, ECS_NULL, 0), true : false;
+    int m = ECS__WORLD_LOCK(w); /* (and while the systems of a batch of several run: section 15) */
+    return m ? ecs__report(w, m, call, ECS_NULL, 0), true : false;
 }
 
 /* Makes sure `n` more entities can be created without allocating. */
@@ -4638,7 +4653,7 @@ static bool ecs__locked(ecs_world *w, const char *call, ecs_entity e, const ecs_
         locked = (s->listen[k].kind == ECS__ON_OWNS || s->listen[k].kind == ECS__ON_EXCLUDES) &&
                  ecs__group_locked(w, s->listen[k].arg);
     if (locked)
-        ecs__report(w, tag ? ECS__M_QUERY_TAG : w->in_phase ? ECS__M_IN_PHASE : s->locked ? ECS__M_LOCKED : ECS__M_LOCKED_GROUP,
+        ecs__report(w, tag ? ECS__M_QUERY_TAG : ECS__WORLD_LOCK(w) ? ECS__WORLD_LOCK(w) : s->locked ? ECS__M_LOCKED : ECS__M_LOCKED_GROUP,
                     call, e, s->id);
     return locked;
 }
@@ -5171,7 +5186,7 @@ static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call, ecs_stor
     ecs_storage *small[32], **st = small;
     uint32_t c, n = 0, k = 0, i = (uint32_t)e;
     int64_t done;
-    if (w->in_phase) return ecs__report(w, ECS__M_IN_PHASE, call, e, 0), -1; /* (not a storage's refusal) */
+    if (ECS__WORLD_LOCK(w)) return ecs__report(w, ECS__WORLD_LOCK(w), call, e, 0), -1; /* (not a storage's refusal) */
     if (w->busy && ecs__busy_kind(w, e)) {
         ecs__report(w, ECS__M_BUSY, call, e, 0);
         return -1;
@@ -5206,7 +5221,7 @@ ECS__IMPL_HOT bool ecs__destroy(ecs_world *w, ecs_entity e, const char *call, ec
         ecs__strip_plain(w, e, call);
     } else {
         int64_t n;
-        if (w->in_phase) return ecs__report(w, ECS__M_IN_PHASE, call, e, 0), false; /* (before any room is taken) */
+        if (ECS__WORLD_LOCK(w)) return ecs__report(w, ECS__WORLD_LOCK(w), call, e, 0), false; /* (before any room is taken) */
         if (!ecs__track_destroying(w, e, 1, call)) return false; /* its record's room, promised */
         n = ecs__strip(w, e, call, room);
         ecs__track_destroying(w, e, -1, call);
@@ -6087,7 +6102,7 @@ static bool ecs__push_record(ecs_world *w, unsigned char **buf, uint32_t *len, u
 }
 static bool ecs__record(ecs_world *w, const char *call, uint32_t op, ecs_entity e, ecs_component c,
                         const void *value, uint32_t size) {
-    if (w->in_phase) return ecs__report(w, ECS__M_IN_PHASE, call, e, c), false;
+    if (ECS__WORLD_LOCK(w)) return ecs__report(w, ECS__WORLD_LOCK(w), call, e, c), false;
     if (ecs__push_record(w, &w->cmds, &w->cmds_len, &w->cmds_cap, op, e, c, value, size)) return true;
     ecs__report(w, ECS__M_OOM, call, e, c);
     return false;
@@ -7783,7 +7798,7 @@ static bool ecs__query_fresh(ecs_world *w, uint32_t id) {
     ecs__query *q = &w->queries[id - 1];
     ecs_storage *t = w->storages[q->tag], *lead = NULL;
     uint32_t k, row;
-    if (!q->broken || w->parallel || w->in_phase) return !q->broken;
+    if (!q->broken || w->parallel || w->in_phase || w->batch_locked) return !q->broken;
     q->broken = false;
     w->query_update++;
     while (t->count && ecs__may_remove(w, "ecs_view", t->dense[t->count - 1], t, false, 0))
@@ -8155,6 +8170,7 @@ static void ecs__run_step(void *arg, uint32_t i) {
     b->wl->results[step] = ecs__run_system(b->w, &b->w->sys[b->wl->sys[step]], b->now);
 }
 
+static void ecs__phase_lock(ecs_world *w, const struct ecs__phase *ph, bool on);
 ECS__FN int ecs_workload_run(ecs_world *w, const char *name) {
     ECS__WORLD(w, -1);
     ecs__workload *wl;
@@ -8180,8 +8196,13 @@ ECS__FN int ecs_workload_run(ecs_world *w, const char *name) {
         ecs__advance(w);
         b.now = w->tick;
         w->clock_locked = j - i >= 2;
+        if (j - i >= 2) { /* nothing structural: they may run at once (section 15) */
+            for (k = 0; k < w->nqueries; k++) ecs__query_fresh(w, k + 1); /* (their views cannot rebuild them meanwhile) */
+            ecs__phase_lock(w, NULL, true);
+        }
         if (j - i < 2 || !ecs__parallel(w, ecs__run_step, &b, j - i))
             for (k = i; k < j; k++) ecs__run_step(&b, k - i);
+        if (j - i >= 2) ecs__phase_lock(w, NULL, false);
         w->clock_locked = false;
         for (k = i; k < j && !rc; k++)
             if ((rc = wl->results[k]) != 0) {
@@ -8604,11 +8625,13 @@ static bool ecs__phase_refuses(const ecs_world *w, const char *call, ecs_compone
     return write;
 }
 
-/* Locks (on) or unlocks the world around a phase's systems and reducers:
-   every storage refuses insertions and removals. */
+/* Locks (on) or unlocks the world around a phase's systems and reducers,
+   or a batch of several systems (ph NULL): every storage refuses
+   insertions and removals. */
 static void ecs__phase_lock(ecs_world *w, const ecs__phase *ph, bool on) {
     uint32_t c;
-    w->in_phase = on ? ph : NULL;
+    if (ph) w->in_phase = on ? ph : NULL;
+    else w->batch_locked = on;
     if (on) w->guard++;
     else w->guard--;
     for (c = 1; c <= w->ncomponents; c++) w->storages[c]->locked += on ? 1u : (uint32_t)-1;

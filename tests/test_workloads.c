@@ -485,7 +485,7 @@ static int clear_from_a_system(const ecs_system_ctx *ctx) {
     refused += ecs_last_error(cw) == ECS_ERR_LOCKED;
     ecs_track_clear_until(cw, 0, ECS_TRACK_REMOVAL, ctx->now);
     refused += ecs_last_error(cw) == ECS_ERR_LOCKED &&
-               strstr(ecs_last_error_msg(cw), "ecs_track_clear_until: not allowed while a schedule or a batch of several systems runs");
+               strstr(ecs_last_error_msg(cw), "ecs_track_clear_until: systems sharing a batch are running");
     ecs_clear_error(cw);
     refused += ecs_tick_advance(cw) == 0 && ecs_last_error(cw) == ECS_ERR_LOCKED;
     *(int *)ctx->user = refused;
@@ -539,6 +539,70 @@ static void test_a_system_alone_in_its_batch_may_clear_tracking(void) {
     CHECK(ecs_tick_advance(w) > before + 3); /* its own advances too */
     refused = -1;
     CHECK(ecs_system_run(w, "clear") == 0 && refused == 0); /* a batch of one */
+    ecs_world_free(w);
+}
+
+/* Systems that share a batch may run at once, so nothing structural
+   (section 15): in such a system, every call that creates, destroys,
+   inserts, removes, records a command, registers or sorts is refused
+   (LOCKED, the message says to declare the system structural) and
+   changes nothing; values change in place. Declared structural, the same
+   system runs alone and may. */
+static ecs_entity batch_e;
+static int structural_tries(const ecs_system_ctx *ctx) {
+    ecs_world *cw = ctx->world;
+    int done = 0;
+    done += ecs_create(cw) != ECS_NULL;
+    done += ECS_ADD(cw, batch_e, vel, Vel, {1, 1}) != NULL; /* an insertion */
+    done += ecs_remove(cw, batch_e, pos, NULL);
+    done += ecs_defer_destroy(cw, batch_e);
+    done += ecs_register(cw, "Late", 4, 4) != 0;
+    {
+        Pos *p = ECS_GET_MUT(cw, batch_e, pos, Pos); /* in place: fine (gone when the calls above went through) */
+        if (p) p->x += 1;
+    }
+    done += ecs_destroy(cw, batch_e);
+    *(int *)ctx->user = done;
+    return 0;
+}
+static int replaces_in_place(const ecs_system_ctx *ctx) {
+    if (!ecs_alive(ctx->world, batch_e)) return 0; /* (destroyed by a structural "tries") */
+    return ECS_ADD(ctx->world, batch_e, pos, Pos, {7, 7}) != NULL ? 0 : 1; /* over a value: a replace */
+}
+static void test_a_system_sharing_its_batch_may_not_make_structural_changes(void) {
+    int done = -1;
+    ecs_system_desc a = sys("tries", structural_tries, &done), b = sys("replaces", replaces_in_place, NULL);
+    const char *items[2] = {"tries", "replaces"};
+    uint32_t n = 0;
+    setup();
+    batch_e = ecs_create(w);
+    ECS_ADD(w, batch_e, pos, Pos, {1, 2});
+    a.writes[0] = pos;
+    CHECK(ecs_system_new(w, &a) && ecs_system_new(w, &b));
+    CHECK(ecs_workload_new(w, "frame", 2, items));
+    CHECK(ecs_workload_plan(w, "frame", NULL, 0) == 2);
+    n = ecs_count(w);
+    test__asserts = 0;
+    CHECK_EQ(ecs_workload_run(w, "frame"), 0); /* (the two share a batch: b declares nothing) */
+    CHECK_EQ(done, 0);
+    CHECK_EQ(test__asserts, 6);
+    test__expected += 6;
+    CHECK(strstr(test__assert_msg, "systems sharing a batch are running") != NULL);
+    CHECK(ecs_alive(w, batch_e) && !ecs_has(w, batch_e, vel) && ecs_count(w) == n);
+    CHECK(ecs_lookup(w, "Late") == 0 && ecs_defer_pending(w) == 0);
+    CHECK(ECS_GET(w, batch_e, pos, Pos)->x == 7); /* the replace */
+    ecs_world_free(w);
+    /* declared structural: alone in its batch, and allowed */
+    done = -1;
+    setup();
+    batch_e = ecs_create(w);
+    ECS_ADD(w, batch_e, pos, Pos, {1, 2});
+    a.structural = true;
+    CHECK(ecs_system_new(w, &a) && ecs_system_new(w, &b));
+    CHECK(ecs_workload_new(w, "frame", 2, items));
+    CHECK_EQ(ecs_workload_run(w, "frame"), 0);
+    CHECK_EQ(done, 6);
+    CHECK(!ecs_alive(w, batch_e) && ecs_lookup(w, "Late") != 0);
     ecs_world_free(w);
 }
 
@@ -949,6 +1013,7 @@ int main(int argc, char **argv) {
     RUN(test_running_a_workload_from_a_system_returns_minus_one_and_asserts);
     RUN(test_a_system_sharing_its_batch_may_not_clear_tracking_or_advance_the_clock);
     RUN(test_a_system_alone_in_its_batch_may_clear_tracking);
+    RUN(test_a_system_sharing_its_batch_may_not_make_structural_changes);
     RUN(test_batch_plan_of_a_known_set_of_systems);
     RUN(test_the_command_buffer_is_flushed_after_each_batch);
     RUN(test_each_batch_runs_at_a_new_tick_and_its_changes_carry_it);

@@ -355,6 +355,7 @@ static struct {
     int guard;   /* hooks, strips and sorts running (the world's guard) */
     int running; /* a workload runs */
     int clock_locked; /* the systems of a batch of several run: the clock stays */
+    int batch_locked; /* ...and nothing structural: every storage locked, the guard held */
     int depth;   /* callbacks in flight */
     int budget;  /* nested calls left for this op */
     int no_reentry;
@@ -794,6 +795,15 @@ static void expand_cmd(frame *f) {
     y[n + 1].kind = EF_FLUSH_NEXT;
 }
 
+/* The systems of a batch of several run: nothing structural (section 15),
+   as in a hook of every storage. */
+static void batch_lock(int on) {
+    int k;
+    m.batch_locked = on;
+    m.guard += on ? 1 : -1;
+    for (k = 0; k < m.ncomp; k++) m.lockcnt[k] += on ? 1 : -1;
+}
+
 /* A workload's batch b: a new tick, its systems in order (each after its
    run_if), the flush. */
 static void expand_batch(frame *f, int b) {
@@ -882,6 +892,7 @@ static effect *fr_next(frame *f) {
             break;
         case EF_FLUSH_NEXT:
             if (x->flag) m.clock_locked = 0; /* (the flush after a batch runs alone; not one a system makes) */
+            if (x->flag && m.batch_locked) batch_lock(0);
             if ((uint32_t)m.npending > f->stop_pending) {
                 expand_cmd(f);
                 continue;
@@ -902,7 +913,10 @@ static effect *fr_next(frame *f) {
             m.guard--;
             break;
         case EF_BATCH: expand_batch(f, x->n); continue;
-        case EF_ADVANCE: f->now = ++m.tick, m.clock_locked = x->flag >= 2; break;
+        case EF_ADVANCE:
+            f->now = ++m.tick, m.clock_locked = x->flag >= 2;
+            if (x->flag >= 2) batch_lock(1);
+            break;
         case EF_RUNIF: return x;
         case EF_SYS:
             if (!x->flag || f->runif_ok) return x;
@@ -1435,7 +1449,7 @@ static void model_reset(void) {
     memset(m.st, 0, sizeof m.st);
     memset(m.uq, 0, sizeof m.uq);
     memset(m.lockcnt, 0, sizeof m.lockcnt);
-    m.nbusy = m.nstrip = m.guard = m.running = m.clock_locked = m.depth = m.no_reentry = m.nsorts = 0;
+    m.nbusy = m.nstrip = m.guard = m.running = m.clock_locked = m.batch_locked = m.depth = m.no_reentry = m.nsorts = 0;
     m.nsys = m.nwl = 0;
     m.default_wl = -1;
     m.ncomp = NC;
@@ -1759,7 +1773,7 @@ static void op_add(void) {
     src = pick_value(c, v);
     if (do_add(e, c, how >= 2 ? (int)how - 1 : 0, src, v) || i >= 0) return;
     /* refused (a stale or forged id): the next entity is the one it would have been */
-    if (u8() % 4 == 0 && m_room(1) && !m_exhausted(1)) {
+    if (u8() % 4 == 0 && m_room(1) && !m_exhausted(1) && !m.batch_locked) {
         ecs_entity n = ecs_create(m.w), want = m_peek(0);
         if (n == ECS_NULL) {
             ENSURE(OOM_OK());
@@ -2315,6 +2329,7 @@ static void view_changes_step(const vspec *v, ecs_iter *it, int *seen, ecs_entit
         i = slot_of(cur);
         cm = 1u << c;
         if (is_union && op >= 1 && op <= 6) continue; /* union loops: destroy the current one, values, defer */
+        if (m.batch_locked && op <= 8) continue; /* a system sharing its batch: values only (op_refused_in_batch) */
         if (op <= 2 && i >= 0 && u8() % 2) c = v->ci[u8() % (unsigned)v->n], cm = 1u << c;
         if ((op == 4 || op == 5) && i >= 0 && u8() % 4 == 0) t = i;
         /* groups (section 13): an add that makes an entity join moves rows
@@ -3267,15 +3282,48 @@ static void build_table(unsigned char *table, int which) {
 }
 
 /* One call made by a callback. */
+static void op_refused_in_batch(const char *name);
 static void nested_op(void) {
     int k = op_table[2][u8()];
     const char *outer = m.opname;
     m.opname = OPS[k].name;
     if (m.trace) fprintf(stderr, "%*sop %s (at %lu)\n", 4 * m.depth, "", m.opname, (unsigned long)m.at);
-    OPS[k].fn();
+    char word[40];
+    snprintf(word, sizeof word, " %s ", OPS[k].name);
+    if (m.batch_locked && strstr(" create create_with create_bulk destroy destroy_many strip defer register ", word))
+        op_refused_in_batch(OPS[k].name);
+    else
+        OPS[k].fn();
     fz_op_count[k]++;
     fz_nested_ops++;
     m.opname = outer;
+}
+
+/* In a system that shares its batch, the calls that create, destroy or
+   record are refused (LOCKED) and change nothing: one of them, tried.
+   (Insertions, removals and sorts are refused by the storages' locks, as
+   in a hook: their ops model it.) */
+static void op_refused_in_batch(const char *name) {
+    int i = m.nlive ? pick_live() : -1;
+    ecs_entity e = i >= 0 ? m.slot[i].id : ECS_NULL;
+    ecs_component c = m.comp[pick_comp()];
+    if (!strcmp(name, "create")) {
+        EXPECT_ASSERT(ecs_create(m.w) == ECS_NULL, ECS_ERR_LOCKED);
+    } else if (!strcmp(name, "create_with")) {
+        EXPECT_ASSERT(ecs_create_n(m.w, 1, &c, NULL) == ECS_NULL, ECS_ERR_LOCKED);
+    } else if (!strcmp(name, "create_bulk")) {
+        EXPECT_ASSERT(!ecs_create_bulk(m.w, 2, 1, &c, NULL, NULL), ECS_ERR_LOCKED);
+    } else if (!strcmp(name, "register")) {
+        EXPECT_ASSERT(ecs_register(m.w, "InBatch", 4, 4) == 0, ECS_ERR_LOCKED);
+    } else if (e == ECS_NULL) {
+        return;
+    } else if (!strcmp(name, "defer")) {
+        EXPECT_ASSERT(!ecs_defer_destroy(m.w, e), ECS_ERR_LOCKED);
+    } else if (!strcmp(name, "strip")) {
+        EXPECT_ASSERT(ecs_strip(m.w, e) == 0, ECS_ERR_LOCKED);
+    } else {
+        EXPECT_ASSERT(!ecs_destroy(m.w, e), ECS_ERR_LOCKED);
+    }
 }
 
 /* Keeps the tracking lists short, so checking all of them after every op stays cheap. */
