@@ -1431,7 +1431,9 @@
       system that needs them says desc.structural and runs alone). Not
       checked (data races): touching what a system did not declare, a
       replace whose component has an on_replace hook (hooks share the
-      world's hook state), ecs_unique_add/_remove. A system with an index
+      world's hook state), a bundle over existing values (ecs_add_n:
+      its bookkeeping is the world's), ecs_unique_add/_remove,
+      ecs_serial_set and ecs_component_print_set. A system with an index
       term or that calls ecs_index_* reads the indexed component
       (declare it).
       uint32_t ecs_workload_plan(const ecs_world *w, const char *name, ecs_plan_step *out, uint32_t cap)
@@ -5111,16 +5113,18 @@ static int64_t ecs__remove_all(ecs_world *w, const char *call, ecs_entity e, ecs
                                void *const *outs, bool deletion, bool stripping, uint32_t *taken) {
     uint32_t k, j, row, removed = 0;
     ecs__busy b;
-    w->query_update += stripping; /* (a query's tag goes with the rest) */
+    if (stripping) w->query_update++; /* (a query's tag goes with the rest) */
     for (k = 0; k < n; k++)
         if (st[k] && !ecs__may_remove(w, call, e, st[k], deletion, 1)) {
-            w->query_update -= stripping;
+            if (stripping) w->query_update--;
             while (k--)
                 if (st[k]) ecs__unreserve(w, st[k], deletion);
             return -1;
         }
-    w->query_update -= stripping;
-    if (stripping) ecs__busy_push(w, &b, e, ECS__BUSY_STRIP);
+    if (stripping) {
+        w->query_update--;
+        ecs__busy_push(w, &b, e, ECS__BUSY_STRIP);
+    }
     if (taken) *taken = 0;
     for (k = 0; k < n; k++) {
         ecs_storage *s = st[k];
@@ -5247,6 +5251,7 @@ ECS__FN ecs_entity ecs_clone(ecs_world *w, ecs_entity e) {
         ecs__report(w, ECS__M_DEAD, "ecs_clone", e, 0);
         return ECS_NULL;
     }
+    if (ECS__WORLD_LOCK(w)) return ecs__report(w, ECS__WORLD_LOCK(w), "ecs_clone", e, 0), ECS_NULL; /* (not a storage's refusal) */
     nc = ecs_entity_components(w, e, NULL, 0);
     if (nc > ECS_MAX_TERMS && (!(comps = (ecs_component *)ecs__alloc_n(w, nc, sizeof *comps)) ||
                                !(values = (const void **)ecs__alloc_n(w, nc, sizeof *values)))) {
@@ -6295,6 +6300,8 @@ static bool ecs__owned(ecs_world *w, const char *call, const ecs_storage *s) {
    comparator could change the query's terms while the tag is locked. */
 static bool ecs__sort_refused(ecs_world *w, const char *call, ecs_storage *s, bool its_tag) {
     bool refused;
+    if (ECS__WORLD_LOCK(w)) /* (first: systems sharing a batch may be here at once, and query_update is the world's) */
+        return ecs__report(w, ECS__WORLD_LOCK(w), call, ECS_NULL, s->id), true;
     w->query_update += its_tag;
     refused = ecs__owned(w, call, s) || ecs__locked(w, call, ECS_NULL, s);
     w->query_update -= its_tag;
@@ -8115,8 +8122,8 @@ static ecs__workload *ecs__workload_find(const ecs_world *w, const char *call, c
 
 ECS__FN bool ecs_workload_set_default(ecs_world *w, const char *name) {
     ECS__WORLD(w, false);
-    ecs__workload *wl = ecs__in_phase(w, "ecs_workload_set_default") ? NULL
-                        : ecs__workload_find(w, "ecs_workload_set_default", name);
+    ecs__workload *wl = w->in_phase ? (ecs__report(w, ECS__M_IN_PHASE, "ecs_workload_set_default", ECS_NULL, 0), NULL)
+                                    : ecs__workload_find(w, "ecs_workload_set_default", name);
     if (wl) w->default_wl = (uint32_t)(wl - w->wl);
     return wl != NULL;
 }

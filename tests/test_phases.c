@@ -666,7 +666,7 @@ static bool try_to_change_the_setup(const ecs_system_ctx *ctx) {
     ix.c = f->pos, ix.size = sizeof(float), ix.kind = ECS_KEY_FLOAT, ix.ordered = true;
     sd.name = "new", sd.fn = try_to_write;
     pd.name = "new";
-    ok += refused_for_phase(w, ecs_clone(w, f->e[0]) == ECS_NULL, "ecs_clone(Pos)");
+    ok += refused_for_phase(w, ecs_clone(w, f->e[0]) == ECS_NULL, "ecs_clone(entity 0:1)");
     ok += refused_for_phase(w, ecs_world_clear(w) == 0, "ecs_world_clear");
     ok += refused_for_phase(w, !ecs_serial_set(w, f->pos, NULL), "ecs_serial_set(Pos)");
     ok += refused_for_phase(w, !ecs_component_print_set(w, f->pos, NULL), "ecs_component_print_set(Pos)");

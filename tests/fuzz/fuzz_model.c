@@ -2526,6 +2526,12 @@ static void op_sort(void) {
     n = ecs_storage_count(ecs_storage_of(m.w, m.comp[s->c]));
     ents = ecs_storage_entities(ecs_storage_of(m.w, m.comp[s->c]));
     for (r = 0; r < n; r++) s->before[ECS_ENTITY_INDEX(ents[r])] = r, copy[r] = ents[r];
+    if (m.batch_locked) { /* a system sharing its batch: refused before anything else */
+        EXPECT_ASSERT(!ecs_sort(m.w, m.comp[s->c], by_key, s), ECS_ERR_LOCKED);
+        free(copy);
+        free(s);
+        return;
+    }
     if (m.st[s->c].owner) {
         EXPECT_ASSERT(!ecs_sort(m.w, m.comp[s->c], by_key, s), ECS_ERR_INVALID);
     } else if (m_locked(s->c)) {
@@ -2554,6 +2560,10 @@ static void op_sort_as(void) {
     int c = pick_comp(), o = pick_comp();
     uint32_t r, n = 0, no = ecs_storage_count(ecs_storage_of(m.w, m.comp[o]));
     const ecs_entity *order = ecs_storage_entities(ecs_storage_of(m.w, m.comp[o])), *ents;
+    if (m.batch_locked) { /* a system sharing its batch: refused before anything else */
+        EXPECT_ASSERT(!ecs_sort_as(m.w, m.comp[c], m.comp[o]), ECS_ERR_LOCKED);
+        return;
+    }
     if (m.st[c].owner) { /* only the group sorts its storages */
         EXPECT_ASSERT(!ecs_sort_as(m.w, m.comp[c], m.comp[o]), ECS_ERR_INVALID);
         return;
