@@ -8122,8 +8122,9 @@ static ecs__workload *ecs__workload_find(const ecs_world *w, const char *call, c
 
 ECS__FN bool ecs_workload_set_default(ecs_world *w, const char *name) {
     ECS__WORLD(w, false);
-    ecs__workload *wl = w->in_phase ? (ecs__report(w, ECS__M_IN_PHASE, "ecs_workload_set_default", ECS_NULL, 0), NULL)
-                                    : ecs__workload_find(w, "ecs_workload_set_default", name);
+    ecs__workload *wl;
+    if (w->in_phase) return ecs__report(w, ECS__M_IN_PHASE, "ecs_workload_set_default", ECS_NULL, 0), false;
+    wl = ecs__workload_find(w, "ecs_workload_set_default", name);
     if (wl) w->default_wl = (uint32_t)(wl - w->wl);
     return wl != NULL;
 }
