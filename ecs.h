@@ -4104,18 +4104,19 @@ static bool ecs__cover(ecs_world *w, uint64_t slots) {
     return true;
 }
 
-/* While a phase's systems run, the world changes only through proposals:
-   the calls that would change it otherwise are refused (section 16). */
+/* While a phase's systems run, the world changes only through proposals,
+   and while the systems of a batch of several run, nothing structural
+   happens: the calls that would are refused (sections 15 and 16). */
 #define ECS__WORLD_LOCK(w) ((w)->in_phase ? ECS__M_IN_PHASE : (w)->batch_locked ? ECS__M_IN_BATCH : 0)
-static bool ecs__in_phase(const ecs_world *w, const char *call) {
-    int m = ECS__WORLD_LOCK(w); /* (and while the systems of a batch of several run: section 15) */
-    return m ? ecs__report(w, m, call, ECS_NULL, 0), true : false;
+static bool ecs__world_locked(const ecs_world *w, const char *call, ecs_entity e, ecs_component c) {
+    int m = ECS__WORLD_LOCK(w); /* (a phase, or the systems of a batch of several: section 15) */
+    return m ? ecs__report(w, m, call, e, c), true : false;
 }
 
 /* Makes sure `n` more entities can be created without allocating. */
 static bool ecs__reserve_slots(ecs_world *w, const char *call, uint32_t n, uint32_t queued) {
     uint32_t fresh = n > (uint64_t)w->fq_len + queued ? n - w->fq_len - queued : 0; /* (queued: more slots to come) */
-    if (ecs__in_phase(w, call)) return false;
+    if (ecs__world_locked(w, call, ECS_NULL, 0)) return false;
     if (fresh > w->max_slots - w->nslots) {
         ecs__report(w, ECS__M_NO_SLOT, call, ECS_NULL, 0);
         return false;
@@ -4199,7 +4200,7 @@ ECS__FN ecs_entity ecs_create_id(ecs_world *w, ecs_entity e) {
     uint32_t i = ECS_ENTITY_INDEX(e), v = ECS_ENTITY_VERSION(e), k, j;
     int bad = -1;
     ECS__WORLD(w, ECS_NULL);
-    if (ecs__in_phase(w, "ecs_create_id")) return ECS_NULL;
+    if (ecs__world_locked(w, "ecs_create_id", ECS_NULL, 0)) return ECS_NULL;
     if (v < 1 || v > ECS_VERSION_MAX)
         bad = ECS__M_ID_VERSION;
     else if (i < w->nslots && w->versions[i] < ECS__DEAD)
@@ -4298,7 +4299,7 @@ ECS__FN ecs_component ecs_register(ecs_world *w, const char *name, size_t size, 
         if (typed && !s->typed) s->typed = true;
         return c;
     }
-    if (ecs__in_phase(w, "ecs_register")) return 0; /* (a new one: its storage would not be locked) */
+    if (ecs__world_locked(w, "ecs_register", ECS_NULL, 0)) return 0; /* (a new one: its storage would not be locked) */
     len = strlen(name) + 1;
     if (w->ncomponents >= 0xfffffffeu || !ecs__names_reserve(w, &w->names, ECS__NAMES_COMPONENT) ||
         !ecs__grow(w, (void **)&w->storages, &w->storages_cap, w->ncomponents + 2,
@@ -5032,7 +5033,7 @@ static void ecs__shrink_list(ecs_world *w, ecs__changes *l, uint32_t vsize) {
 ECS__FN void ecs_shrink(ecs_world *w) {
     uint32_t c, p, k, *v = NULL;
     ECS__WORLD(w, );
-    if (ecs__in_phase(w, "ecs_shrink")) return; /* (its systems read the arrays, on any thread) */
+    if (ecs__world_locked(w, "ecs_shrink", ECS_NULL, 0)) return; /* (its systems read the arrays, on any thread) */
     if (w->guard) { /* a hook holds a value pointer */
         ecs__report(w, ECS__M_REFUSED, "ecs_shrink", ECS_NULL, 0, ECS__WHAT_RUNS(w));
         return;
@@ -5190,7 +5191,7 @@ static int64_t ecs__strip(ecs_world *w, ecs_entity e, const char *call, ecs_stor
     ecs_storage *small[32], **st = small;
     uint32_t c, n = 0, k = 0, i = (uint32_t)e;
     int64_t done;
-    if (ECS__WORLD_LOCK(w)) return ecs__report(w, ECS__WORLD_LOCK(w), call, e, 0), -1; /* (not a storage's refusal) */
+    if (ecs__world_locked(w, call, e, 0)) return -1; /* (not a storage's refusal) */
     if (w->busy && ecs__busy_kind(w, e)) {
         ecs__report(w, ECS__M_BUSY, call, e, 0);
         return -1;
@@ -5225,7 +5226,7 @@ ECS__IMPL_HOT bool ecs__destroy(ecs_world *w, ecs_entity e, const char *call, ec
         ecs__strip_plain(w, e, call);
     } else {
         int64_t n;
-        if (ECS__WORLD_LOCK(w)) return ecs__report(w, ECS__WORLD_LOCK(w), call, e, 0), false; /* (before any room is taken) */
+        if (ecs__world_locked(w, call, e, 0)) return false; /* (before any room is taken) */
         if (!ecs__track_destroying(w, e, 1, call)) return false; /* its record's room, promised */
         n = ecs__strip(w, e, call, room);
         ecs__track_destroying(w, e, -1, call);
@@ -5251,7 +5252,7 @@ ECS__FN ecs_entity ecs_clone(ecs_world *w, ecs_entity e) {
         ecs__report(w, ECS__M_DEAD, "ecs_clone", e, 0);
         return ECS_NULL;
     }
-    if (ECS__WORLD_LOCK(w)) return ecs__report(w, ECS__WORLD_LOCK(w), "ecs_clone", e, 0), ECS_NULL; /* (not a storage's refusal) */
+    if (ecs__world_locked(w, "ecs_clone", e, 0)) return ECS_NULL; /* (not a storage's refusal) */
     nc = ecs_entity_components(w, e, NULL, 0);
     if (nc > ECS_MAX_TERMS && (!(comps = (ecs_component *)ecs__alloc_n(w, nc, sizeof *comps)) ||
                                !(values = (const void **)ecs__alloc_n(w, nc, sizeof *values)))) {
@@ -5276,7 +5277,7 @@ ECS__FN uint32_t ecs_destroy_all(ecs_world *w, ecs_component c) {
     ecs_storage *s, **room;
     ECS__WORLD(w, 0);
     if (!(s = ecs__comp(w, "ecs_destroy_all", ECS_NULL, c, (size_t)-1))) return 0;
-    if (ecs__in_phase(w, "ecs_destroy_all")) return 0;
+    if (ecs__world_locked(w, "ecs_destroy_all", ECS_NULL, 0)) return 0;
     if (s->query && !ecs__query_fresh(w, s->query)) /* (a query's tag that lags: rebuilt first) */
         return ecs__report(w, ECS__M_OOM, "ecs_destroy_all", ECS_NULL, c), 0;
     nc = w->ncomponents;
@@ -6107,7 +6108,7 @@ static bool ecs__push_record(ecs_world *w, unsigned char **buf, uint32_t *len, u
 }
 static bool ecs__record(ecs_world *w, const char *call, uint32_t op, ecs_entity e, ecs_component c,
                         const void *value, uint32_t size) {
-    if (ECS__WORLD_LOCK(w)) return ecs__report(w, ECS__WORLD_LOCK(w), call, e, c), false;
+    if (ecs__world_locked(w, call, e, c)) return false;
     if (ecs__push_record(w, &w->cmds, &w->cmds_len, &w->cmds_cap, op, e, c, value, size)) return true;
     ecs__report(w, ECS__M_OOM, call, e, c);
     return false;
@@ -6300,8 +6301,7 @@ static bool ecs__owned(ecs_world *w, const char *call, const ecs_storage *s) {
    comparator could change the query's terms while the tag is locked. */
 static bool ecs__sort_refused(ecs_world *w, const char *call, ecs_storage *s, bool its_tag) {
     bool refused;
-    if (ECS__WORLD_LOCK(w)) /* (first: systems sharing a batch may be here at once, and query_update is the world's) */
-        return ecs__report(w, ECS__WORLD_LOCK(w), call, ECS_NULL, s->id), true;
+    if (ecs__world_locked(w, call, ECS_NULL, s->id)) return true; /* (first: systems of a batch may be here at once, and query_update is the world's) */
     w->query_update += its_tag;
     refused = ecs__owned(w, call, s) || ecs__locked(w, call, ECS_NULL, s);
     w->query_update -= its_tag;
@@ -6548,7 +6548,7 @@ static ecs_tick ecs__advance(ecs_world *w) {
 /* The clock (and the windows it ends) stays while systems that stamp with
    it run together, maybe on other threads, and while a schedule runs. */
 static bool ecs__clock_refused(ecs_world *w, const char *call) {
-    if (ecs__in_phase(w, call)) return true;
+    if (ecs__world_locked(w, call, ECS_NULL, 0)) return true;
     if (w->clock_locked)
         ecs__report(w, ECS__M_REFUSED, call, ECS_NULL, 0, "a schedule or a batch of several systems");
     return w->clock_locked;
@@ -7509,7 +7509,7 @@ static ecs__index *ecs__index_of(ecs_world *w, const char *call, ecs_index id) {
 
 ECS__FN bool ecs_index_free(ecs_world *w, ecs_index id) {
     ECS__WORLD(w, false);
-    ecs__index *ix = ecs__in_phase(w, "ecs_index_free") ? NULL : ecs__index_of(w, "ecs_index_free", id);
+    ecs__index *ix = ecs__world_locked(w, "ecs_index_free", ECS_NULL, 0) ? NULL : ecs__index_of(w, "ecs_index_free", id);
     if (!ix || ecs__locked(w, "ecs_index_free", ECS_NULL, ix->s)) return false; /* (a hook of its storage runs) */
     ecs__index_destroy(w, ix);
     w->index_frees++; /* a walk with an index term ends at its next step (ecs__iter_plan) */
@@ -7840,7 +7840,7 @@ ECS__FN ecs_component ecs_query_new(ecs_world *w, const char *name, const ecs_vi
     ecs_component tag;
     uint32_t k, id, req = 0;
     if (!d || !name) return ecs__report(w, ECS__M_NULL_ARG, "ecs_query_new", ECS_NULL, 0, d ? "name" : "desc"), 0;
-    if (ecs__in_phase(w, "ecs_query_new")) return 0;
+    if (ecs__world_locked(w, "ecs_query_new", ECS_NULL, 0)) return 0;
     memset(&q, 0, sizeof q);
     for (k = 0; k < ECS_MAX_TERMS && d->terms[k].c; k++) {
         uint32_t j, f = d->terms[k].flags & ~(uint32_t)ECS_WRITE;

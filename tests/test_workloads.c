@@ -491,21 +491,27 @@ static int clear_from_a_system(const ecs_system_ctx *ctx) {
     *(int *)ctx->user = refused;
     return 0;
 }
-static void test_a_system_sharing_its_batch_may_not_clear_tracking_or_advance_the_clock(void) {
-    int refused = 0, other = 0;
-    ecs_system_desc d = sys("clear", clear_from_a_system, &refused), d2 = sys("other", noop_counting, &other);
-    ecs_entity e;
-    ecs_tick before;
-    uint32_t n = 0;
+/* A world with one removal of Pos listed, and the workload "frame" of
+   "clear" (clear_from_a_system; structural: alone in its batch) and
+   "other" (counts its runs); returns the tick before the run. */
+static ecs_tick clear_world(bool structural, int *refused, int *other) {
+    ecs_system_desc d = sys("clear", clear_from_a_system, refused), d2 = sys("other", noop_counting, other);
     const char *items[2] = {"clear", "other"};
+    ecs_entity e;
     setup();
     ecs_track_set(w, pos, ECS_TRACK_ALL);
     e = ecs_create(w);
     ECS_ADD(w, e, pos, Pos, {1, 2});
     ecs_remove(w, e, pos, NULL);
-    CHECK(ecs_system_new(w, &d) && ecs_system_new(w, &d2));
-    CHECK(ecs_workload_new(w, "frame", 2, items));
-    before = ecs_tick_advance(w);
+    d.structural = structural;
+    if (!ecs_system_new(w, &d) || !ecs_system_new(w, &d2) || !ecs_workload_new(w, "frame", 2, items)) return 0;
+    return ecs_tick_advance(w);
+}
+static void test_a_system_sharing_its_batch_may_not_clear_tracking_or_advance_the_clock(void) {
+    int refused = 0, other = 0;
+    uint32_t n = 0;
+    ecs_tick before = clear_world(false, &refused, &other);
+    CHECK(before != 0);
     test__asserts = 0;
     CHECK_EQ(ecs_workload_run(w, "frame"), 0);
     CHECK(refused == 3 && other == 1); /* (one batch: both ran) */
@@ -518,20 +524,9 @@ static void test_a_system_sharing_its_batch_may_not_clear_tracking_or_advance_th
 }
 static void test_a_system_alone_in_its_batch_may_clear_tracking(void) {
     int refused = -1, other = 0;
-    ecs_system_desc d = sys("clear", clear_from_a_system, &refused), d2 = sys("other", noop_counting, &other);
-    ecs_entity e;
-    ecs_tick before;
     uint32_t n = 0;
-    const char *items[2] = {"clear", "other"};
-    setup();
-    ecs_track_set(w, pos, ECS_TRACK_ALL);
-    e = ecs_create(w);
-    ECS_ADD(w, e, pos, Pos, {1, 2});
-    ecs_remove(w, e, pos, NULL);
-    d.structural = true; /* runs alone */
-    CHECK(ecs_system_new(w, &d) && ecs_system_new(w, &d2));
-    CHECK(ecs_workload_new(w, "frame", 2, items));
-    before = ecs_tick_advance(w);
+    ecs_tick before = clear_world(true, &refused, &other);
+    CHECK(before != 0);
     CHECK_EQ(ecs_workload_run(w, "frame"), 0);
     CHECK(refused == 0 && other == 1);
     ecs_track_removed(w, pos, 0, &n);
